@@ -1,0 +1,463 @@
+//! Profiles: one real system (or one revision of it) as a value (SPEC §5).
+//!
+//! A profile is data: constants, marker strings, the stage order of `prepare`, default switches
+//! and provenance naming the modelled system and commit. The stages in [`crate::stages`] are
+//! shared code that reads it. Adding a revision means adding a value here.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::switches::{SwitchName, Switches};
+use crate::transcript::Message;
+
+/// Numeric constants, in characters unless named otherwise. A profile lists the ones it uses in
+/// [`Profile::constant_names`]; only those can be overridden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Constants {
+    /// Proactive compaction fires when the estimate exceeds this.
+    pub context_limit: usize,
+    /// Budget persists results while a batch's total exceeds this.
+    pub batch_budget: usize,
+    /// A result longer than this may be persisted.
+    pub large: usize,
+    /// Characters of preview kept in a `<persisted-output>` block.
+    pub preview: usize,
+    /// Characters of serialised history handed to the summariser.
+    pub summary_input: usize,
+    /// Micro keeps this many of the most recent seen results (Python slice `[:-k]`).
+    pub keep_results: usize,
+    /// Reactive compaction keeps this many tail messages.
+    pub keep_messages: usize,
+    /// Micro leaves results of at most this many characters alone.
+    pub micro_min: usize,
+    /// Snip acts when the history has more messages than this.
+    pub snip_max: usize,
+    /// Snip keeps this many head messages.
+    pub snip_head: usize,
+}
+
+/// Names of all constants, in declaration order.
+pub const CONSTANT_NAMES: [&str; 10] = [
+    "context_limit",
+    "batch_budget",
+    "large",
+    "preview",
+    "summary_input",
+    "keep_results",
+    "keep_messages",
+    "micro_min",
+    "snip_max",
+    "snip_head",
+];
+
+impl Constants {
+    fn slot(&mut self, name: &str) -> Option<&mut usize> {
+        Some(match name {
+            "context_limit" => &mut self.context_limit,
+            "batch_budget" => &mut self.batch_budget,
+            "large" => &mut self.large,
+            "preview" => &mut self.preview,
+            "summary_input" => &mut self.summary_input,
+            "keep_results" => &mut self.keep_results,
+            "keep_messages" => &mut self.keep_messages,
+            "micro_min" => &mut self.micro_min,
+            "snip_max" => &mut self.snip_max,
+            "snip_head" => &mut self.snip_head,
+            _ => return None,
+        })
+    }
+
+    /// The value of a constant by name.
+    pub fn get(&self, name: &str) -> Option<usize> {
+        let mut copy = *self;
+        copy.slot(name).map(|slot| *slot)
+    }
+
+    /// Sets a constant by name; false if there is no such constant.
+    pub fn set(&mut self, name: &str, value: usize) -> bool {
+        match self.slot(name) {
+            Some(slot) => {
+                *slot = value;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The listed constants as a JSON object, in the given order.
+    pub fn to_value(&self, names: &[&str]) -> Value {
+        let mut map = Map::new();
+        for name in names {
+            if let Some(value) = self.get(name) {
+                map.insert((*name).to_owned(), Value::from(value));
+            }
+        }
+        Value::Object(map)
+    }
+}
+
+/// How a profile measures the size of the context (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Estimator {
+    /// `len(json.dumps(messages, default=str, ensure_ascii=False))`, the course's estimate.
+    PythonJson,
+}
+
+impl Estimator {
+    /// Size of one message.
+    pub fn message(self, message: &Message) -> usize {
+        match self {
+            Estimator::PythonJson => message.json_chars(),
+        }
+    }
+
+    /// Size of one string value inside a message (quotes and escapes included).
+    pub fn string(self, text: &str) -> usize {
+        match self {
+            Estimator::PythonJson => crate::pyjson::json_str_chars(text),
+        }
+    }
+
+    /// Size of a list of `count` messages whose sizes add up to `sum`.
+    pub fn list(self, count: usize, sum: usize) -> usize {
+        match self {
+            Estimator::PythonJson => crate::transcript::list_chars(count, sum),
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Estimator::PythonJson => "len(json.dumps(messages, ensure_ascii=False))",
+        }
+    }
+}
+
+/// One stage of a pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    Budget,
+    Snip,
+    Micro,
+    Fit,
+    Compact,
+    Reactive,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] = [
+        Stage::Budget,
+        Stage::Snip,
+        Stage::Micro,
+        Stage::Fit,
+        Stage::Compact,
+        Stage::Reactive,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Budget => "budget",
+            Stage::Snip => "snip",
+            Stage::Micro => "micro",
+            Stage::Fit => "fit",
+            Stage::Compact => "compact",
+            Stage::Reactive => "reactive",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One element of `prepare`: a stage, or a group that runs only while the estimate is over
+/// `context_limit` (checked once, before the group).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pipe {
+    Run(Stage),
+    IfOverLimit(&'static [Pipe]),
+}
+
+/// How a persisted result's file name is derived from its tool_use_id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SafeId {
+    /// Every char outside `[A-Za-z0-9._-]` becomes `_`, cut to this many chars, `unknown` if empty.
+    Sanitised(usize),
+}
+
+/// Which messages snip keeps at the tail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnipTail {
+    /// `tail_start = len - (snip_max - snip_head)` (course main at f9e8b28, the prototype).
+    MaxMinusHead,
+}
+
+/// Marker strings and templates. `{name}` fields are filled by [`fill`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strings {
+    /// What budget writes in place of a persisted result: `{path}`, `{preview}`.
+    pub persisted: &'static str,
+    /// The pointer placeholder micro writes: `{path}`.
+    pub saved_at: &'static str,
+    /// The placeholder micro writes when it finds no pointer.
+    pub omitted: &'static str,
+    /// The line prefix micro takes a path from.
+    pub pointer_line: &'static str,
+    /// Snip's marker message: `{n}`, `{path}`.
+    pub snip_marker: &'static str,
+    /// The summary message of compact and reactive: `{label}`, `{request}`, `{summary}` (a JSON
+    /// string), `{path}`.
+    pub summary_message: &'static str,
+    /// Label of proactive compaction.
+    pub compact_label: &'static str,
+    /// Label of reactive compaction.
+    pub reactive_label: &'static str,
+}
+
+/// Where a profile comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Provenance {
+    /// The real system and revision.
+    pub system: &'static str,
+    /// Where its behaviour was read (seed sections, research notes, source files).
+    pub sources: &'static [&'static str],
+    /// Layers of the real system that this profile does not model, and why.
+    pub absent: &'static [&'static str],
+}
+
+/// One modelled system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    pub name: &'static str,
+    pub provenance: Provenance,
+    pub estimator: Estimator,
+    pub constants: Constants,
+    pub constant_names: &'static [&'static str],
+    pub switches: Switches,
+    pub switch_names: &'static [SwitchName],
+    pub strings: Strings,
+    /// `prepare` in the intact order.
+    pub pipeline: &'static [Pipe],
+    /// `prepare` with `order = swapped`, if the profile has that switch.
+    pub swapped_pipeline: Option<&'static [Pipe]>,
+    /// Stages a `stage` step may name.
+    pub stages: &'static [Stage],
+    pub safe_id: SafeId,
+    pub snip_tail: SnipTail,
+    /// Snip writes the whole history to the transcript archive before cutting.
+    pub snip_archives: bool,
+    /// Placeholders that carry no pointer (for `lost_forever` and `pointer_lost`).
+    pub no_pointer_placeholders: &'static [&'static str],
+}
+
+impl Profile {
+    pub fn has_switch(&self, name: SwitchName) -> bool {
+        self.switch_names.contains(&name)
+    }
+
+    pub fn has_constant(&self, name: &str) -> bool {
+        self.constant_names.contains(&name)
+    }
+
+    /// The safe file name (without `.txt`) for a tool_use_id.
+    pub fn safe_id(&self, id: &str) -> String {
+        match self.safe_id {
+            SafeId::Sanitised(max) => {
+                let safe: String = id
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .take(max)
+                    .collect();
+                if safe.is_empty() {
+                    "unknown".to_owned()
+                } else {
+                    safe
+                }
+            }
+        }
+    }
+}
+
+/// Fills `{name}` fields of a template in one pass, so that field values containing braces are
+/// never expanded again.
+pub fn fill(template: &str, fields: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let field = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            fields
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| (close, *value))
+        });
+        match field {
+            Some((close, value)) => {
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+const COURSE_STRINGS: Strings = Strings {
+    persisted: "<persisted-output>\nFull output: {path}\nPreview:\n{preview}\n</persisted-output>",
+    saved_at: "[Earlier tool result saved at {path}]",
+    omitted: "[Earlier tool result omitted.]",
+    pointer_line: "Full output: ",
+    snip_marker: "[{n} messages archived at {path}]",
+    summary_message: "[{label}]\n\nCurrent user request:\n{request}\n\nConversation summary (reference only):\n{summary}\n\nFull transcript: {path}",
+    compact_label: "Compacted",
+    reactive_label: "Reactive compact",
+};
+
+const COURSE_MAIN_PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::Budget),
+    Pipe::Run(Stage::Snip),
+    Pipe::Run(Stage::Micro),
+    Pipe::IfOverLimit(&[Pipe::Run(Stage::Compact)]),
+];
+
+const COURSE_MAIN_SWAPPED: &[Pipe] = &[
+    Pipe::Run(Stage::Micro),
+    Pipe::Run(Stage::Snip),
+    Pipe::Run(Stage::Budget),
+    Pipe::IfOverLimit(&[Pipe::Run(Stage::Compact)]),
+];
+
+/// learn-claude-code s08 `ContextCompactor` at f9e8b28 (SPEC §5.1).
+pub const COURSE_MAIN: Profile = Profile {
+    name: "course-main",
+    estimator: Estimator::PythonJson,
+    provenance: Provenance {
+        system: "learn-claude-code s08_context_compact/code.py, ContextCompactor at f9e8b28 (2026-08-18)",
+        sources: &[
+            "seeds/000_52a05e0d3b77db11.txt §3-§5",
+            "research/lcc_revisions.md §1 (revision chain, b6b5f33 = the f9e8b28 form)",
+        ],
+        absent: &[
+            "the compact tool entry (a model-requested compact after the tool batch): run a `compact` stage step instead",
+            "MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step",
+        ],
+    },
+    constants: Constants {
+        context_limit: 50_000,
+        batch_budget: 200_000,
+        large: 30_000,
+        preview: 2_000,
+        summary_input: 80_000,
+        keep_results: 3,
+        keep_messages: 5,
+        micro_min: 120,
+        snip_max: 50,
+        snip_head: 3,
+    },
+    constant_names: &CONSTANT_NAMES,
+    switches: Switches {
+        order: crate::switches::Order::Intact,
+        unseen_guard: true,
+        pair_protection: true,
+        pointer_aware: false,
+        save_before_replace: false,
+        validate_pointer: false,
+        snip_marker_guard: false,
+        time_based_mc: false,
+        pair_repair: false,
+        trust_stop_reason: false,
+        gate_order_correct: true,
+        pipeline_has_barrier: false,
+    },
+    switch_names: &[
+        SwitchName::Order,
+        SwitchName::UnseenGuard,
+        SwitchName::PairProtection,
+    ],
+    strings: COURSE_STRINGS,
+    pipeline: COURSE_MAIN_PIPELINE,
+    swapped_pipeline: Some(COURSE_MAIN_SWAPPED),
+    stages: &[
+        Stage::Budget,
+        Stage::Snip,
+        Stage::Micro,
+        Stage::Compact,
+        Stage::Reactive,
+    ],
+    safe_id: SafeId::Sanitised(120),
+    snip_tail: SnipTail::MaxMinusHead,
+    snip_archives: true,
+    no_pointer_placeholders: &["[Earlier tool result omitted.]"],
+};
+
+/// Every profile the lab knows, in the order `lab profiles` lists them.
+pub const PROFILES: &[Profile] = &[COURSE_MAIN];
+
+/// The default profile.
+pub const DEFAULT_PROFILE: &str = "course-main";
+
+/// Looks a profile up by name.
+pub fn by_name(name: &str) -> Option<&'static Profile> {
+    PROFILES.iter().find(|p| p.name == name)
+}
+
+/// Names of all profiles, for error messages.
+pub fn names() -> String {
+    PROFILES
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_id_follows_the_course_rule() {
+        let p = &COURSE_MAIN;
+        assert_eq!(p.safe_id("toolu_0"), "toolu_0");
+        assert_eq!(p.safe_id("a/b c:ü"), "a_b_c__");
+        assert_eq!(p.safe_id(""), "unknown");
+        assert_eq!(p.safe_id(&"x".repeat(130)).len(), 120);
+    }
+
+    #[test]
+    fn fill_is_single_pass() {
+        assert_eq!(
+            fill("[{n} at {path}]", &[("n", "3"), ("path", "{n}")]),
+            "[3 at {n}]"
+        );
+        assert_eq!(fill("{unknown} {", &[("n", "1")]), "{unknown} {");
+    }
+
+    #[test]
+    fn constants_by_name() {
+        let mut c = COURSE_MAIN.constants;
+        for name in CONSTANT_NAMES {
+            assert!(c.get(name).is_some(), "{name}");
+        }
+        assert!(c.set("keep_results", 0));
+        assert_eq!(c.get("keep_results"), Some(0));
+        assert!(!c.set("nope", 1));
+    }
+}

@@ -1,0 +1,261 @@
+//! Renderers: pure functions from a result value to text (terminal table, markdown, JSON). The
+//! core never prints.
+
+use serde_json::Value;
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use crate::explain::Explanation;
+use crate::pyjson::{char_len, char_prefix};
+use crate::run::RunReport;
+use crate::verify::VerifyReport;
+
+/// Output format of a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Box-drawn tables for a terminal.
+    #[default]
+    Table,
+    /// GitHub markdown.
+    Markdown,
+    /// The documented JSON schema.
+    Json,
+}
+
+fn table(header: &[&str], rows: Vec<Vec<String>>, format: Format) -> String {
+    let mut builder = Builder::default();
+    builder.push_record(header.iter().map(|h| h.to_string()));
+    for row in rows {
+        builder.push_record(row);
+    }
+    let mut table = builder.build();
+    match format {
+        Format::Markdown => table.with(Style::markdown()),
+        _ => table.with(Style::sharp()),
+    };
+    table.to_string()
+}
+
+/// A JSON value in one short line: strings bare, long ones shortened.
+pub fn short(value: &Value) -> String {
+    let text = match value {
+        Value::String(s) => s.replace('\n', "\\n"),
+        Value::Null => "(absent)".to_owned(),
+        other => other.to_string(),
+    };
+    if char_len(&text) > 80 {
+        format!("{}… ({} chars)", char_prefix(&text, 77), char_len(&text))
+    } else {
+        text
+    }
+}
+
+fn heading(title: &str, format: Format) -> String {
+    match format {
+        Format::Markdown => format!("### {title}\n\n"),
+        _ => format!("{title}\n"),
+    }
+}
+
+/// `lab run` as text.
+pub fn run(report: &RunReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut out = String::new();
+    let title = format!("{} · profile {}", report.scenario, report.profile);
+    out.push_str(&match format {
+        Format::Markdown => format!("## {title}\n\n"),
+        _ => format!("{title}\n"),
+    });
+    out.push_str(&format!(
+        "switches: {}\nconstants: {}\nspill dir: {} ({} chars)\n\n",
+        compact_object(&report.switches),
+        compact_object(&report.constants),
+        report.spill_dir,
+        char_len(&report.spill_dir)
+    ));
+    let observed = serde_json::to_value(&report.observables).expect("observables serialise");
+    let rows = observed
+        .as_object()
+        .expect("observables are an object")
+        .iter()
+        .map(|(k, v)| vec![k.clone(), short(v)])
+        .collect();
+    out.push_str(&heading("Observables", format));
+    out.push_str(&table(&["observable", "value"], rows, format));
+    out.push_str("\n\n");
+    let rows = report
+        .fates
+        .iter()
+        .map(|f| {
+            vec![
+                f.id.clone(),
+                f.name.clone(),
+                f.chars.to_string(),
+                f.status.to_owned(),
+                f.detail.clone(),
+            ]
+        })
+        .collect::<Vec<_>>();
+    if !rows.is_empty() {
+        out.push_str(&heading("Results", format));
+        out.push_str(&table(
+            &["id", "tool", "chars", "status", "final content / where"],
+            rows,
+            format,
+        ));
+        out.push_str("\n\n");
+    }
+    if !report.spill.is_empty() {
+        out.push_str(&heading("Spill store", format));
+        let rows = report
+            .spill
+            .iter()
+            .map(|f| vec![f.path.clone(), char_len(&f.path).to_string(), f.chars.to_string()])
+            .collect();
+        out.push_str(&table(&["path", "path chars", "chars"], rows, format));
+        out.push_str("\n\n");
+    }
+    if !report.transcripts.is_empty() {
+        out.push_str(&heading("Transcript archive", format));
+        let rows = report
+            .transcripts
+            .iter()
+            .map(|t| {
+                vec![
+                    t.path.clone(),
+                    format!("{} (step {})", t.stage, t.step),
+                    t.messages.to_string(),
+                    t.originals.to_string(),
+                    t.placeholders.to_string(),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &["path", "written by", "messages", "results verbatim", "results replaced"],
+            rows,
+            format,
+        ));
+        out.push_str("\n\n");
+    }
+    if !report.expect.is_empty() {
+        out.push_str(&heading("Expectations", format));
+        let rows = report
+            .expect
+            .iter()
+            .map(|c| {
+                vec![
+                    c.step.map_or("end".to_owned(), |s| format!("step {s}")),
+                    c.key.clone(),
+                    short(&c.expected),
+                    short(&c.measured),
+                    mark(c.ok).to_owned(),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &["when", "expectation", "expected", "measured", ""],
+            rows,
+            format,
+        ));
+        out.push('\n');
+    }
+    out
+}
+
+fn mark(ok: bool) -> &'static str {
+    if ok { "✓" } else { "✗" }
+}
+
+fn compact_object(value: &Value) -> String {
+    value
+        .as_object()
+        .map(|map| {
+            map.iter()
+                .map(|(k, v)| format!("{k}={}", short(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+/// The JSON schema of `lab run --format json`.
+pub fn json<T: serde::Serialize>(value: &T) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("reports serialise to JSON");
+    text.push('\n');
+    text
+}
+
+/// `lab verify` as text.
+pub fn verify(report: &VerifyReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let rows = report
+        .rows
+        .iter()
+        .map(|r| {
+            let expectation = match r.step {
+                Some(step) => format!("{} (step {step})", r.expectation),
+                None => r.expectation.clone(),
+            };
+            vec![
+                r.scenario.clone(),
+                expectation,
+                short(&r.expected),
+                short(&r.measured),
+                mark(r.ok).to_owned(),
+            ]
+        })
+        .collect();
+    let mut out = table(
+        &["scenario", "expectation", "expected", "measured", ""],
+        rows,
+        format,
+    );
+    out.push_str(&format!(
+        "\n{} expectations, {} passed, {} failed\n",
+        report.rows.len(),
+        report.rows.len() - report.failures(),
+        report.failures()
+    ));
+    for file in &report.without_expect {
+        out.push_str(&format!("note: {file} has no expectations\n"));
+    }
+    out
+}
+
+/// `lab explain` as text.
+pub fn explain(explanation: &Explanation, format: Format) -> String {
+    if format == Format::Json {
+        return json(explanation);
+    }
+    let fate = &explanation.fate;
+    let mut out = format!(
+        "{} ({}, {} chars) in {} under {}\n\n",
+        fate.id, fate.name, fate.chars, explanation.scenario, explanation.profile
+    );
+    let rows = explanation
+        .events
+        .iter()
+        .map(|e| {
+            let chars = match (e.before, e.after) {
+                (Some(b), Some(a)) if a != b => format!("{b} → {a}"),
+                (_, Some(a)) => a.to_string(),
+                (Some(b), None) => b.to_string(),
+                (None, None) => String::new(),
+            };
+            vec![
+                e.step.to_string(),
+                e.stage.to_owned(),
+                e.kind.to_owned(),
+                chars,
+                e.reason.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(&["step", "stage", "action", "chars", "why"], rows, format));
+    out.push_str(&format!("\n\nfinal: {} — {}\n", fate.status, fate.detail));
+    out
+}

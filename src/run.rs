@@ -1,0 +1,354 @@
+//! Running a scenario: resolve the profile and its overrides, check everything that could stop
+//! the run, then replay the steps against a [`World`] and measure it.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{LabError, RunError, ScenarioError};
+use crate::observables::{self, Fate, Observables};
+use crate::profile::{self, Profile};
+use crate::pyjson::char_len;
+use crate::scenario::{AssistantSpec, ExpectKey, Expectation, ResultSpec, Scenario, Step};
+use crate::stages;
+use crate::store::{DirStore, MemoryStore, SpillFile, Store, StoreKind};
+use crate::switches::SwitchName;
+use crate::trace::Event;
+use crate::transcript::{Block, Message, Role};
+use crate::world::{TranscriptRecord, World};
+
+/// How to run a scenario: overrides from the command line and the store backend.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Profile to use instead of the scenario's.
+    pub profile: Option<String>,
+    /// `switch=value` overrides, applied after the scenario's.
+    pub switches: Vec<(String, String)>,
+    /// `constant=value` overrides, applied after the scenario's.
+    pub constants: Vec<(String, String)>,
+    /// Spill directory instead of the scenario's.
+    pub spill_dir: Option<String>,
+    /// Transcript directory instead of the scenario's.
+    pub transcript_dir: Option<String>,
+    /// Store backend; `Dir` without directories uses a fresh temporary directory.
+    pub store: StoreKind,
+}
+
+/// One expectation checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckOutcome {
+    /// The `check` step, or `None` for the final `expect`.
+    pub step: Option<usize>,
+    pub key: String,
+    pub expected: Value,
+    pub measured: Value,
+    pub ok: bool,
+}
+
+/// Everything a run produced. Serialises as the documented JSON schema.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    pub scenario: String,
+    pub profile: String,
+    pub switches: Value,
+    pub constants: Value,
+    pub observables: Observables,
+    #[serde(serialize_with = "serialize_messages")]
+    pub messages: Vec<Message>,
+    pub spill: Vec<SpillFile>,
+    pub transcripts: Vec<TranscriptRecord>,
+    pub trace: Vec<Event>,
+    pub expect: Vec<CheckOutcome>,
+    #[serde(skip)]
+    pub fates: Vec<Fate>,
+    #[serde(skip)]
+    pub file: String,
+    #[serde(skip)]
+    pub spill_dir: String,
+}
+
+impl RunReport {
+    /// True when every expectation held.
+    pub fn passed(&self) -> bool {
+        self.expect.iter().all(|c| c.ok)
+    }
+}
+
+fn serialize_messages<S: serde::Serializer>(messages: &[Message], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(messages.len()))?;
+    for message in messages {
+        seq.serialize_element(&message.to_value())?;
+    }
+    seq.end()
+}
+
+impl Serialize for SpillFile {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("SpillFile", 2)?;
+        st.serialize_field("path", &self.path)?;
+        st.serialize_field("chars", &self.chars)?;
+        st.end()
+    }
+}
+
+fn invalid(scenario: &Scenario, location: &str, message: String) -> LabError {
+    LabError::Scenario(ScenarioError::Invalid {
+        file: scenario.file.clone(),
+        location: location.to_owned(),
+        message,
+    })
+}
+
+/// The profile a run uses, with the scenario's and the options' overrides applied and checked.
+pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Profile, LabError> {
+    let name = options
+        .profile
+        .as_deref()
+        .or(scenario.profile.as_deref())
+        .unwrap_or(profile::DEFAULT_PROFILE);
+    let mut profile = *profile::by_name(name).ok_or_else(|| {
+        let message = format!("unknown profile `{name}` (known: {})", profile::names());
+        if options.profile.is_some() {
+            LabError::Usage(message)
+        } else {
+            invalid(scenario, "top level", message)
+        }
+    })?;
+    scenario.validate_for(&profile)?;
+    for (name, value) in &scenario.constants {
+        profile.constants.set(name, *value);
+    }
+    for (name, value) in &scenario.switches {
+        let switch = SwitchName::parse(name).expect("validated by validate_for");
+        profile
+            .switches
+            .set(switch, value)
+            .map_err(|e| invalid(scenario, &format!("switches.{name}"), e.to_string()))?;
+    }
+    for (name, value) in &options.constants {
+        if !profile.has_constant(name) {
+            return Err(LabError::Usage(format!(
+                "--const {name}: profile {} has no such constant (it has: {})",
+                profile.name,
+                profile.constant_names.join(", ")
+            )));
+        }
+        let value: usize = value.parse().map_err(|_| {
+            LabError::Usage(format!(
+                "--const {name}={value}: expected a non-negative integer"
+            ))
+        })?;
+        profile.constants.set(name, value);
+    }
+    for (name, value) in &options.switches {
+        let switch = SwitchName::parse(name)
+            .filter(|s| profile.has_switch(*s))
+            .ok_or_else(|| {
+                LabError::Usage(format!(
+                    "--set {name}: profile {} has no such switch (it has: {})",
+                    profile.name,
+                    profile
+                        .switch_names
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+        profile
+            .switches
+            .set(switch, value)
+            .map_err(|e| LabError::Usage(format!("--set {name}={value}: {e}")))?;
+    }
+    let c = profile.constants;
+    if c.snip_head >= c.snip_max {
+        return Err(invalid(
+            scenario,
+            "constants",
+            format!(
+                "snip_head ({}) must be smaller than snip_max ({}): the course would index past the list",
+                c.snip_head, c.snip_max
+            ),
+        ));
+    }
+    Ok(profile)
+}
+
+fn assistant_message(spec: &AssistantSpec) -> Message {
+    let mut blocks = Vec::new();
+    if let Some(text) = &spec.text {
+        blocks.push(Block::Text { text: text.clone() });
+    }
+    for call in &spec.calls {
+        blocks.push(Block::ToolUse {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            input: call.input.clone(),
+        });
+    }
+    Message::blocks(Role::Assistant, blocks)
+}
+
+fn append_results(world: &mut World, scenario: &Scenario, results: &[ResultSpec]) {
+    let batch = results
+        .iter()
+        .map(|r| {
+            let name = scenario.calls.get(&r.id).cloned().unwrap_or_default();
+            (r.id.clone(), name, r.body.render())
+        })
+        .collect();
+    world.append_results(batch);
+}
+
+/// Checks expectations against the current state.
+pub fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Vec<CheckOutcome> {
+    if expectations.is_empty() {
+        return Vec::new();
+    }
+    let observed = serde_json::to_value(observables::measure(world))
+        .expect("observables serialise to JSON");
+    expectations
+        .iter()
+        .map(|expectation| {
+            let measured = match &expectation.key {
+                ExpectKey::Observable(name) => observed.get(name).cloned().unwrap_or(Value::Null),
+                ExpectKey::Result(id) => {
+                    let content = world
+                        .history
+                        .messages()
+                        .iter()
+                        .flat_map(|m| m.tool_results())
+                        .filter(|(rid, _)| rid == id)
+                        .map(|(_, content)| content)
+                        .last();
+                    match (content, expectation.expected.is_object()) {
+                        (None, _) => Value::Null,
+                        (Some(content), true) => {
+                            serde_json::json!({ "chars": char_len(content) })
+                        }
+                        (Some(content), false) => Value::from(content),
+                    }
+                }
+            };
+            CheckOutcome {
+                step,
+                key: expectation.key.label(),
+                ok: measured == expectation.expected,
+                expected: expectation.expected.clone(),
+                measured,
+            }
+        })
+        .collect()
+}
+
+/// Runs a scenario to the end and measures it.
+pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
+    let profile = resolve_profile(scenario, options)?;
+    let mut temp = None;
+    let (store, spill_dir, transcript_dir): (Box<dyn Store>, String, String) = match options.store
+    {
+        StoreKind::Memory => (
+            Box::new(MemoryStore::new()),
+            options.spill_dir.clone().unwrap_or_else(|| scenario.spill_dir.clone()),
+            options
+                .transcript_dir
+                .clone()
+                .unwrap_or_else(|| scenario.transcript_dir.clone()),
+        ),
+        StoreKind::Dir => {
+            let needs_temp = options.spill_dir.is_none() || options.transcript_dir.is_none();
+            if needs_temp {
+                temp = Some(tempfile::tempdir().map_err(RunError::TempDir)?);
+            }
+            let root = temp
+                .as_ref()
+                .map(|t| t.path().to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (
+                Box::new(DirStore::new()),
+                options
+                    .spill_dir
+                    .clone()
+                    .unwrap_or_else(|| format!("{root}/tool-results")),
+                options
+                    .transcript_dir
+                    .clone()
+                    .unwrap_or_else(|| format!("{root}/.transcripts")),
+            )
+        }
+    };
+    for (flag, dir) in [("--spill-dir", &spill_dir), ("--transcript-dir", &transcript_dir)] {
+        if !dir.starts_with('/') {
+            return Err(LabError::Usage(format!(
+                "{flag} must be an absolute path, got `{dir}`"
+            )));
+        }
+    }
+    let mut world = World::new(profile, store, spill_dir, transcript_dir);
+    world.summary = scenario.summary.clone();
+    let mut checks = Vec::new();
+    if let Some(request) = &scenario.request {
+        world.active_request = request.clone();
+        world.append(Message::user_text(request.clone()));
+        world.note_peak();
+    }
+    for (index, step) in scenario.steps.iter().enumerate() {
+        world.step = index + 1;
+        match step {
+            Step::User(text) => {
+                world.active_request = text.clone();
+                world.append(Message::user_text(text.clone()));
+            }
+            Step::Assistant(spec) => world.append(assistant_message(spec)),
+            Step::Results(results) => append_results(&mut world, scenario, results),
+            Step::Stage(stage) => stages::run(&mut world, *stage)?,
+            Step::Prepare => stages::prepare(&mut world)?,
+            Step::Turn { assistant, results } => {
+                stages::prepare(&mut world)?;
+                world.note_peak();
+                world.append(assistant_message(assistant));
+                if !results.is_empty() {
+                    append_results(&mut world, scenario, results);
+                }
+            }
+            Step::Idle(minutes) => {
+                world.idle_minutes += minutes;
+                let total = world.idle_minutes;
+                world.event(
+                    "scenario",
+                    "idle",
+                    None,
+                    None,
+                    None,
+                    format!("{minutes} idle minutes ({total} since the last assistant message)"),
+                );
+            }
+            Step::Check(list) => checks.extend(check(&world, list, Some(index + 1))),
+        }
+        if matches!(step, Step::Assistant(_) | Step::Turn { .. }) {
+            world.idle_minutes = 0;
+        }
+        world.note_peak();
+    }
+    checks.extend(check(&world, &scenario.expect, None));
+    let observables = observables::measure(&world);
+    let fates = observables::fates(&world);
+    let spill = world.store.spill_files(&world.spill_dir);
+    drop(temp);
+    Ok(RunReport {
+        scenario: scenario.name.clone(),
+        profile: world.profile.name.to_owned(),
+        switches: world.profile.switches.to_value(world.profile.switch_names),
+        constants: world.profile.constants.to_value(world.profile.constant_names),
+        observables,
+        messages: world.history.messages().to_vec(),
+        spill,
+        transcripts: world.transcripts,
+        trace: world.trace,
+        expect: checks,
+        fates,
+        file: scenario.file.clone(),
+        spill_dir: world.spill_dir,
+    })
+}

@@ -1,0 +1,255 @@
+//! Safeguard switches (SPEC §6): each one turns a single mechanism off or changes it, so an
+//! experiment can show what that mechanism protects. A profile lists the switches it has; naming
+//! one it lacks is an error, never a silent no-op.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+/// Order of the cheap stages in `prepare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// The modelled system's own order (course: budget → snip → micro).
+    #[default]
+    Intact,
+    /// The prototype's D2 order: micro → snip → budget.
+    Swapped,
+}
+
+impl Order {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Intact => "intact",
+            Order::Swapped => "swapped",
+        }
+    }
+}
+
+/// The name of one switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SwitchName {
+    Order,
+    UnseenGuard,
+    PairProtection,
+    PointerAware,
+    SaveBeforeReplace,
+    ValidatePointer,
+    SnipMarkerGuard,
+    TimeBasedMc,
+    PairRepair,
+    TrustStopReason,
+    GateOrderCorrect,
+    PipelineHasBarrier,
+}
+
+impl SwitchName {
+    pub const ALL: [SwitchName; 12] = [
+        SwitchName::Order,
+        SwitchName::UnseenGuard,
+        SwitchName::PairProtection,
+        SwitchName::PointerAware,
+        SwitchName::SaveBeforeReplace,
+        SwitchName::ValidatePointer,
+        SwitchName::SnipMarkerGuard,
+        SwitchName::TimeBasedMc,
+        SwitchName::PairRepair,
+        SwitchName::TrustStopReason,
+        SwitchName::GateOrderCorrect,
+        SwitchName::PipelineHasBarrier,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SwitchName::Order => "order",
+            SwitchName::UnseenGuard => "unseen_guard",
+            SwitchName::PairProtection => "pair_protection",
+            SwitchName::PointerAware => "pointer_aware",
+            SwitchName::SaveBeforeReplace => "save_before_replace",
+            SwitchName::ValidatePointer => "validate_pointer",
+            SwitchName::SnipMarkerGuard => "snip_marker_guard",
+            SwitchName::TimeBasedMc => "time_based_mc",
+            SwitchName::PairRepair => "pair_repair",
+            SwitchName::TrustStopReason => "trust_stop_reason",
+            SwitchName::GateOrderCorrect => "gate_order_correct",
+            SwitchName::PipelineHasBarrier => "pipeline_has_barrier",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<SwitchName> {
+        SwitchName::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+impl fmt::Display for SwitchName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The value of every switch. A profile carries its defaults; scenarios, `--set` and breaks
+/// change them. Fields a profile does not list are never read by its stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Switches {
+    /// Stage order in `prepare`. Default intact.
+    pub order: Order,
+    /// Micro leaves results the model has not seen yet (course main; off in the site revision).
+    pub unseen_guard: bool,
+    /// Snip and reactive cuts step around a tool_use/tool_result pair instead of splitting it.
+    pub pair_protection: bool,
+    /// Micro recognises both `Full output:` lines and `saved at` placeholders (course latest).
+    pub pointer_aware: bool,
+    /// Micro writes a result to the spill store before replacing it (course latest).
+    pub save_before_replace: bool,
+    /// A pointer is followed only if it lies inside the spill store and the file exists.
+    pub validate_pointer: bool,
+    /// Snip does not archive a middle that is a single archive marker again (course latest).
+    pub snip_marker_guard: bool,
+    /// Claude Code's time-based microcompact after an idle gap.
+    pub time_based_mc: bool,
+    /// Claude Code's `ensureToolResultPairing` before every request.
+    pub pair_repair: bool,
+    /// Prototype D1: the loop stops on `stop_reason` instead of on tool_use blocks.
+    pub trust_stop_reason: bool,
+    /// Prototype D4: the deny list is consulted before human approval.
+    pub gate_order_correct: bool,
+    /// Prototype D5: stages run with a barrier between them.
+    pub pipeline_has_barrier: bool,
+}
+
+impl Default for Switches {
+    /// Every safeguard on, the intact order, the prototype's defects off.
+    fn default() -> Self {
+        Switches {
+            order: Order::Intact,
+            unseen_guard: true,
+            pair_protection: true,
+            pointer_aware: true,
+            save_before_replace: true,
+            validate_pointer: true,
+            snip_marker_guard: true,
+            time_based_mc: true,
+            pair_repair: true,
+            trust_stop_reason: false,
+            gate_order_correct: true,
+            pipeline_has_barrier: false,
+        }
+    }
+}
+
+/// Why a switch value was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SwitchError {
+    #[error("unknown switch `{0}` (known: {known})", known = known_switches())]
+    Unknown(String),
+    #[error("switch `{0}` expects on/off (true/false), got `{1}`")]
+    NotBool(SwitchName, String),
+    #[error("switch `order` expects intact or swapped, got `{0}`")]
+    NotOrder(String),
+}
+
+fn known_switches() -> String {
+    SwitchName::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn parse_bool(name: SwitchName, value: &str) -> Result<bool, SwitchError> {
+    match value {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err(SwitchError::NotBool(name, value.to_owned())),
+    }
+}
+
+impl Switches {
+    fn flag_mut(&mut self, name: SwitchName) -> Option<&mut bool> {
+        Some(match name {
+            SwitchName::Order => return None,
+            SwitchName::UnseenGuard => &mut self.unseen_guard,
+            SwitchName::PairProtection => &mut self.pair_protection,
+            SwitchName::PointerAware => &mut self.pointer_aware,
+            SwitchName::SaveBeforeReplace => &mut self.save_before_replace,
+            SwitchName::ValidatePointer => &mut self.validate_pointer,
+            SwitchName::SnipMarkerGuard => &mut self.snip_marker_guard,
+            SwitchName::TimeBasedMc => &mut self.time_based_mc,
+            SwitchName::PairRepair => &mut self.pair_repair,
+            SwitchName::TrustStopReason => &mut self.trust_stop_reason,
+            SwitchName::GateOrderCorrect => &mut self.gate_order_correct,
+            SwitchName::PipelineHasBarrier => &mut self.pipeline_has_barrier,
+        })
+    }
+
+    /// Sets one switch from its textual value (`on`/`off`/`true`/`false`, or an order).
+    pub fn set(&mut self, name: SwitchName, value: &str) -> Result<(), SwitchError> {
+        match self.flag_mut(name) {
+            Some(flag) => *flag = parse_bool(name, value)?,
+            None => {
+                self.order = match value {
+                    "intact" => Order::Intact,
+                    "swapped" => Order::Swapped,
+                    _ => return Err(SwitchError::NotOrder(value.to_owned())),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of one switch as text (`on`/`off`, or the order).
+    pub fn get(&self, name: SwitchName) -> String {
+        let mut copy = *self;
+        match copy.flag_mut(name) {
+            Some(flag) => if *flag { "on" } else { "off" }.to_owned(),
+            None => self.order.as_str().to_owned(),
+        }
+    }
+
+    /// The listed switches as a JSON object, in the given order.
+    pub fn to_value(&self, names: &[SwitchName]) -> Value {
+        let mut map = Map::new();
+        for &name in names {
+            let mut copy = *self;
+            let value = match copy.flag_mut(name) {
+                Some(flag) => Value::Bool(*flag),
+                None => Value::from(self.order.as_str()),
+            };
+            map.insert(name.as_str().to_owned(), value);
+        }
+        Value::Object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_switch_round_trips_by_name() {
+        for name in SwitchName::ALL {
+            assert_eq!(SwitchName::parse(name.as_str()), Some(name));
+            let mut switches = Switches::default();
+            let value = if name == SwitchName::Order {
+                "swapped"
+            } else if switches.get(name) == "on" {
+                "off"
+            } else {
+                "on"
+            };
+            switches.set(name, value).unwrap();
+            assert_eq!(switches.get(name), value, "{name}");
+            assert_ne!(switches, Switches::default(), "{name} changed nothing");
+        }
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        let mut switches = Switches::default();
+        assert_eq!(
+            switches.set(SwitchName::UnseenGuard, "maybe"),
+            Err(SwitchError::NotBool(SwitchName::UnseenGuard, "maybe".into()))
+        );
+        assert!(switches.set(SwitchName::Order, "reversed").is_err());
+        assert_eq!(SwitchName::parse("unseen-guard"), None);
+    }
+}

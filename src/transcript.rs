@@ -1,0 +1,304 @@
+//! The transcript model: messages and blocks in the Anthropic Messages shape (SPEC §1).
+//!
+//! The course code holds assistant blocks as SDK objects that `json.dumps(default=str)` prints as
+//! their repr; the lab serialises them as the plain dicts of SPEC §1 instead (a documented
+//! modelling choice). Key order is exactly `type, text` / `type, id, name, input` /
+//! `type, tool_use_id, content`, and `role, content` for messages.
+
+use serde_json::{Map, Value};
+
+use crate::pyjson::{self, Counter, Sink};
+
+/// Who sent a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// One content block.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Text {
+        text: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Map<String, Value>,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: String,
+    },
+}
+
+/// A message's content: a plain string or a list of blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    Text(String),
+    Blocks(Vec<Block>),
+}
+
+/// One message of the history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    pub content: Content,
+}
+
+impl Message {
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Message {
+            role: Role::User,
+            content: Content::Text(text.into()),
+        }
+    }
+
+    pub fn blocks(role: Role, blocks: Vec<Block>) -> Self {
+        Message {
+            role,
+            content: Content::Blocks(blocks),
+        }
+    }
+
+    /// The course's `has_tool_use`: an assistant message with a list holding a tool_use block.
+    pub fn has_tool_use(&self) -> bool {
+        self.role == Role::Assistant
+            && matches!(&self.content, Content::Blocks(blocks)
+                if blocks.iter().any(|b| matches!(b, Block::ToolUse { .. })))
+    }
+
+    /// The course's `is_tool_result`: a user message with a list holding a tool_result block.
+    pub fn is_tool_result(&self) -> bool {
+        self.role == Role::User
+            && matches!(&self.content, Content::Blocks(blocks)
+                if blocks.iter().any(|b| matches!(b, Block::ToolResult { .. })))
+    }
+
+    /// The blocks of a list-content message, or an empty slice.
+    pub fn block_list(&self) -> &[Block] {
+        match &self.content {
+            Content::Blocks(blocks) => blocks,
+            Content::Text(_) => &[],
+        }
+    }
+
+    /// The ids of this message's tool_use blocks, in order.
+    pub fn tool_use_ids(&self) -> impl Iterator<Item = &str> {
+        self.block_list().iter().filter_map(|block| match block {
+            Block::ToolUse { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+    }
+
+    /// `(tool_use_id, content)` of this message's tool_result blocks, in order.
+    pub fn tool_results(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.block_list().iter().filter_map(|block| match block {
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => Some((tool_use_id.as_str(), content.as_str())),
+            _ => None,
+        })
+    }
+
+    /// The canonical JSON value of SPEC §1.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("role".into(), Value::from(self.role.as_str()));
+        let content = match &self.content {
+            Content::Text(text) => Value::from(text.as_str()),
+            Content::Blocks(blocks) => Value::Array(blocks.iter().map(Block::to_value).collect()),
+        };
+        map.insert("content".into(), content);
+        Value::Object(map)
+    }
+
+    /// Writes the message as `json.dumps(message, ensure_ascii=False)` would.
+    pub(crate) fn write_json<S: Sink>(&self, sink: &mut S) {
+        sink.raw("{\"role\": ");
+        sink.json_str(self.role.as_str());
+        sink.raw(", \"content\": ");
+        match &self.content {
+            Content::Text(text) => sink.json_str(text),
+            Content::Blocks(blocks) => {
+                sink.raw("[");
+                for (index, block) in blocks.iter().enumerate() {
+                    if index > 0 {
+                        sink.raw(", ");
+                    }
+                    block.write_json(sink);
+                }
+                sink.raw("]");
+            }
+        }
+        sink.raw("}");
+    }
+
+    /// `len(json.dumps(message, ensure_ascii=False))`.
+    pub fn json_chars(&self) -> usize {
+        let mut counter = Counter::default();
+        self.write_json(&mut counter);
+        counter.0
+    }
+
+    /// The JSONL line a transcript archive holds for this message (without the newline).
+    pub fn json_line(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+}
+
+impl Block {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        match self {
+            Block::Text { text } => {
+                map.insert("type".into(), "text".into());
+                map.insert("text".into(), text.as_str().into());
+            }
+            Block::ToolUse { id, name, input } => {
+                map.insert("type".into(), "tool_use".into());
+                map.insert("id".into(), id.as_str().into());
+                map.insert("name".into(), name.as_str().into());
+                map.insert("input".into(), Value::Object(input.clone()));
+            }
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => {
+                map.insert("type".into(), "tool_result".into());
+                map.insert("tool_use_id".into(), tool_use_id.as_str().into());
+                map.insert("content".into(), content.as_str().into());
+            }
+        }
+        Value::Object(map)
+    }
+
+    fn write_json<S: Sink>(&self, sink: &mut S) {
+        match self {
+            Block::Text { text } => {
+                sink.raw("{\"type\": \"text\", \"text\": ");
+                sink.json_str(text);
+                sink.raw("}");
+            }
+            Block::ToolUse { id, name, input } => {
+                sink.raw("{\"type\": \"tool_use\", \"id\": ");
+                sink.json_str(id);
+                sink.raw(", \"name\": ");
+                sink.json_str(name);
+                sink.raw(", \"input\": {");
+                for (index, (key, value)) in input.iter().enumerate() {
+                    if index > 0 {
+                        sink.raw(", ");
+                    }
+                    sink.json_str(key);
+                    sink.raw(": ");
+                    pyjson::write_value(sink, value);
+                }
+                sink.raw("}}");
+            }
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => {
+                sink.raw("{\"type\": \"tool_result\", \"tool_use_id\": ");
+                sink.json_str(tool_use_id);
+                sink.raw(", \"content\": ");
+                sink.json_str(content);
+                sink.raw("}");
+            }
+        }
+    }
+}
+
+/// `len(json.dumps(messages, ensure_ascii=False))` for a list whose messages have the given
+/// lengths: the brackets plus `", "` between items.
+pub fn list_chars(count: usize, sum_of_items: usize) -> usize {
+    2 + sum_of_items + 2 * count.saturating_sub(1)
+}
+
+/// `len(json.dumps(messages, ensure_ascii=False))`, serialising everything (the slow reference
+/// for the incremental estimate kept by [`crate::world::History`]).
+pub fn estimate_chars(messages: &[Message]) -> usize {
+    list_chars(
+        messages.len(),
+        messages.iter().map(Message::json_chars).sum(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample() -> Vec<Message> {
+        let input = json!({"command": "grep \"中文\" a\\b", "n": 3})
+            .as_object()
+            .unwrap()
+            .clone();
+        vec![
+            Message::user_text("inspect the logs"),
+            Message::blocks(
+                Role::Assistant,
+                vec![
+                    Block::Text {
+                        text: "ok\n".into(),
+                    },
+                    Block::ToolUse {
+                        id: "toolu_0".into(),
+                        name: "bash".into(),
+                        input,
+                    },
+                ],
+            ),
+            Message::blocks(
+                Role::User,
+                vec![Block::ToolResult {
+                    tool_use_id: "toolu_0".into(),
+                    content: "line1\nline2\t😀".into(),
+                }],
+            ),
+        ]
+    }
+
+    #[test]
+    fn estimate_matches_python_json_dumps() {
+        // CPython 3.11: len(json.dumps(<the same list of dicts>, ensure_ascii=False)) == 336.
+        let messages = sample();
+        assert_eq!(estimate_chars(&messages), 336);
+        let values = Value::Array(messages.iter().map(Message::to_value).collect());
+        assert_eq!(pyjson::value_chars(&values), 336);
+    }
+
+    #[test]
+    fn canonical_shape_key_order() {
+        let text = pyjson::dumps(&sample()[2].to_value());
+        assert_eq!(
+            text,
+            r#"{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "line1\nline2\t😀"}]}"#
+        );
+        assert_eq!(sample()[2].json_line(), text);
+    }
+
+    #[test]
+    fn empty_list_and_predicates() {
+        assert_eq!(estimate_chars(&[]), 2);
+        let messages = sample();
+        assert!(messages[1].has_tool_use());
+        assert!(!messages[1].is_tool_result());
+        assert!(messages[2].is_tool_result());
+        assert!(!messages[0].is_tool_result());
+    }
+}

@@ -1,0 +1,446 @@
+//! All simulation state of one run in one place: the history with its incremental size
+//! estimate, the spill store and transcript archive, the per-result bookkeeping, the trace and the
+//! counters. Stages take it explicitly; there are no globals, no clock and no ambient randomness.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::error::RunError;
+use crate::profile::{Estimator, Profile, fill};
+use crate::pyjson::{self, char_len};
+use crate::store::{self, Store};
+use crate::trace::Event;
+use crate::transcript::{Block, Content, Message, Role};
+
+/// The message list with a size estimate kept up to date on every change, so that checking the
+/// limit never re-serialises the whole history (the replay cost stays linear in the turns).
+#[derive(Debug)]
+pub struct History {
+    estimator: Estimator,
+    messages: Vec<Message>,
+    sizes: Vec<usize>,
+    sum: usize,
+}
+
+impl History {
+    pub fn new(estimator: Estimator) -> Self {
+        History {
+            estimator,
+            messages: Vec::new(),
+            sizes: Vec::new(),
+            sum: 0,
+        }
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// The profile's estimate of the whole list.
+    pub fn estimate(&self) -> usize {
+        self.estimator.list(self.messages.len(), self.sum)
+    }
+
+    pub fn push(&mut self, message: Message) {
+        let size = self.estimator.message(&message);
+        self.sum += size;
+        self.sizes.push(size);
+        self.messages.push(message);
+    }
+
+    /// Replaces the whole list (snip, compact, reactive).
+    pub fn replace_all(&mut self, messages: Vec<Message>) {
+        self.messages.clear();
+        self.sizes.clear();
+        self.sum = 0;
+        for message in messages {
+            self.push(message);
+        }
+    }
+
+    /// Replaces the content of the tool_result block at `(message, block)`; returns the old one.
+    pub fn set_result(&mut self, message: usize, block: usize, content: String) -> String {
+        let Content::Blocks(blocks) = &mut self.messages[message].content else {
+            unreachable!("set_result on a message without blocks");
+        };
+        let Block::ToolResult { content: slot, .. } = &mut blocks[block] else {
+            unreachable!("set_result on a block that is not a tool_result");
+        };
+        let old = std::mem::replace(slot, content);
+        let new_size =
+            self.sizes[message] - self.estimator.string(&old) + self.estimator.string(slot);
+        self.sum = self.sum - self.sizes[message] + new_size;
+        self.sizes[message] = new_size;
+        old
+    }
+
+    /// `(message index, block index, tool_use_id, content)` of every tool_result block in user
+    /// messages with list content, in order.
+    pub fn result_positions(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (mi, message) in self.messages.iter().enumerate() {
+            if message.role != Role::User {
+                continue;
+            }
+            for (bi, block) in message.block_list().iter().enumerate() {
+                if matches!(block, Block::ToolResult { .. }) {
+                    out.push((mi, bi));
+                }
+            }
+        }
+        out
+    }
+
+    /// `(tool_use_id, content)` of the tool_result block at a position.
+    pub fn result_at(&self, message: usize, block: usize) -> (&str, &str) {
+        match &self.messages[message].block_list()[block] {
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => (tool_use_id, content),
+            _ => unreachable!("result_at on a block that is not a tool_result"),
+        }
+    }
+}
+
+/// What the lab knows about one tool result over the whole run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultRecord {
+    /// Tool name of the call.
+    pub name: String,
+    /// Length of the original content.
+    pub original_chars: usize,
+    /// Step at which the result arrived.
+    pub step: usize,
+    /// The block in context still holds the original text.
+    pub is_original: bool,
+    /// An assistant message has followed the result.
+    pub seen: bool,
+    /// The result was replaced before it was seen.
+    pub unseen_compacted: bool,
+    /// The original text was written to (or already was in) the spill store.
+    pub spilled_verbatim: bool,
+    /// The original text is held by a transcript archive.
+    pub archived_verbatim: bool,
+}
+
+/// One transcript written to the archive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TranscriptRecord {
+    pub path: String,
+    /// The stage that wrote it.
+    pub stage: &'static str,
+    /// Step at which it was written.
+    pub step: usize,
+    /// Messages it holds.
+    pub messages: usize,
+    /// Characters of the JSONL file.
+    pub chars: usize,
+    /// Tool results it holds verbatim.
+    pub originals: usize,
+    /// Tool results it holds as placeholders or persisted previews.
+    pub placeholders: usize,
+}
+
+/// The whole state of one run.
+pub struct World {
+    pub profile: Profile,
+    pub history: History,
+    pub store: Box<dyn Store>,
+    pub spill_dir: String,
+    pub transcript_dir: String,
+    pub trace: Vec<Event>,
+    pub results: BTreeMap<String, ResultRecord>,
+    /// Result ids in order of arrival.
+    pub arrivals: Vec<String>,
+    pub transcripts: Vec<TranscriptRecord>,
+    /// Results that arrived since the last assistant message.
+    unseen: Vec<String>,
+    /// The active user request (the text compaction repeats).
+    pub active_request: String,
+    /// Scripted summary text; `summary of {N} messages` when absent.
+    pub summary: Option<String>,
+    /// Current 1-based step.
+    pub step: usize,
+    /// Model calls made by the context layer (summaries).
+    pub model_calls: usize,
+    /// Largest estimate seen after any step.
+    pub peak_chars: usize,
+    /// Minutes since the last assistant message (idle steps).
+    pub idle_minutes: u64,
+}
+
+impl World {
+    pub fn new(
+        profile: Profile,
+        store: Box<dyn Store>,
+        spill_dir: String,
+        transcript_dir: String,
+    ) -> Self {
+        World {
+            history: History::new(profile.estimator),
+            profile,
+            store,
+            spill_dir: store::normalize(&spill_dir),
+            transcript_dir: store::normalize(&transcript_dir),
+            trace: Vec::new(),
+            results: BTreeMap::new(),
+            arrivals: Vec::new(),
+            transcripts: Vec::new(),
+            unseen: Vec::new(),
+            active_request: String::new(),
+            summary: None,
+            step: 0,
+            model_calls: 0,
+            peak_chars: 0,
+            idle_minutes: 0,
+        }
+    }
+
+    /// Records one event at the current step.
+    pub fn event(
+        &mut self,
+        stage: &'static str,
+        kind: &'static str,
+        id: Option<&str>,
+        before: Option<usize>,
+        after: Option<usize>,
+        reason: impl Into<String>,
+    ) {
+        self.trace.push(Event {
+            step: self.step,
+            stage,
+            kind,
+            id: id.map(str::to_owned),
+            before,
+            after,
+            reason: reason.into(),
+        });
+    }
+
+    /// Appends a message; an assistant message marks every earlier result as seen.
+    pub fn append(&mut self, message: Message) {
+        if message.role == Role::Assistant {
+            for id in std::mem::take(&mut self.unseen) {
+                if let Some(record) = self.results.get_mut(&id) {
+                    record.seen = true;
+                }
+                self.event(
+                    "scenario",
+                    "seen",
+                    Some(&id),
+                    None,
+                    None,
+                    "an assistant message followed: the model has seen it",
+                );
+            }
+        }
+        self.history.push(message);
+    }
+
+    /// Appends a batch of results and registers them.
+    pub fn append_results(&mut self, results: Vec<(String, String, String)>) {
+        let mut blocks = Vec::with_capacity(results.len());
+        for (id, name, content) in results {
+            let chars = char_len(&content);
+            self.results.insert(
+                id.clone(),
+                ResultRecord {
+                    name,
+                    original_chars: chars,
+                    step: self.step,
+                    is_original: true,
+                    seen: false,
+                    unseen_compacted: false,
+                    spilled_verbatim: false,
+                    archived_verbatim: false,
+                },
+            );
+            self.event(
+                "scenario",
+                "append",
+                Some(&id),
+                None,
+                Some(chars),
+                "result arrived",
+            );
+            self.unseen.push(id.clone());
+            self.arrivals.push(id.clone());
+            blocks.push(Block::ToolResult {
+                tool_use_id: id,
+                content,
+            });
+        }
+        self.append(Message::blocks(Role::User, blocks));
+    }
+
+    /// Replaces a result's content in context, keeping the bookkeeping and the trace.
+    pub fn replace_result(
+        &mut self,
+        message: usize,
+        block: usize,
+        content: String,
+        stage: &'static str,
+        reason: String,
+    ) {
+        let (id, current) = self.history.result_at(message, block);
+        if current == content {
+            return;
+        }
+        let id = id.to_owned();
+        let after = char_len(&content);
+        let placeholder = crate::observables::is_placeholder(self, &content);
+        let old = self.history.set_result(message, block, content);
+        if let Some(record) = self.results.get_mut(&id) {
+            record.is_original = false;
+            // A persisted preview is the designed path for new results; a placeholder is not.
+            if !record.seen && placeholder {
+                record.unseen_compacted = true;
+            }
+        }
+        self.event(
+            stage,
+            "replace",
+            Some(&id),
+            Some(char_len(&old)),
+            Some(after),
+            reason,
+        );
+    }
+
+    /// The spill path of a tool_use_id: `spill_dir/<safe_id>.txt`.
+    pub fn spill_path(&self, id: &str) -> String {
+        store::join(&self.spill_dir, &format!("{}.txt", self.profile.safe_id(id)))
+    }
+
+    /// Budget's `persist_large_output`: write the result to the spill store if the file is
+    /// absent (never rewritten), and replace it with the persisted-output block.
+    pub fn persist(
+        &mut self,
+        message: usize,
+        block: usize,
+        stage: &'static str,
+        why: String,
+    ) -> Result<(), RunError> {
+        let (id, content) = self.history.result_at(message, block);
+        let (id, content) = (id.to_owned(), content.to_owned());
+        let path = self.spill_path(&id);
+        let existed = self.store.is_file(&path);
+        let note = if existed {
+            let same = self.store.read_spill(&path).as_deref() == Some(content.as_str());
+            self.mark_spilled(&id, same);
+            if same {
+                "file existed with the same text, not rewritten"
+            } else {
+                "file existed with other text, not rewritten (write only if absent)"
+            }
+        } else {
+            self.store
+                .write_spill(&path, &content)
+                .map_err(|source| RunError::Store {
+                    path: path.clone(),
+                    source,
+                })?;
+            self.mark_spilled(&id, true);
+            "written"
+        };
+        let preview = pyjson::char_prefix(&content, self.profile.constants.preview);
+        let replacement = fill(
+            self.profile.strings.persisted,
+            &[("path", &path), ("preview", preview)],
+        );
+        self.replace_result(
+            message,
+            block,
+            replacement,
+            stage,
+            format!("persisted to {path} ({note}): {why}"),
+        );
+        Ok(())
+    }
+
+    fn mark_spilled(&mut self, id: &str, same_text: bool) {
+        if let Some(record) = self.results.get_mut(id) {
+            if same_text && record.is_original {
+                record.spilled_verbatim = true;
+            }
+        }
+    }
+
+    /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl`.
+    pub fn archive(&mut self, stage: &'static str) -> Result<String, RunError> {
+        let name = format!("transcript_{:032x}.jsonl", self.transcripts.len());
+        let path = store::join(&self.transcript_dir, &name);
+        let chars = self
+            .store
+            .write_transcript(&path, self.history.messages())
+            .map_err(|source| RunError::Store {
+                path: path.clone(),
+                source,
+            })?;
+        let (mut originals, mut placeholders) = (0, 0);
+        for (mi, bi) in self.history.result_positions() {
+            let id = self.history.result_at(mi, bi).0;
+            match self.results.get_mut(id) {
+                Some(record) if record.is_original => {
+                    record.archived_verbatim = true;
+                    originals += 1;
+                }
+                _ => placeholders += 1,
+            }
+        }
+        self.transcripts.push(TranscriptRecord {
+            path: path.clone(),
+            stage,
+            step: self.step,
+            messages: self.history.len(),
+            chars,
+            originals,
+            placeholders,
+        });
+        self.event(
+            stage,
+            "archive",
+            None,
+            None,
+            Some(chars),
+            format!(
+                "wrote {path}: {} messages, {originals} results verbatim, {placeholders} replaced",
+                self.history.len()
+            ),
+        );
+        Ok(path)
+    }
+
+    /// One scripted summariser call over `count` messages.
+    pub fn summarize(&mut self, count: usize, stage: &'static str) -> String {
+        self.model_calls += 1;
+        let summary = self
+            .summary
+            .clone()
+            .unwrap_or_else(|| format!("summary of {count} messages"));
+        self.event(
+            stage,
+            "summary",
+            None,
+            None,
+            Some(char_len(&summary)),
+            format!("summariser call over {count} messages"),
+        );
+        summary
+    }
+
+    /// Records the estimate after a step for the peak.
+    pub fn note_peak(&mut self) {
+        self.peak_chars = self.peak_chars.max(self.history.estimate());
+    }
+}
