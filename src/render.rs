@@ -43,8 +43,8 @@ pub fn short(value: &Value) -> String {
         Value::Null => "(absent)".to_owned(),
         other => other.to_string(),
     };
-    if char_len(&text) > 80 {
-        format!("{}… ({} chars)", char_prefix(&text, 77), char_len(&text))
+    if char_len(&text) > 64 {
+        format!("{}… ({} chars)", char_prefix(&text, 48), char_len(&text))
     } else {
         text
     }

@@ -417,13 +417,14 @@ fn parse_expect(ctx: &Ctx, at: &str, value: &Value) -> Result<Vec<Expectation>, 
     for (key, expected) in map {
         let key = if let Some(id) = key.strip_prefix("result:") {
             let ok = expected.is_string()
+                || expected.is_null()
                 || expected
                     .as_object()
                     .is_some_and(|m| m.len() == 1 && m.get("chars").is_some_and(Value::is_u64));
             if !ok {
                 return Err(ctx.err(
                     format!("{at} `{key}`"),
-                    "a result expectation is the exact text or {\"chars\": N}",
+                    "a result expectation is the exact text, {\"chars\": N}, or null (not in context)",
                 ));
             }
             ExpectKey::Result(id.to_owned())
