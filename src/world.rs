@@ -83,7 +83,12 @@ impl History {
         old
     }
 
-    /// `(message index, block index, tool_use_id, content)` of every tool_result block in user
+    /// The estimate of `messages[..end]` alone (what a summariser is handed).
+    pub fn estimate_prefix(&self, end: usize) -> usize {
+        self.estimator.list(end, self.sizes[..end].iter().sum())
+    }
+
+    /// `(message index, block index)` of every tool_result block in user
     /// messages with list content, in order.
     pub fn result_positions(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
@@ -388,15 +393,29 @@ impl World {
                 source,
             })?;
         let (mut originals, mut placeholders) = (0, 0);
+        let mut first_copies = Vec::new();
         for (mi, bi) in self.history.result_positions() {
             let id = self.history.result_at(mi, bi).0;
             match self.results.get_mut(id) {
                 Some(record) if record.is_original => {
+                    if !record.archived_verbatim {
+                        first_copies.push(id.to_owned());
+                    }
                     record.archived_verbatim = true;
                     originals += 1;
                 }
                 _ => placeholders += 1,
             }
+        }
+        for id in first_copies {
+            self.event(
+                stage,
+                "archive",
+                Some(&id),
+                None,
+                None,
+                format!("{path} holds its original text"),
+            );
         }
         self.transcripts.push(TranscriptRecord {
             path: path.clone(),
@@ -421,9 +440,20 @@ impl World {
         Ok(path)
     }
 
-    /// One scripted summariser call over `count` messages.
+    /// One scripted summariser call over the first `count` messages.
     pub fn summarize(&mut self, count: usize, stage: &'static str) -> String {
         self.model_calls += 1;
+        let input = self.history.estimate_prefix(count);
+        let limit = self.profile.constants.summary_input;
+        let cut = if input > limit {
+            format!(
+                ", more than summary_input {limit}: it sees the first {} and the last {} chars",
+                limit / 4,
+                limit - limit / 4
+            )
+        } else {
+            String::new()
+        };
         let summary = self
             .summary
             .clone()
@@ -434,7 +464,7 @@ impl World {
             None,
             None,
             Some(char_len(&summary)),
-            format!("summariser call over {count} messages"),
+            format!("summariser call over {count} messages ({input} chars{cut})"),
         );
         summary
     }
