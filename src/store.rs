@@ -293,7 +293,7 @@ mod tests {
                 &[Message::user_text("hi")],
             )
             .unwrap();
-        // {"role": "user", "content": "hi"} + newline
-        assert_eq!(chars, 35);
+        // len('{"role": "user", "content": "hi"}') == 33, plus the newline.
+        assert_eq!(chars, 34);
     }
 }
