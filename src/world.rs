@@ -474,3 +474,47 @@ impl World {
         self.peak_chars = self.peak_chars.max(self.history.estimate());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::estimate_chars;
+
+    fn result(id: &str, content: &str) -> Message {
+        Message::blocks(
+            Role::User,
+            vec![Block::ToolResult {
+                tool_use_id: id.into(),
+                content: content.into(),
+            }],
+        )
+    }
+
+    #[test]
+    fn incremental_estimate_equals_full_serialisation() {
+        let mut history = History::new(Estimator::PythonJson);
+        assert_eq!(history.estimate(), estimate_chars(history.messages()));
+        history.push(Message::user_text("请检查日志 \"now\""));
+        history.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: "t1".into(),
+                name: "bash".into(),
+                input: serde_json::Map::new(),
+            }],
+        ));
+        history.push(result("t1", &"x".repeat(500)));
+        assert_eq!(history.estimate(), estimate_chars(history.messages()));
+        let old = history.set_result(2, 0, "line\n\u{1}tab\t\\".into());
+        assert_eq!(old.len(), 500);
+        assert_eq!(history.estimate(), estimate_chars(history.messages()));
+        assert_eq!(
+            history.estimate_prefix(2),
+            estimate_chars(&history.messages()[..2])
+        );
+        let kept = history.messages()[1..].to_vec();
+        history.replace_all(kept);
+        assert_eq!(history.len(), 2);
+        assert_eq!(history.estimate(), estimate_chars(history.messages()));
+    }
+}
