@@ -15,6 +15,10 @@ fn main() -> ExitCode {
             let _ = stdout.write_all(outcome.text.as_bytes());
             ExitCode::from(outcome.code)
         }
+        Err(error @ lab::LabError::Usage(_)) => {
+            eprintln!("lab: {error}");
+            ExitCode::from(error.exit_code())
+        }
         Err(error) => {
             eprintln!("lab: failed to {error}");
             ExitCode::from(error.exit_code())

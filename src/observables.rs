@@ -270,7 +270,11 @@ fn shorten(text: &str) -> String {
     if char_len(&flat) <= MAX {
         flat
     } else {
-        format!("{}… ({} chars)", crate::pyjson::char_prefix(&flat, MAX), char_len(text))
+        format!(
+            "{}… ({} chars)",
+            crate::pyjson::char_prefix(&flat, MAX),
+            char_len(text)
+        )
     }
 }
 
@@ -288,19 +292,28 @@ pub fn fates(world: &World) -> Vec<Fate> {
         .filter_map(|id| world.results.get_key_value(id))
         .map(|(id, record)| {
             let (status, detail) = match in_context.get(id.as_str()) {
-                Some(_) if record.is_original => ("verbatim", "original text in context".to_owned()),
+                Some(_) if record.is_original => {
+                    ("verbatim", "original text in context".to_owned())
+                }
                 Some(content) if world.profile.no_pointer_placeholders.contains(content) => {
                     let path = world.spill_path(id);
                     if world.store.is_file(&path) {
-                        ("pointer_lost", format!("{} — {path} orphaned", shorten(content)))
+                        (
+                            "pointer_lost",
+                            format!("{} — {path} orphaned", shorten(content)),
+                        )
                     } else {
-                        ("lost_forever", format!("{} — never spilled", shorten(content)))
+                        (
+                            "lost_forever",
+                            format!("{} — never spilled", shorten(content)),
+                        )
                     }
                 }
                 Some(content) => match pointer_in(&world.profile.strings, content) {
-                    Some(pointer) if !pointer_is_valid(world, pointer.path()) => {
-                        ("forged", format!("{} — not a file of the spill store", shorten(content)))
-                    }
+                    Some(pointer) if !pointer_is_valid(world, pointer.path()) => (
+                        "forged",
+                        format!("{} — not a file of the spill store", shorten(content)),
+                    ),
                     Some(Pointer::Persisted(_)) => ("persisted", shorten(content)),
                     Some(Pointer::SavedAt(_)) => ("pointer", shorten(content)),
                     None => ("replaced", shorten(content)),
@@ -313,9 +326,15 @@ pub fn fates(world: &World) -> Vec<Fate> {
                     if record.archived_verbatim {
                         places.push("transcript archive");
                     }
-                    ("archived", format!("not in context; original in {}", places.join(" and ")))
+                    (
+                        "archived",
+                        format!("not in context; original in {}", places.join(" and ")),
+                    )
                 }
-                None => ("unrecoverable", "not in context and not archived".to_owned()),
+                None => (
+                    "unrecoverable",
+                    "not in context and not archived".to_owned(),
+                ),
             };
             Fate {
                 id: id.clone(),

@@ -123,7 +123,11 @@ fn python_number(number: &Number) -> String {
     let is_float = literal.contains(['.', 'e', 'E']);
     if !is_float {
         // json.loads("-0") is the int 0.
-        return if literal == "-0" { "0".to_owned() } else { literal };
+        return if literal == "-0" {
+            "0".to_owned()
+        } else {
+            literal
+        };
     }
     let value: f64 = literal.parse().unwrap_or(f64::NAN);
     python_float_repr(value)

@@ -112,7 +112,13 @@ pub fn run(report: &RunReport, format: Format) -> String {
         let rows = report
             .spill
             .iter()
-            .map(|f| vec![f.path.clone(), char_len(&f.path).to_string(), f.chars.to_string()])
+            .map(|f| {
+                vec![
+                    f.path.clone(),
+                    char_len(&f.path).to_string(),
+                    f.chars.to_string(),
+                ]
+            })
             .collect();
         out.push_str(&table(&["path", "path chars", "chars"], rows, format));
         out.push_str("\n\n");
@@ -133,7 +139,13 @@ pub fn run(report: &RunReport, format: Format) -> String {
             })
             .collect();
         out.push_str(&table(
-            &["path", "written by", "messages", "results verbatim", "results replaced"],
+            &[
+                "path",
+                "written by",
+                "messages",
+                "results verbatim",
+                "results replaced",
+            ],
             rows,
             format,
         ));
@@ -255,7 +267,11 @@ pub fn explain(explanation: &Explanation, format: Format) -> String {
             ]
         })
         .collect();
-    out.push_str(&table(&["step", "stage", "action", "chars", "why"], rows, format));
+    out.push_str(&table(
+        &["step", "stage", "action", "chars", "why"],
+        rows,
+        format,
+    ));
     out.push_str(&format!("\n\nfinal: {} — {}\n", fate.status, fate.detail));
     out
 }

@@ -202,12 +202,16 @@ fn append_results(world: &mut World, scenario: &Scenario, results: &[ResultSpec]
 }
 
 /// Checks expectations against the current state.
-pub fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Vec<CheckOutcome> {
+pub fn check(
+    world: &World,
+    expectations: &[Expectation],
+    step: Option<usize>,
+) -> Vec<CheckOutcome> {
     if expectations.is_empty() {
         return Vec::new();
     }
-    let observed = serde_json::to_value(observables::measure(world))
-        .expect("observables serialise to JSON");
+    let observed =
+        serde_json::to_value(observables::measure(world)).expect("observables serialise to JSON");
     expectations
         .iter()
         .map(|expectation| {
@@ -246,11 +250,13 @@ pub fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -
 pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
     let profile = resolve_profile(scenario, options)?;
     let mut temp = None;
-    let (store, spill_dir, transcript_dir): (Box<dyn Store>, String, String) = match options.store
-    {
+    let (store, spill_dir, transcript_dir): (Box<dyn Store>, String, String) = match options.store {
         StoreKind::Memory => (
             Box::new(MemoryStore::new()),
-            options.spill_dir.clone().unwrap_or_else(|| scenario.spill_dir.clone()),
+            options
+                .spill_dir
+                .clone()
+                .unwrap_or_else(|| scenario.spill_dir.clone()),
             options
                 .transcript_dir
                 .clone()
@@ -278,7 +284,10 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
             )
         }
     };
-    for (flag, dir) in [("--spill-dir", &spill_dir), ("--transcript-dir", &transcript_dir)] {
+    for (flag, dir) in [
+        ("--spill-dir", &spill_dir),
+        ("--transcript-dir", &transcript_dir),
+    ] {
         if !dir.starts_with('/') {
             return Err(LabError::Usage(format!(
                 "{flag} must be an absolute path, got `{dir}`"
@@ -340,7 +349,10 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
         scenario: scenario.name.clone(),
         profile: world.profile.name.to_owned(),
         switches: world.profile.switches.to_value(world.profile.switch_names),
-        constants: world.profile.constants.to_value(world.profile.constant_names),
+        constants: world
+            .profile
+            .constants
+            .to_value(world.profile.constant_names),
         observables,
         messages: world.history.messages().to_vec(),
         spill,

@@ -216,7 +216,10 @@ fn check_keys(
         if !allowed.contains(&key.as_str()) {
             return Err(ctx.err(
                 at,
-                format!("unknown key `{key}` (expected one of: {})", allowed.join(", ")),
+                format!(
+                    "unknown key `{key}` (expected one of: {})",
+                    allowed.join(", ")
+                ),
             ));
         }
     }
@@ -289,7 +292,10 @@ impl Ids {
         if self.calls.contains_key(&call.id) {
             return Err(ctx.err(
                 at,
-                format!("call id `{}` is used twice (tool_use ids must be unique)", call.id),
+                format!(
+                    "call id `{}` is used twice (tool_use ids must be unique)",
+                    call.id
+                ),
             ));
         }
         self.calls.insert(call.id.clone(), call.name.clone());
@@ -502,7 +508,10 @@ fn parse_step(
                 let known: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
                 ctx.err(
                     &at,
-                    format!("unknown stage `{name}` (expected one of: {})", known.join(", ")),
+                    format!(
+                        "unknown stage `{name}` (expected one of: {})",
+                        known.join(", ")
+                    ),
                 )
             })?)
         }
@@ -546,14 +555,22 @@ fn parse_step(
         other => {
             return Err(ctx.err(
                 &at,
-                format!("unknown step `{other}` (expected one of: {})", STEP_KEYS.join(", ")),
+                format!(
+                    "unknown step `{other}` (expected one of: {})",
+                    STEP_KEYS.join(", ")
+                ),
             ));
         }
     };
     Ok(step)
 }
 
-fn parse_dir(ctx: &Ctx, key: &str, value: Option<&Value>, default: &str) -> Result<String, ScenarioError> {
+fn parse_dir(
+    ctx: &Ctx,
+    key: &str,
+    value: Option<&Value>,
+    default: &str,
+) -> Result<String, ScenarioError> {
     match value {
         None => Ok(default.to_owned()),
         Some(value) => {
@@ -590,13 +607,22 @@ impl Scenario {
             file: file.to_owned(),
             line: e.line(),
             column: e.column(),
-            message: e.to_string().split(" at line ").next().unwrap_or("").to_owned(),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or("")
+                .to_owned(),
         })?;
         Scenario::from_value(file, default_name, &value)
     }
 
     /// Checks a parsed JSON value.
-    pub fn from_value(file: &str, default_name: &str, value: &Value) -> Result<Scenario, ScenarioError> {
+    pub fn from_value(
+        file: &str,
+        default_name: &str,
+        value: &Value,
+    ) -> Result<Scenario, ScenarioError> {
         let ctx = Ctx { file };
         let top = as_object(&ctx, "top level", "the scenario", value)?;
         check_keys(&ctx, "top level", top, TOP_KEYS)?;
@@ -624,7 +650,10 @@ impl Scenario {
                     other => {
                         return Err(ctx.err(
                             format!("switches.{key}"),
-                            format!("a switch is true/false or a string, got {}", type_name(other)),
+                            format!(
+                                "a switch is true/false or a string, got {}",
+                                type_name(other)
+                            ),
                         ));
                     }
                 };
@@ -649,7 +678,12 @@ impl Scenario {
         check_expect_ids(&ctx, "expect", &expect, &ids.calls)?;
         for (index, step) in steps.iter().enumerate() {
             if let Step::Check(list) = step {
-                check_expect_ids(&ctx, &format!("step {} (check)", index + 1), list, &ids.calls)?;
+                check_expect_ids(
+                    &ctx,
+                    &format!("step {} (check)", index + 1),
+                    list,
+                    &ids.calls,
+                )?;
             }
         }
         Ok(Scenario {
@@ -758,20 +792,29 @@ mod tests {
     #[test]
     fn malformed_json_has_line_and_column() {
         let error = message("{\n  \"steps\": [\n    {\"user\": \"a\",}\n  ]\n}");
-        assert!(error.starts_with("parse s.json: invalid JSON at line 3, column"), "{error}");
+        assert!(
+            error.starts_with("parse s.json: invalid JSON at line 3, column"),
+            "{error}"
+        );
     }
 
     #[test]
     fn unknown_step_names_the_step() {
         let error = message(r#"{"steps": [{"user": "a"}, {"dance": true}]}"#);
-        assert!(error.contains("step 2 (dance): unknown step `dance`"), "{error}");
+        assert!(
+            error.contains("step 2 (dance): unknown step `dance`"),
+            "{error}"
+        );
     }
 
     #[test]
     fn result_for_an_uncalled_id() {
         let error = message(r#"{"steps": [{"results": [{"id": "t9", "chars": 5}]}]}"#);
         assert!(error.contains("step 1 (results)"), "{error}");
-        assert!(error.contains("`t9`, which no earlier assistant message called"), "{error}");
+        assert!(
+            error.contains("`t9`, which no earlier assistant message called"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -780,7 +823,10 @@ mod tests {
             r#"{"steps": [{"assistant": {"calls": [{"id": "t1"}]}},
                           {"assistant": {"calls": [{"id": "t1"}]}}]}"#,
         );
-        assert!(error.contains("step 2 (assistant): call id `t1` is used twice"), "{error}");
+        assert!(
+            error.contains("step 2 (assistant): call id `t1` is used twice"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -789,7 +835,9 @@ mod tests {
         for size in ["-5", "2.5", "\"10\"", "1e3"] {
             let error = message(&base.replace("SIZE", size));
             assert!(
-                error.contains("step 2 (results), result `t1`: `chars` must be a non-negative integer"),
+                error.contains(
+                    "step 2 (results), result `t1`: `chars` must be a non-negative integer"
+                ),
                 "{size}: {error}"
             );
         }
@@ -799,16 +847,21 @@ mod tests {
     fn unknown_keys_are_rejected() {
         let error = message(r#"{"steps": [], "colour": 1}"#);
         assert!(error.contains("unknown key `colour`"), "{error}");
-        let error = message(
-            r#"{"steps": [{"assistant": {"calls": [{"id": "t1", "nmae": "x"}]}}]}"#,
+        let error =
+            message(r#"{"steps": [{"assistant": {"calls": [{"id": "t1", "nmae": "x"}]}}]}"#);
+        assert!(
+            error.contains("step 1 (assistant): unknown key `nmae`"),
+            "{error}"
         );
-        assert!(error.contains("step 1 (assistant): unknown key `nmae`"), "{error}");
     }
 
     #[test]
     fn unknown_observable_in_expect() {
         let error = message(r#"{"steps": [], "expect": {"lost": 1}}"#);
-        assert!(error.contains("expect: unknown observable `lost`"), "{error}");
+        assert!(
+            error.contains("expect: unknown observable `lost`"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -816,6 +869,9 @@ mod tests {
         let error = message(
             r#"{"steps": [{"turn": {"calls": [{"id": "a"}, {"id": "b"}], "results": [{"id": "a", "chars": 1}]}}]}"#,
         );
-        assert!(error.contains("step 1 (turn): call `b` has no result"), "{error}");
+        assert!(
+            error.contains("step 1 (turn): call `b` has no result"),
+            "{error}"
+        );
     }
 }

@@ -129,18 +129,27 @@ impl Store for MemoryStore {
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
+        // Like a real directory listing: a transcript written into the spill directory is a
+        // file of that directory too.
         let dir = resolve_lexical(dir);
-        self.spill
-            .iter()
-            .filter(|(path, _)| {
-                path.rsplit_once('/')
-                    .is_some_and(|(parent, _)| parent == dir || (parent.is_empty() && dir == "/"))
-            })
-            .map(|(path, content)| SpillFile {
-                path: path.clone(),
-                chars: crate::pyjson::char_len(content),
-            })
-            .collect()
+        let in_dir = |path: &str| {
+            path.rsplit_once('/')
+                .is_some_and(|(parent, _)| parent == dir || (parent.is_empty() && dir == "/"))
+        };
+        let spilled = self.spill.iter().map(|(path, content)| SpillFile {
+            path: path.clone(),
+            chars: crate::pyjson::char_len(content),
+        });
+        let archived = self.transcripts.iter().map(|(path, chars)| SpillFile {
+            path: path.clone(),
+            chars: *chars,
+        });
+        let mut files: Vec<SpillFile> = spilled
+            .chain(archived)
+            .filter(|f| in_dir(&f.path))
+            .collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files
     }
 
     fn write_transcript(&mut self, path: &str, messages: &[Message]) -> io::Result<usize> {
@@ -228,7 +237,9 @@ impl Store for DirStore {
                 }
                 return full.to_string_lossy().into_owned();
             }
-            let Some(name) = existing.file_name().map(|n| n.to_string_lossy().into_owned())
+            let Some(name) = existing
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
             else {
                 break;
             };
@@ -248,7 +259,10 @@ mod tests {
     #[test]
     fn paths_normalise_like_python() {
         assert_eq!(normalize("/var//lab/./res/"), "/var/lab/res");
-        assert_eq!(join("/var/lab/res/", "toolu_0.txt"), "/var/lab/res/toolu_0.txt");
+        assert_eq!(
+            join("/var/lab/res/", "toolu_0.txt"),
+            "/var/lab/res/toolu_0.txt"
+        );
         assert_eq!(join("/", "a.txt"), "/a.txt");
         assert_eq!(resolve_lexical("/lab/res/../../etc/passwd"), "/etc/passwd");
         assert!(is_within("/lab/res/a.txt", "/lab/res"));

@@ -247,7 +247,10 @@ mod tests {
         let mut switches = Switches::default();
         assert_eq!(
             switches.set(SwitchName::UnseenGuard, "maybe"),
-            Err(SwitchError::NotBool(SwitchName::UnseenGuard, "maybe".into()))
+            Err(SwitchError::NotBool(
+                SwitchName::UnseenGuard,
+                "maybe".into()
+            ))
         );
         assert!(switches.set(SwitchName::Order, "reversed").is_err());
         assert_eq!(SwitchName::parse("unseen-guard"), None);

@@ -324,7 +324,10 @@ impl World {
 
     /// The spill path of a tool_use_id: `spill_dir/<safe_id>.txt`.
     pub fn spill_path(&self, id: &str) -> String {
-        store::join(&self.spill_dir, &format!("{}.txt", self.profile.safe_id(id)))
+        store::join(
+            &self.spill_dir,
+            &format!("{}.txt", self.profile.safe_id(id)),
+        )
     }
 
     /// Budget's `persist_large_output`: write the result to the spill store if the file is

@@ -30,7 +30,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let large = world.profile.constants.large;
     let mut total: usize = batch.iter().map(|(_, len)| len).sum();
     // Python's sorted(..., reverse=True) is stable: equal lengths keep batch order.
-    batch.sort_by(|a, b| b.1.cmp(&a.1));
+    batch.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
     let mut persisted: Vec<String> = Vec::new();
     for (bi, len) in batch {
         let id = world.history.result_at(message, bi).0.to_owned();

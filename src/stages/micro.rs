@@ -43,7 +43,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         let (replacement, reason) = match saved {
             Some(path) if !path.is_empty() => (
                 fill(strings.saved_at, &[("path", path)]),
-                format!("micro: pointer taken from its `{}` line", strings.pointer_line.trim_end()),
+                format!(
+                    "micro: pointer taken from its `{}` line",
+                    strings.pointer_line.trim_end()
+                ),
             ),
             _ => (
                 strings.omitted.to_owned(),

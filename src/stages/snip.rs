@@ -77,7 +77,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         None,
         Some(before),
         Some(world.history.estimate()),
-        format!("{len} messages > snip_max {}: cut {cut} from the middle", constants.snip_max),
+        format!(
+            "{len} messages > snip_max {}: cut {cut} from the middle",
+            constants.snip_max
+        ),
     );
     Ok(())
 }

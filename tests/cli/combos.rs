@@ -1,0 +1,91 @@
+//! Every scenario under every combination of its profile's switches, each run labelled, checked
+//! against invariants that hold whatever the switches (ripgrep's `SearcherTester` pattern).
+
+use std::path::Path;
+
+use lab::profile;
+use lab::run::{RunOptions, run};
+use lab::scenario::Scenario;
+use lab::switches::SwitchName;
+use lab::transcript::estimate_chars;
+use lab::verify::scenario_files;
+
+/// Every value combination of the profile's switches, as `--set` pairs.
+fn grid(names: &[SwitchName]) -> Vec<Vec<(String, String)>> {
+    let mut grid = vec![Vec::new()];
+    for name in names {
+        let values: &[&str] = if *name == SwitchName::Order {
+            &["intact", "swapped"]
+        } else {
+            &["on", "off"]
+        };
+        grid = grid
+            .into_iter()
+            .flat_map(|combo| {
+                values.iter().map(move |value| {
+                    let mut next = combo.clone();
+                    next.push((name.as_str().to_owned(), (*value).to_owned()));
+                    next
+                })
+            })
+            .collect();
+    }
+    grid
+}
+
+#[test]
+fn invariants_hold_under_every_switch_combination() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut runs = 0;
+    for file in scenario_files(&root.join("scenarios")).unwrap() {
+        let scenario = Scenario::load(&file).unwrap();
+        let profile =
+            profile::by_name(scenario.profile.as_deref().unwrap_or(profile::DEFAULT_PROFILE))
+                .unwrap();
+        for combo in grid(profile.switch_names) {
+            let label = format!(
+                "{} [{}]",
+                file.file_name().unwrap().to_string_lossy(),
+                combo
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            let options = RunOptions {
+                switches: combo,
+                ..RunOptions::default()
+            };
+            let report = run(&scenario, &options).unwrap_or_else(|e| panic!("{label}: {e}"));
+            let o = &report.observables;
+            // The incremental estimate equals a full re-serialisation of the final context.
+            assert_eq!(o.context_chars, estimate_chars(&report.messages), "{label}");
+            assert!(o.peak_context_chars >= o.context_chars, "{label}");
+            assert_eq!(o.messages, report.messages.len(), "{label}");
+            // A lost result is a placeholder in context.
+            assert!(o.lost_forever + o.pointer_lost <= o.placeholders, "{label}");
+            // The spill listing and the persisted files are the same files.
+            assert_eq!(o.persisted_files.len(), report.spill.len(), "{label}");
+            assert_eq!(
+                o.spill_chars,
+                report.spill.iter().map(|f| f.chars).sum::<usize>(),
+                "{label}"
+            );
+            assert_eq!(o.transcripts, report.transcripts.len(), "{label}");
+            // The prototype's check is weaker than the API's: api_valid implies pairs_intact
+            // whenever the history does not end on an unanswered call.
+            if o.api_valid {
+                assert!(o.pairs_intact, "{label}");
+            }
+            // Same inputs, same bytes.
+            let again = run(&scenario, &options).unwrap();
+            assert_eq!(
+                serde_json::to_string(&report).unwrap(),
+                serde_json::to_string(&again).unwrap(),
+                "{label}"
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs >= 14 * 8, "only {runs} labelled runs");
+}

@@ -1,0 +1,9 @@
+//! Integration tests of the `lab` binary and of the library calls behind it. Every test works
+//! under its own `tempfile::tempdir()`; `util` runs the built binary.
+
+mod combos;
+mod errors;
+mod run;
+mod snapshots;
+mod stores;
+mod util;
