@@ -7,7 +7,9 @@
 
 pub mod cli;
 pub mod error;
+pub mod experiments;
 pub mod explain;
+pub mod layers;
 pub mod observables;
 pub mod profile;
 pub mod pyjson;

@@ -408,8 +408,92 @@ pub const COURSE_MAIN: Profile = Profile {
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
+const PROTOTYPE_PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::Budget),
+    Pipe::Run(Stage::Snip),
+    Pipe::Run(Stage::Micro),
+];
+
+const PROTOTYPE_SWAPPED: &[Pipe] = &[
+    Pipe::Run(Stage::Micro),
+    Pipe::Run(Stage::Snip),
+    Pipe::Run(Stage::Budget),
+];
+
+/// The companion prototype `cc_harness_lab.py` (SPEC §5.4): course f9e8b28's budget, snip and
+/// micro with constants scaled down, no summary stage, plus three tiny non-memory layers.
+pub const PROTOTYPE: Profile = Profile {
+    name: "prototype",
+    estimator: Estimator::PythonJson,
+    provenance: Provenance {
+        system: "cc_harness_lab.py, the companion prototype of seed 000 (ThreeFish-AI/negentropy docs/research/agent-harness/assets, pinned to learn-claude-code f9e8b280)",
+        sources: &[
+            "seeds/000_52a05e0d3b77db11.txt §4-§5 (2×2 experiment, D2/D3/D6 output)",
+            "research/lcc_revisions.md §3 (cc_harness_lab.py: switches, constants, results)",
+        ],
+        absent: &[
+            "compact and reactive: the prototype has no summary stage",
+            "the transcript archive: its snip marker names no file",
+        ],
+    },
+    constants: Constants {
+        context_limit: 0,
+        batch_budget: 400,
+        large: 300,
+        preview: 40,
+        summary_input: 0,
+        keep_results: 2,
+        keep_messages: 0,
+        micro_min: 120,
+        snip_max: 6,
+        snip_head: 2,
+    },
+    constant_names: &[
+        "batch_budget",
+        "large",
+        "preview",
+        "keep_results",
+        "micro_min",
+        "snip_max",
+        "snip_head",
+    ],
+    switches: Switches {
+        order: crate::switches::Order::Intact,
+        unseen_guard: true,
+        pair_protection: true,
+        pointer_aware: false,
+        save_before_replace: false,
+        validate_pointer: false,
+        snip_marker_guard: false,
+        time_based_mc: false,
+        pair_repair: false,
+        trust_stop_reason: false,
+        gate_order_correct: true,
+        pipeline_has_barrier: false,
+    },
+    switch_names: &[
+        SwitchName::Order,
+        SwitchName::UnseenGuard,
+        SwitchName::PairProtection,
+        SwitchName::TrustStopReason,
+        SwitchName::GateOrderCorrect,
+        SwitchName::PipelineHasBarrier,
+    ],
+    strings: Strings {
+        snip_marker: "[{n} messages archived]",
+        ..COURSE_STRINGS
+    },
+    pipeline: PROTOTYPE_PIPELINE,
+    swapped_pipeline: Some(PROTOTYPE_SWAPPED),
+    stages: &[Stage::Budget, Stage::Snip, Stage::Micro],
+    safe_id: SafeId::Sanitised(60),
+    snip_tail: SnipTail::MaxMinusHead,
+    snip_archives: false,
+    no_pointer_placeholders: &["[Earlier tool result omitted.]"],
+};
+
 /// Every profile the lab knows, in the order `lab profiles` lists them.
-pub const PROFILES: &[Profile] = &[COURSE_MAIN];
+pub const PROFILES: &[Profile] = &[COURSE_MAIN, PROTOTYPE];
 
 /// The default profile.
 pub const DEFAULT_PROFILE: &str = "course-main";

@@ -5,6 +5,7 @@ use serde_json::Value;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
+use crate::experiments::findings::FindingRow;
 use crate::explain::Explanation;
 use crate::pyjson::{char_len, char_prefix};
 use crate::run::RunReport;
@@ -235,7 +236,38 @@ pub fn verify(report: &VerifyReport, format: Format) -> String {
     for file in &report.without_expect {
         out.push_str(&format!("note: {file} has no expectations\n"));
     }
+    out.push('\n');
+    out.push_str(&heading("Findings", format));
+    out.push_str(&findings_table(&report.findings, format));
+    let failed = report.findings.iter().filter(|f| !f.ok).count();
+    out.push_str(&format!(
+        "\n{} findings, {} reproduced, {} not\n",
+        report.findings.len(),
+        report.findings.len() - failed,
+        failed
+    ));
     out
+}
+
+/// The findings table: id, seed section, expected, measured, ✓/✗.
+pub fn findings_table(rows: &[FindingRow], format: Format) -> String {
+    let rows = rows
+        .iter()
+        .map(|f| {
+            vec![
+                f.id.clone(),
+                f.source.clone(),
+                f.expected.clone(),
+                f.measured.clone(),
+                mark(f.ok).to_owned(),
+            ]
+        })
+        .collect();
+    table(
+        &["finding", "seed", "expected", "measured", ""],
+        rows,
+        format,
+    )
 }
 
 /// `lab explain` as text.

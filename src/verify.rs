@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::LabError;
+use crate::experiments::findings::{self, FindingRow};
 use crate::run::{self, RunOptions};
 use crate::scenario::Scenario;
 
@@ -26,13 +27,15 @@ pub struct VerifyRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VerifyReport {
     pub rows: Vec<VerifyRow>,
+    /// The built-in findings (breaks, matrices, sweeps and finding scenarios).
+    pub findings: Vec<FindingRow>,
     /// Scenario files that carry no expectation.
     pub without_expect: Vec<String>,
 }
 
 impl VerifyReport {
     pub fn passed(&self) -> bool {
-        self.rows.iter().all(|r| r.ok)
+        self.rows.iter().all(|r| r.ok) && self.findings.iter().all(|f| f.ok)
     }
 
     pub fn failures(&self) -> usize {
@@ -93,6 +96,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport, LabError> {
     }
     Ok(VerifyReport {
         rows,
+        findings: findings::evaluate_all()?,
         without_expect,
     })
 }

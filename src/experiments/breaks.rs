@@ -1,0 +1,233 @@
+//! Named breaks (SPEC §6): sets of switch changes taken from the companion prototype, run against
+//! a baseline so that each observable that changed is listed (`pointer_lost 0 → 1`), or "no
+//! observable difference".
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{flatten, flatten_probe, prototype_replay, spill_path_of};
+use crate::error::LabError;
+use crate::layers;
+use crate::profile::Profile;
+use crate::run::{self, RunOptions, resolve_profile};
+use crate::scenario::Scenario;
+use crate::switches::SwitchName;
+
+/// One named break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Break {
+    pub name: &'static str,
+    /// What it does, in words.
+    pub label: &'static str,
+    /// The switch changes.
+    pub changes: &'static [(SwitchName, &'static str)],
+}
+
+/// The prototype's six experiments.
+pub const BREAKS: [Break; 6] = [
+    Break {
+        name: "D1",
+        label: "the loop trusts stop_reason instead of looking for tool_use blocks",
+        changes: &[(SwitchName::TrustStopReason, "on")],
+    },
+    Break {
+        name: "D2",
+        label: "compaction order swapped: micro runs before budget",
+        changes: &[(SwitchName::Order, "swapped")],
+    },
+    Break {
+        name: "D3",
+        label: "no tool_use/tool_result pair protection at the cut",
+        changes: &[(SwitchName::PairProtection, "off")],
+    },
+    Break {
+        name: "D4",
+        label: "permission gates inverted: human approval before the deny list",
+        changes: &[(SwitchName::GateOrderCorrect, "off")],
+    },
+    Break {
+        name: "D5",
+        label: "the barrier-free pipeline gets a barrier between stages",
+        changes: &[(SwitchName::PipelineHasBarrier, "on")],
+    },
+    Break {
+        name: "D6",
+        label: "both safeguards gone: swapped order and no unseen guard",
+        changes: &[
+            (SwitchName::Order, "swapped"),
+            (SwitchName::UnseenGuard, "off"),
+        ],
+    },
+];
+
+/// `D1`..`D6` or `all`.
+pub fn parse(name: &str) -> Result<Vec<Break>, LabError> {
+    if name.eq_ignore_ascii_case("all") {
+        return Ok(BREAKS.to_vec());
+    }
+    BREAKS
+        .iter()
+        .find(|b| b.name.eq_ignore_ascii_case(name))
+        .map(|b| vec![*b])
+        .ok_or_else(|| {
+            LabError::Usage(format!(
+                "unknown break `{name}` (expected D1, D2, D3, D4, D5, D6 or all)"
+            ))
+        })
+}
+
+impl Break {
+    /// The changes as `--set` pairs.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        self.changes
+            .iter()
+            .map(|(s, v)| (s.as_str().to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    /// `order = swapped; unseen_guard = off`.
+    pub fn describe(&self) -> String {
+        self.changes
+            .iter()
+            .map(|(s, v)| format!("{s} = {v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// Refuses a break whose switches the profile lacks.
+    pub fn check(&self, profile: &Profile) -> Result<(), LabError> {
+        for (switch, _) in self.changes {
+            if !profile.has_switch(*switch) {
+                return Err(LabError::Usage(format!(
+                    "break {} changes `{switch}`, which profile {} does not have",
+                    self.name, profile.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `options` with this break's changes applied last.
+    pub fn apply(&self, options: &RunOptions) -> RunOptions {
+        let mut broken = options.clone();
+        broken.switches.extend(self.pairs());
+        broken
+    }
+}
+
+/// One observable that differs between baseline and broken.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    pub observable: String,
+    pub baseline: Value,
+    pub broken: Value,
+}
+
+/// One break against its baseline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BreakOutcome {
+    pub name: String,
+    pub label: String,
+    /// `switch = value` changes.
+    pub changes: Vec<String>,
+    /// The spill file the path-dependent rows are about, and its length.
+    pub spill_path: Option<String>,
+    pub spill_path_chars: Option<usize>,
+    /// Observables that changed, in output order; empty means no observable difference. With
+    /// the prototype's layers these are the prototype's own observables (its `probe` keys).
+    pub changed: Vec<Change>,
+    /// With the prototype's layers: the lab's other observables that changed, which the
+    /// prototype did not measure.
+    pub also_changed: Vec<Change>,
+}
+
+/// Breaks run against one scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BreakReport {
+    pub scenario: String,
+    pub profile: String,
+    /// True for `lab --break`: the prototype's three layers are probed too.
+    pub with_layers: bool,
+    pub breaks: Vec<BreakOutcome>,
+}
+
+impl BreakOutcome {
+    /// The change of one observable, if it changed.
+    pub fn change(&self, observable: &str) -> Option<&Change> {
+        self.changed.iter().find(|c| c.observable == observable)
+    }
+}
+
+/// What one run shows: the observables compared first, the lab's extra ones, and the spill path.
+type Probe = (
+    Vec<(String, Value)>,
+    Vec<(String, Value)>,
+    Option<(String, usize)>,
+);
+
+fn probe(scenario: &Scenario, options: &RunOptions, with_layers: bool) -> Result<Probe, LabError> {
+    let report = run::run(scenario, options)?;
+    let path = spill_path_of(&report);
+    if with_layers {
+        let profile = resolve_profile(scenario, options)?;
+        let (primary, extra) =
+            flatten_probe(&layers::probe(&profile.switches), &report.observables);
+        Ok((primary, extra, path))
+    } else {
+        Ok((flatten(&report.observables), Vec::new(), path))
+    }
+}
+
+fn diff(baseline: &[(String, Value)], broken: &[(String, Value)]) -> Vec<Change> {
+    baseline
+        .iter()
+        .zip(broken)
+        .filter(|((_, a), (_, b))| a != b)
+        .map(|((name, a), (_, b))| Change {
+            observable: name.clone(),
+            baseline: a.clone(),
+            broken: b.clone(),
+        })
+        .collect()
+}
+
+/// Runs each break against the baseline of `scenario` (the built-in prototype replay, with the
+/// prototype's layers, when `scenario` is `None`).
+pub fn run(
+    scenario: Option<&Scenario>,
+    breaks: &[Break],
+    options: &RunOptions,
+) -> Result<BreakReport, LabError> {
+    let replay;
+    let (scenario, with_layers) = match scenario {
+        Some(s) => (s, false),
+        None => {
+            replay = prototype_replay();
+            (&replay, true)
+        }
+    };
+    let profile = resolve_profile(scenario, options)?;
+    for b in breaks {
+        b.check(&profile)?;
+    }
+    let (baseline, base_extra, base_path) = probe(scenario, options, with_layers)?;
+    let mut outcomes = Vec::new();
+    for b in breaks {
+        let (broken, broken_extra, _) = probe(scenario, &b.apply(options), with_layers)?;
+        outcomes.push(BreakOutcome {
+            name: b.name.to_owned(),
+            label: b.label.to_owned(),
+            changes: b.describe().split("; ").map(str::to_owned).collect(),
+            spill_path: base_path.as_ref().map(|(p, _)| p.clone()),
+            spill_path_chars: base_path.as_ref().map(|(_, n)| *n),
+            changed: diff(&baseline, &broken),
+            also_changed: diff(&base_extra, &broken_extra),
+        });
+    }
+    Ok(BreakReport {
+        scenario: scenario.name.clone(),
+        profile: profile.name.to_owned(),
+        with_layers,
+        breaks: outcomes,
+    })
+}

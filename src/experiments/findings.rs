@@ -1,0 +1,511 @@
+//! The findings registry: every finding of SPEC §7 that the course-main profile and the
+//! prototype reproduce, each with its seed section, what it shows, its expected values and the
+//! experiment that measures them. `lab verify` and `lab report` evaluate it.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::breaks::{self, BreakOutcome};
+use super::matrix::{self, Axis};
+use super::sweep::{self, Vary};
+use super::{prototype_replay, text};
+use crate::error::LabError;
+use crate::run::{self, CheckOutcome, RunOptions};
+use crate::scenario::Scenario;
+
+/// How a finding is measured.
+#[derive(Debug, Clone, Copy)]
+pub enum Check {
+    /// A scenario file's expectations; `headline` names the ones shown in the table.
+    Scenario {
+        file: &'static str,
+        text: &'static str,
+        headline: &'static [&'static str],
+    },
+    /// One break on the prototype replay (with its layers): each `(observable, from, to)` must
+    /// be listed as changed, each of `unchanged` must not; `nothing` means no difference at all.
+    Break {
+        name: &'static str,
+        spill_dir: Option<&'static str>,
+        changed: &'static [(&'static str, &'static str, &'static str)],
+        unchanged: &'static [&'static str],
+        nothing: bool,
+    },
+    /// The prototype's 2×2, order × unseen_guard, as `lost_forever/pointer_lost` per cell.
+    Matrix {
+        spill_dir: Option<&'static str>,
+        cells: [[&'static str; 2]; 2],
+    },
+    /// A spill-path sweep with exactly these `pointer_lost` cliffs.
+    Sweep {
+        file: Option<(&'static str, &'static str)>,
+        switches: &'static [(&'static str, &'static str)],
+        from: usize,
+        to: usize,
+        cliffs: &'static [&'static str],
+    },
+}
+
+/// One finding.
+#[derive(Debug, Clone, Copy)]
+pub struct Finding {
+    pub id: &'static str,
+    /// Seed file and section.
+    pub source: &'static str,
+    /// What it shows, in one sentence.
+    pub shows: &'static str,
+    pub check: Check,
+}
+
+/// One row of the findings table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindingRow {
+    pub id: String,
+    pub source: String,
+    pub shows: String,
+    pub expected: String,
+    pub measured: String,
+    pub ok: bool,
+}
+
+const SHORT: Option<&str> = Some("/tmp/lab/tool-results");
+
+macro_rules! scenario {
+    ($file:literal, $headline:expr) => {
+        Check::Scenario {
+            file: $file,
+            text: include_str!(concat!("../../", $file)),
+            headline: $headline,
+        }
+    };
+}
+
+/// Every finding the lab reproduces with course-main and the prototype.
+pub const FINDINGS: &[Finding] = &[
+    Finding {
+        id: "F1",
+        source: "000 §3",
+        shows: "Budget stops spilling once the batch fits under 200000 chars, and micro then replaces the unspilled 120000-char result with a no-pointer placeholder: the coverage gap between the two stages loses it in an intact run.",
+        check: scenario!(
+            "scenarios/f01-coverage-gap.json",
+            &["persisted_files", "result:toolu_1", "lost_forever"]
+        ),
+    },
+    Finding {
+        id: "F2",
+        source: "000 §3",
+        shows: "A single 150000-char result is under the batch budget, so budget leaves it in context untouched.",
+        check: scenario!(
+            "scenarios/f02-single-large-result-not-spilled.json",
+            &["persisted_files", "result:toolu_0"]
+        ),
+    },
+    Finding {
+        id: "F3",
+        source: "000 §4",
+        shows: "The unseen guard keeps micro off results the model has not read: no placeholder before the next assistant message, the oldest three after it.",
+        check: scenario!(
+            "scenarios/f03-unseen-guard.json",
+            &["placeholders (step 4)", "placeholders", "result:toolu_3"]
+        ),
+    },
+    Finding {
+        id: "F4",
+        source: "000 §4",
+        shows: "Placeholders are not idempotent: with a 163-char spill path the 194-char `saved at` placeholder is compacted again, the pointer is lost and the file is orphaned.",
+        check: scenario!(
+            "scenarios/f04-idempotency-deep-path.json",
+            &["result:toolu_0", "pointer_lost", "orphan_files"]
+        ),
+    },
+    Finding {
+        id: "F5",
+        source: "000 §4",
+        shows: "Sweeping the spill file path length, the prototype's guard-off cell loses its pointer from 90 chars on (placeholder 31 + 90 = 121 > 120).",
+        check: Check::Sweep {
+            file: None,
+            switches: &[("unseen_guard", "off")],
+            from: 60,
+            to: 120,
+            cliffs: &["pointer_lost 0 → 1 at spill file path length 90"],
+        },
+    },
+    Finding {
+        id: "F5",
+        source: "000 §4",
+        shows: "The same cliff at 90 in scene A's second micro pass (the F4 scenario).",
+        check: Check::Sweep {
+            file: Some((
+                "scenarios/f04-idempotency-deep-path.json",
+                include_str!("../../scenarios/f04-idempotency-deep-path.json"),
+            )),
+            switches: &[],
+            from: 60,
+            to: 120,
+            cliffs: &["pointer_lost 0 → 1 at spill file path length 90"],
+        },
+    },
+    Finding {
+        id: "F6",
+        source: "000 §4",
+        shows: "Order and unseen guard are two independent safeguards: with a short spill path only removing both (D6) loses a result.",
+        check: Check::Matrix {
+            spill_dir: SHORT,
+            cells: [["0/0", "0/0"], ["0/0", "1/0"]],
+        },
+    },
+    Finding {
+        id: "F6",
+        source: "000 §4",
+        shows: "With a spill file path of 94 chars the guard-off cell (the one the prototype had no flag for) already loses a pointer, and D6 loses both.",
+        check: Check::Matrix {
+            spill_dir: None,
+            cells: [["0/0", "0/1"], ["0/0", "1/1"]],
+        },
+    },
+    Finding {
+        id: "F7",
+        source: "000 §5",
+        shows: "Without pair protection snip cuts between a tool_use and its result (D3).",
+        check: Check::Break {
+            name: "D3",
+            spill_dir: None,
+            changed: &[("pairs_intact", "true", "false")],
+            unchanged: &[],
+            nothing: false,
+        },
+    },
+    Finding {
+        id: "F7",
+        source: "000 §4 (prototype)",
+        shows: "A loop that trusts stop_reason stops on the distorted turn and never runs its tool (D1).",
+        check: Check::Break {
+            name: "D1",
+            spill_dir: None,
+            changed: &[("ran_late_tool", "true", "false")],
+            unchanged: &[],
+            nothing: false,
+        },
+    },
+    Finding {
+        id: "F7",
+        source: "000 §4 (prototype)",
+        shows: "With human approval asked before the deny list, the unattended yes runs `rm -rf /` (D4).",
+        check: Check::Break {
+            name: "D4",
+            spill_dir: None,
+            changed: &[("ran_deny_listed", "false", "true")],
+            unchanged: &[],
+            nothing: false,
+        },
+    },
+    Finding {
+        id: "F7",
+        source: "000 §4 (prototype)",
+        shows: "A barrier between stages makes every stage wait for its slowest item (D5).",
+        check: Check::Break {
+            name: "D5",
+            spill_dir: None,
+            changed: &[("makespan", "4.0", "6.0")],
+            unchanged: &[],
+            nothing: false,
+        },
+    },
+    Finding {
+        id: "D2",
+        source: "000 §4",
+        shows: "Swapping the order alone changes nothing observable: the unseen guard still protects the new batch.",
+        check: Check::Break {
+            name: "D2",
+            spill_dir: None,
+            changed: &[],
+            unchanged: &[],
+            nothing: true,
+        },
+    },
+    Finding {
+        id: "D6",
+        source: "000 §4",
+        shows: "Removing both safeguards loses b1 forever and, on a 94-char spill path, the pointer to a1.",
+        check: Check::Break {
+            name: "D6",
+            spill_dir: None,
+            changed: &[("lost_forever", "0", "1"), ("pointer_lost", "0", "1")],
+            unchanged: &[],
+            nothing: false,
+        },
+    },
+    Finding {
+        id: "D6",
+        source: "000 §4",
+        shows: "On a short spill path D6 still loses b1 forever but keeps a1's pointer: the row depends on the path.",
+        check: Check::Break {
+            name: "D6",
+            spill_dir: SHORT,
+            changed: &[("lost_forever", "0", "1")],
+            unchanged: &["pointer_lost"],
+            nothing: false,
+        },
+    },
+    Finding {
+        id: "F8",
+        source: "000 §3",
+        shows: "Proactive compaction keeps nothing but one [Compacted] message.",
+        check: scenario!(
+            "scenarios/f08-proactive-compact-one-message.json",
+            &["messages", "model_calls"]
+        ),
+    },
+    Finding {
+        id: "F8",
+        source: "000 §3",
+        shows: "Reactive compaction keeps the last five messages behind its summary.",
+        check: scenario!(
+            "scenarios/f08-reactive-keeps-five.json",
+            &["messages", "result:t3"]
+        ),
+    },
+    Finding {
+        id: "F8",
+        source: "000 §5",
+        shows: "Reactive compaction steps back over a tool_use whose result would open the tail.",
+        check: scenario!(
+            "scenarios/f08-reactive-pair-step-back.json",
+            &["messages", "api_valid"]
+        ),
+    },
+    Finding {
+        id: "F9",
+        source: "000 §3",
+        shows: "The snip archive is written before micro and holds originals; the compact archive written after it holds placeholders.",
+        check: scenario!(
+            "scenarios/f09-archive-completeness.json",
+            &["transcript_originals", "transcript_placeholders"]
+        ),
+    },
+    Finding {
+        id: "F10",
+        source: "000 §3, §10",
+        shows: "In an intact agent loop every result of 121..30000 chars that leaves the last three seen is lost forever: the design assumes replay, not archive.",
+        check: scenario!(
+            "scenarios/f10-replay-not-archive.json",
+            &["lost_forever", "result:t2", "result:t3"]
+        ),
+    },
+    Finding {
+        id: "F12",
+        source: "000 §3 (course code)",
+        shows: "keep_results = 0 replaces nothing, because Python's consumed[:-0] is empty.",
+        check: scenario!(
+            "scenarios/f12-keep-results-zero.json",
+            &["placeholders", "result:toolu_0"]
+        ),
+    },
+    Finding {
+        id: "F13",
+        source: "000 §3 (course code)",
+        shows: "Micro takes a path from any `Full output:` line, so a tool result can forge a pointer to /etc/passwd.",
+        check: scenario!(
+            "scenarios/f13-forged-pointer.json",
+            &["result:toolu_0", "forged_pointers"]
+        ),
+    },
+];
+
+fn label(check: &CheckOutcome) -> String {
+    match check.step {
+        Some(step) => format!("{} (step {step})", check.key),
+        None => check.key.clone(),
+    }
+}
+
+fn short(value: &Value) -> String {
+    crate::render::short(value)
+}
+
+fn options(spill_dir: Option<&str>) -> RunOptions {
+    RunOptions {
+        spill_dir: spill_dir.map(str::to_owned),
+        ..RunOptions::default()
+    }
+}
+
+fn change_text(outcome: &BreakOutcome) -> String {
+    if outcome.changed.is_empty() {
+        return "no observable difference".to_owned();
+    }
+    outcome
+        .changed
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} → {}",
+                c.observable,
+                text(&c.baseline),
+                text(&c.broken)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
+    let (expected, measured, ok) = match finding.check {
+        Check::Scenario {
+            file,
+            text,
+            headline,
+        } => {
+            let scenario = Scenario::parse(file, file, text)?;
+            let report = run::run(&scenario, &RunOptions::default())?;
+            let shown: Vec<&CheckOutcome> = headline
+                .iter()
+                .filter_map(|h| report.expect.iter().find(|c| label(c) == *h))
+                .collect();
+            assert_eq!(
+                shown.len(),
+                headline.len(),
+                "{file}: headline names a missing expectation"
+            );
+            let join = |f: &dyn Fn(&CheckOutcome) -> String| {
+                shown.iter().map(|c| f(c)).collect::<Vec<_>>().join("; ")
+            };
+            (
+                join(&|c| format!("{} = {}", label(c), short(&c.expected))),
+                join(&|c| format!("{} = {}", label(c), short(&c.measured))),
+                report.passed(),
+            )
+        }
+        Check::Break {
+            name,
+            spill_dir,
+            changed,
+            unchanged,
+            nothing,
+        } => {
+            let list = breaks::parse(name)?;
+            let report = breaks::run(None, &list, &options(spill_dir))?;
+            let outcome = &report.breaks[0];
+            let expected = if nothing {
+                "no observable difference".to_owned()
+            } else {
+                let mut parts: Vec<String> = changed
+                    .iter()
+                    .map(|(o, a, b)| format!("{o} {a} → {b}"))
+                    .collect();
+                parts.extend(unchanged.iter().map(|o| format!("{o} unchanged")));
+                parts.join("; ")
+            };
+            let ok = if nothing {
+                outcome.changed.is_empty()
+            } else {
+                changed.iter().all(|(o, a, b)| {
+                    outcome
+                        .change(o)
+                        .is_some_and(|c| text(&c.baseline) == *a && text(&c.broken) == *b)
+                }) && unchanged.iter().all(|o| outcome.change(o).is_none())
+            };
+            let path = match (&outcome.spill_path, outcome.spill_path_chars) {
+                (Some(_), Some(n)) => format!(" (spill file path {n} chars)"),
+                _ => String::new(),
+            };
+            (
+                format!("{name}: {expected}"),
+                format!("{}{path}", change_text(outcome)),
+                ok,
+            )
+        }
+        Check::Matrix { spill_dir, cells } => {
+            let scenario = prototype_replay();
+            let options = options(spill_dir);
+            let rows = Axis::parse("order", &scenario, &options)?;
+            let cols = Axis::parse("unseen_guard", &scenario, &options)?;
+            let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+            let report = matrix::run(&scenario, &rows, &cols, &observe, &options)?;
+            let measured: Vec<Vec<String>> = report
+                .cells
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|c| c.values.iter().map(text).collect::<Vec<_>>().join("/"))
+                        .collect()
+                })
+                .collect();
+            let render = |grid: &dyn Fn(usize, usize) -> String| {
+                format!(
+                    "intact: on {} off {}; swapped: on {} off {}",
+                    grid(0, 0),
+                    grid(0, 1),
+                    grid(1, 0),
+                    grid(1, 1)
+                )
+            };
+            let ok = (0..2).all(|r| (0..2).all(|c| measured[r][c] == cells[r][c]));
+            let chars = report.spill_path_chars.unwrap_or(0);
+            (
+                render(&|r, c| cells[r][c].to_owned()),
+                format!(
+                    "{} (spill file path {chars} chars)",
+                    render(&|r, c| measured[r][c].clone())
+                ),
+                ok,
+            )
+        }
+        Check::Sweep {
+            file,
+            switches,
+            from,
+            to,
+            cliffs,
+        } => {
+            let scenario = match file {
+                Some((file, text)) => Scenario::parse(file, file, text)?,
+                None => prototype_replay(),
+            };
+            let options = RunOptions {
+                switches: switches
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect(),
+                ..RunOptions::default()
+            };
+            let observe = vec!["pointer_lost".to_owned()];
+            let report = sweep::run(
+                &scenario,
+                &Vary::Path,
+                &sweep::range(from, to, 1)?,
+                &observe,
+                &options,
+                &mut |_, _| {},
+            )?;
+            let found: Vec<String> = report
+                .cliffs
+                .iter()
+                .map(|c| c.describe(&Vary::Path))
+                .collect();
+            let ok = found.iter().map(String::as_str).eq(cliffs.iter().copied());
+            (
+                format!("{} ({from}..{to})", cliffs.join("; ")),
+                if found.is_empty() {
+                    "no cliff".to_owned()
+                } else {
+                    found.join("; ")
+                },
+                ok,
+            )
+        }
+    };
+    Ok(FindingRow {
+        id: finding.id.to_owned(),
+        source: finding.source.to_owned(),
+        shows: finding.shows.to_owned(),
+        expected,
+        measured,
+        ok,
+    })
+}
+
+/// Evaluates every finding.
+pub fn evaluate_all() -> Result<Vec<FindingRow>, LabError> {
+    FINDINGS.iter().map(evaluate).collect()
+}
