@@ -7,15 +7,37 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::render::Format;
 use crate::run::RunOptions;
 use crate::store::StoreKind;
-use crate::{Command, ExplainArgs, RunArgs, VerifyArgs};
+use crate::{
+    BreakArgs, Command, ExplainArgs, MatrixArgs, ReportArgs, RunArgs, SweepArgs, VerifyArgs,
+};
 
 /// harness-lab: replay scripted agent sessions through faithful models of context-compaction
 /// pipelines and measure what they lose.
 #[derive(Debug, Parser)]
-#[command(name = "lab", version, about, long_about = None)]
+#[command(
+    name = "lab",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true,
+    arg_required_else_help = true
+)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: CliCommand,
+    pub command: Option<CliCommand>,
+    /// Run a break of the companion prototype (D1..D6, or all) against its baseline and list
+    /// every observable that changed.
+    #[arg(long = "break", value_name = "D1..D6|all", conflicts_with = "selftest")]
+    pub brk: Option<String>,
+    /// Run the prototype's selftest on the lab's models.
+    #[arg(long)]
+    pub selftest: bool,
+    /// Spill directory of the prototype replay (default: its 87-char deep directory).
+    #[arg(long)]
+    pub spill_dir: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+    pub format: CliFormat,
 }
 
 #[derive(Debug, Subcommand)]
@@ -26,6 +48,9 @@ pub enum CliCommand {
         scenario: PathBuf,
         #[command(flatten)]
         options: CliRunOptions,
+        /// Compare with a break applied (D1..D6, or all): baseline vs broken.
+        #[arg(long = "break", value_name = "D1..D6|all")]
+        brk: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
@@ -38,11 +63,15 @@ pub enum CliCommand {
         id: String,
         #[command(flatten)]
         options: CliRunOptions,
+        /// Explain the run with this break applied (D1..D6).
+        #[arg(long = "break", value_name = "D1..D6")]
+        brk: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
     },
-    /// Run every scenario's expectations under DIR and print expected against measured.
+    /// Run every scenario's expectations under DIR and the built-in findings; print expected
+    /// against measured.
     Verify {
         /// Directory searched recursively for *.json scenarios.
         #[arg(default_value = "scenarios")]
@@ -50,6 +79,70 @@ pub enum CliCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
+    },
+    /// Run a scenario over a grid of two axes and tabulate chosen observables.
+    Matrix {
+        /// The scenario file (default: the built-in prototype replay).
+        scenario: Option<PathBuf>,
+        /// Row axis: `switch`, `switch=a,b`, `constant=1,2,3` or `path=28,94` (spill file path
+        /// lengths).
+        #[arg(long)]
+        rows: String,
+        /// Column axis, as for --rows.
+        #[arg(long)]
+        cols: String,
+        /// Observables shown in each cell.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "lost_forever,pointer_lost"
+        )]
+        observe: Vec<String>,
+        #[command(flatten)]
+        options: CliRunOptions,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
+    /// Vary one parameter over a range and report each cliff (the first value where an
+    /// observable changes).
+    Sweep {
+        /// The scenario file (default: the built-in prototype replay).
+        scenario: Option<PathBuf>,
+        /// `path` (spill file path length), a constant name, or `size:<tool_use_id>`.
+        #[arg(long)]
+        vary: String,
+        /// First value.
+        #[arg(long)]
+        from: usize,
+        /// Last value (inclusive).
+        #[arg(long)]
+        to: usize,
+        /// Step between values.
+        #[arg(long, default_value_t = 1)]
+        step: usize,
+        /// Observables shown per value.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "lost_forever,pointer_lost"
+        )]
+        observe: Vec<String>,
+        #[command(flatten)]
+        options: CliRunOptions,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
+    /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
+    /// that the checked-in ones are current.
+    Report {
+        /// Directory of the reports.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Compare instead of writing; exit 1 and show the first difference when stale.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -130,31 +223,84 @@ impl From<CliRunOptions> for RunOptions {
 
 impl From<Cli> for Command {
     fn from(cli: Cli) -> Self {
-        match cli.command {
+        let top_options = RunOptions {
+            spill_dir: cli.spill_dir.clone(),
+            ..RunOptions::default()
+        };
+        let Some(command) = cli.command else {
+            return match cli.brk {
+                Some(name) => Command::Break(BreakArgs {
+                    name,
+                    options: top_options,
+                    format: cli.format.into(),
+                }),
+                None => Command::Selftest(top_options, cli.format.into()),
+            };
+        };
+        match command {
             CliCommand::Run {
                 scenario,
                 options,
+                brk,
                 format,
             } => Command::Run(RunArgs {
                 scenario,
                 options: options.into(),
+                brk,
                 format: format.into(),
             }),
             CliCommand::Explain {
                 scenario,
                 id,
                 options,
+                brk,
                 format,
             } => Command::Explain(ExplainArgs {
                 scenario,
                 id,
                 options: options.into(),
+                brk,
                 format: format.into(),
             }),
             CliCommand::Verify { dir, format } => Command::Verify(VerifyArgs {
                 dir,
                 format: format.into(),
             }),
+            CliCommand::Matrix {
+                scenario,
+                rows,
+                cols,
+                observe,
+                options,
+                format,
+            } => Command::Matrix(MatrixArgs {
+                scenario,
+                rows,
+                cols,
+                observe,
+                options: options.into(),
+                format: format.into(),
+            }),
+            CliCommand::Sweep {
+                scenario,
+                vary,
+                from,
+                to,
+                step,
+                observe,
+                options,
+                format,
+            } => Command::Sweep(SweepArgs {
+                scenario,
+                vary,
+                from,
+                to,
+                step,
+                observe,
+                options: options.into(),
+                format: format.into(),
+            }),
+            CliCommand::Report { out, check } => Command::Report(ReportArgs { out, check }),
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod observables;
 pub mod profile;
 pub mod pyjson;
 pub mod render;
+pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod stages;
@@ -36,6 +37,8 @@ use scenario::Scenario;
 pub struct RunArgs {
     pub scenario: PathBuf,
     pub options: RunOptions,
+    /// Compare against a break (`D1`..`D6` or `all`) instead of printing one run.
+    pub brk: Option<String>,
     pub format: Format,
 }
 
@@ -45,6 +48,8 @@ pub struct ExplainArgs {
     pub scenario: PathBuf,
     pub id: String,
     pub options: RunOptions,
+    /// Explain the run with this break applied.
+    pub brk: Option<String>,
     pub format: Format,
 }
 
@@ -55,47 +60,184 @@ pub struct VerifyArgs {
     pub format: Format,
 }
 
+/// `lab --break`.
+#[derive(Debug, Clone)]
+pub struct BreakArgs {
+    pub name: String,
+    pub options: RunOptions,
+    pub format: Format,
+}
+
+/// `lab matrix`.
+#[derive(Debug, Clone)]
+pub struct MatrixArgs {
+    /// The scenario; the built-in prototype replay when absent.
+    pub scenario: Option<PathBuf>,
+    pub rows: String,
+    pub cols: String,
+    pub observe: Vec<String>,
+    pub options: RunOptions,
+    pub format: Format,
+}
+
+/// `lab sweep`.
+#[derive(Debug, Clone)]
+pub struct SweepArgs {
+    /// The scenario; the built-in prototype replay when absent.
+    pub scenario: Option<PathBuf>,
+    pub vary: String,
+    pub from: usize,
+    pub to: usize,
+    pub step: usize,
+    pub observe: Vec<String>,
+    pub options: RunOptions,
+    pub format: Format,
+}
+
+/// `lab report`.
+#[derive(Debug, Clone)]
+pub struct ReportArgs {
+    pub out: PathBuf,
+    pub check: bool,
+}
+
 /// One command of the binary.
 #[derive(Debug, Clone)]
 pub enum Command {
     Run(RunArgs),
     Explain(ExplainArgs),
     Verify(VerifyArgs),
+    Break(BreakArgs),
+    Selftest(RunOptions, Format),
+    Matrix(MatrixArgs),
+    Sweep(SweepArgs),
+    Report(ReportArgs),
 }
 
-/// What a command prints and its exit code (0, or 1 when an expectation failed).
+/// What a command prints and its exit code (0, or 1 when an expectation or check failed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub text: String,
     pub code: u8,
 }
 
+fn outcome(text: String, ok: bool) -> Outcome {
+    Outcome {
+        text,
+        code: if ok { 0 } else { 1 },
+    }
+}
+
+fn load_or_replay(path: &Option<PathBuf>) -> Result<Scenario, LabError> {
+    match path {
+        Some(path) => Ok(Scenario::load(path)?),
+        None => Ok(experiments::prototype_replay()),
+    }
+}
+
 /// Runs one command.
 pub fn execute(command: Command) -> Result<Outcome, LabError> {
+    execute_with(command, &mut |_, _| {})
+}
+
+/// Runs one command; long sweeps report `progress(done, total)`.
+pub fn execute_with(
+    command: Command,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Outcome, LabError> {
     match command {
         Command::Run(args) => {
             let scenario = Scenario::load(&args.scenario)?;
+            if let Some(name) = &args.brk {
+                let list = experiments::breaks::parse(name)?;
+                let report = experiments::breaks::run(Some(&scenario), &list, &args.options)?;
+                let mut text = render::breaks(&report, args.format);
+                if let [single] = list.as_slice() {
+                    if args.format != Format::Json {
+                        let broken = run::run(&scenario, &single.apply(&args.options))?;
+                        text.push_str(&format!("\nthe run with {}:\n\n", single.name));
+                        text.push_str(&render::run(&broken, args.format));
+                    }
+                }
+                return Ok(outcome(text, true));
+            }
             let report = run::run(&scenario, &args.options)?;
-            Ok(Outcome {
-                text: render::run(&report, args.format),
-                code: if report.passed() { 0 } else { 1 },
-            })
+            Ok(outcome(render::run(&report, args.format), report.passed()))
         }
         Command::Explain(args) => {
             let scenario = Scenario::load(&args.scenario)?;
-            let report = run::run(&scenario, &args.options)?;
+            let options = match &args.brk {
+                Some(name) => match experiments::breaks::parse(name)?.as_slice() {
+                    [single] => single.apply(&args.options),
+                    _ => {
+                        return Err(LabError::Usage(
+                            "explain takes one break, not `all`".to_owned(),
+                        ));
+                    }
+                },
+                None => args.options.clone(),
+            };
+            let report = run::run(&scenario, &options)?;
             let explanation = explain::explain(&report, &args.id)?;
-            Ok(Outcome {
-                text: render::explain(&explanation, args.format),
-                code: 0,
-            })
+            Ok(outcome(render::explain(&explanation, args.format), true))
         }
         Command::Verify(args) => {
             let report = verify::verify(&args.dir)?;
-            Ok(Outcome {
-                text: render::verify(&report, args.format),
-                code: if report.passed() { 0 } else { 1 },
-            })
+            Ok(outcome(
+                render::verify(&report, args.format),
+                report.passed(),
+            ))
+        }
+        Command::Break(args) => {
+            let list = experiments::breaks::parse(&args.name)?;
+            let report = experiments::breaks::run(None, &list, &args.options)?;
+            Ok(outcome(render::breaks(&report, args.format), true))
+        }
+        Command::Selftest(options, format) => {
+            let report = experiments::selftest::run(&options)?;
+            Ok(outcome(render::selftest(&report, format), report.passed()))
+        }
+        Command::Matrix(args) => {
+            let scenario = load_or_replay(&args.scenario)?;
+            let rows = experiments::matrix::Axis::parse(&args.rows, &scenario, &args.options)?;
+            let cols = experiments::matrix::Axis::parse(&args.cols, &scenario, &args.options)?;
+            let report =
+                experiments::matrix::run(&scenario, &rows, &cols, &args.observe, &args.options)?;
+            Ok(outcome(render::matrix(&report, args.format), true))
+        }
+        Command::Sweep(args) => {
+            let scenario = load_or_replay(&args.scenario)?;
+            let vary = experiments::sweep::Vary::parse(&args.vary, &scenario, &args.options)?;
+            let values = experiments::sweep::range(args.from, args.to, args.step)?;
+            let report = experiments::sweep::run(
+                &scenario,
+                &vary,
+                &values,
+                &args.observe,
+                &args.options,
+                progress,
+            )?;
+            Ok(outcome(render::sweep(&report, args.format), true))
+        }
+        Command::Report(args) => {
+            let done = report::report(&args.out, args.check)?;
+            let text = match (&done.stale, args.check) {
+                (Some(diff), _) => format!(
+                    "stale report: {diff}\nregenerate with `cargo run --release -- report`\n"
+                ),
+                (None, true) => format!(
+                    "{} reports in {} are up to date\n",
+                    done.files.len(),
+                    args.out.display()
+                ),
+                (None, false) => format!(
+                    "wrote {} reports to {}: {}\n",
+                    done.files.len(),
+                    args.out.display(),
+                    done.files.join(", ")
+                ),
+            };
+            Ok(outcome(text, done.stale.is_none()))
         }
     }
 }

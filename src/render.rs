@@ -5,7 +5,12 @@ use serde_json::Value;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
+use crate::experiments::breaks::{BreakReport, Change};
 use crate::experiments::findings::FindingRow;
+use crate::experiments::matrix::MatrixReport;
+use crate::experiments::selftest::Selftest;
+use crate::experiments::sweep::SweepReport;
+use crate::experiments::text;
 use crate::explain::Explanation;
 use crate::pyjson::{char_len, char_prefix};
 use crate::run::RunReport;
@@ -305,5 +310,217 @@ pub fn explain(explanation: &Explanation, format: Format) -> String {
         format,
     ));
     out.push_str(&format!("\n\nfinal: {} — {}\n", fate.status, fate.detail));
+    out
+}
+
+fn changes_line(changes: &[Change]) -> String {
+    changes
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} → {}",
+                c.observable,
+                text(&c.baseline),
+                text(&c.broken)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `lab --break` and `lab run --break` as text.
+pub fn breaks(report: &BreakReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut out = String::new();
+    let path = report.breaks.first().and_then(|b| {
+        b.spill_path
+            .as_ref()
+            .map(|p| format!("spill file {p} ({} chars)", b.spill_path_chars.unwrap_or(0)))
+    });
+    let title = format!(
+        "{} · profile {}{}",
+        report.scenario,
+        report.profile,
+        path.map(|p| format!(" · {p}")).unwrap_or_default()
+    );
+    if format == Format::Markdown {
+        out.push_str(&format!("{title}\n\n"));
+        let mut rows = Vec::new();
+        for b in &report.breaks {
+            let changed = if b.changed.is_empty() {
+                "no observable difference".to_owned()
+            } else {
+                changes_line(&b.changed)
+            };
+            rows.push(vec![
+                b.name.clone(),
+                b.changes.join("; "),
+                changed,
+                changes_line(&b.also_changed),
+            ]);
+        }
+        let header = if report.with_layers {
+            [
+                "break",
+                "change",
+                "prototype observables",
+                "also changed (lab only)",
+            ]
+        } else {
+            ["break", "change", "observables", ""]
+        };
+        out.push_str(&table(&header, rows, format));
+        out.push('\n');
+        return out;
+    }
+    out.push_str(&title);
+    out.push('\n');
+    for b in &report.breaks {
+        out.push_str(&format!("\n== {} · {} ==\n", b.name, b.label));
+        out.push_str(&format!("  change: {}\n", b.changes.join("; ")));
+        if b.changed.is_empty() {
+            out.push_str("  no observable difference\n");
+        }
+        let width = b
+            .changed
+            .iter()
+            .map(|c| c.observable.len())
+            .max()
+            .unwrap_or(0);
+        for c in &b.changed {
+            out.push_str(&format!(
+                "  {:width$}  {} → {}\n",
+                c.observable,
+                text(&c.baseline),
+                text(&c.broken)
+            ));
+        }
+        if !b.also_changed.is_empty() {
+            out.push_str(&format!(
+                "  also changed (lab observables the prototype did not measure): {}\n",
+                changes_line(&b.also_changed)
+            ));
+        }
+    }
+    out
+}
+
+/// `lab matrix` as text.
+pub fn matrix(report: &MatrixReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut out = format!(
+        "{} · profile {}{} · cells: {}\n\n",
+        report.scenario,
+        report.profile,
+        match (&report.reference_file, report.spill_path_chars) {
+            (Some(file), Some(n)) => format!(" · spill file {file} path {n} chars"),
+            _ => String::new(),
+        },
+        report.observe.join("/")
+    );
+    let corner = format!("{} \\ {}", report.rows.title(), report.cols.title());
+    let mut header: Vec<String> = vec![corner];
+    header.extend(report.cols.labels());
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let rows = report
+        .rows
+        .labels()
+        .into_iter()
+        .zip(&report.cells)
+        .map(|(label, cells)| {
+            let mut row = vec![label];
+            row.extend(cells.iter().map(|cell| {
+                let values = cell.values.iter().map(text).collect::<Vec<_>>().join("/");
+                match &cell.label {
+                    Some(name) => format!("{values} ({name})"),
+                    None => values,
+                }
+            }));
+            row
+        })
+        .collect();
+    out.push_str(&table(&header, rows, format));
+    out.push('\n');
+    out
+}
+
+/// `lab sweep` as text.
+pub fn sweep(report: &SweepReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut out = format!(
+        "{} · profile {}{}{} · varying {}\n\n",
+        report.scenario,
+        report.profile,
+        if report.switches.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", report.switches.join(" "))
+        },
+        report
+            .reference_file
+            .as_ref()
+            .map(|f| format!(" · spill file {f}"))
+            .unwrap_or_default(),
+        report.vary.title()
+    );
+    let mut header = vec![report.vary.title()];
+    header.extend(report.observe.iter().cloned());
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let rows = report
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![row.value.to_string()];
+            cells.extend(row.values.iter().map(text));
+            cells
+        })
+        .collect();
+    out.push_str(&table(&header, rows, format));
+    out.push_str("\n\n");
+    if report.cliffs.is_empty() {
+        out.push_str("no cliff: every observable is constant over the range\n");
+    }
+    for cliff in &report.cliffs {
+        out.push_str(&format!("cliff: {}\n", cliff.describe(&report.vary)));
+    }
+    out
+}
+
+/// `lab --selftest` as text.
+pub fn selftest(report: &Selftest, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut out = String::from("baseline (prototype replay and layers)\n");
+    let width = report
+        .baseline
+        .iter()
+        .map(|(k, _)| k.len())
+        .max()
+        .unwrap_or(0);
+    for (key, value) in &report.baseline {
+        out.push_str(&format!("  {key:width$} = {}\n", text(value)));
+    }
+    out.push('\n');
+    for a in &report.assertions {
+        out.push_str(&format!(
+            "{} {}: expected {}, measured {}\n",
+            mark(a.ok),
+            a.what,
+            a.expected,
+            a.measured
+        ));
+    }
+    out.push_str(if report.passed() {
+        "\nSELFTEST PASSED\n"
+    } else {
+        "\nSELFTEST FAILED\n"
+    });
     out
 }

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{flatten, flatten_probe, prototype_replay, spill_path_of};
+use super::{Flat, flatten, flatten_probe, prototype_replay, spill_path_of};
 use crate::error::LabError;
 use crate::layers;
 use crate::profile::Profile;
@@ -159,11 +159,7 @@ impl BreakOutcome {
 }
 
 /// What one run shows: the observables compared first, the lab's extra ones, and the spill path.
-type Probe = (
-    Vec<(String, Value)>,
-    Vec<(String, Value)>,
-    Option<(String, usize)>,
-);
+type Probe = (Flat, Flat, Option<(String, usize)>);
 
 fn probe(scenario: &Scenario, options: &RunOptions, with_layers: bool) -> Result<Probe, LabError> {
     let report = run::run(scenario, options)?;

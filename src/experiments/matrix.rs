@@ -190,8 +190,8 @@ pub struct MatrixReport {
     pub cells: Vec<Vec<Cell>>,
 }
 
-/// `baseline` when the cell's switches are the run's own, the name of the break whose changes
-/// they are, or nothing.
+/// `baseline` when the cell's switches and constants are the run's own, the name of the break
+/// whose changes they are, or nothing. Spill paths may differ: a path axis shows D6 at each length.
 fn label(
     scenario: &Scenario,
     cell: &RunOptions,
@@ -199,6 +199,10 @@ fn label(
 ) -> Result<Option<String>, LabError> {
     let base = resolve_profile(scenario, base)?;
     let cell = resolve_profile(scenario, cell)?;
+    // A cell with other constants is no longer the baseline nor a break of it.
+    if base.constants != cell.constants {
+        return Ok(None);
+    }
     let mut changed: Vec<(String, String)> = base
         .switch_names
         .iter()

@@ -4,6 +4,7 @@
 pub mod breaks;
 pub mod findings;
 pub mod matrix;
+pub mod selftest;
 pub mod sweep;
 
 use serde_json::Value;
@@ -29,8 +30,11 @@ pub fn prototype_replay() -> Scenario {
     .expect("the built-in prototype replay is a valid scenario")
 }
 
+/// Observables as `(name, value)` pairs, in output order.
+pub type Flat = Vec<(String, Value)>;
+
 /// Observables as `(name, value)` pairs in output order.
-pub fn flatten(observables: &Observables) -> Vec<(String, Value)> {
+pub fn flatten(observables: &Observables) -> Flat {
     let value = serde_json::to_value(observables).expect("observables serialise");
     value
         .as_object()
@@ -58,7 +62,7 @@ pub const PROBE_KEYS: [&str; 9] = [
 pub fn flatten_probe(
     layers: &LayerObservables,
     observables: &Observables,
-) -> (Vec<(String, Value)>, Vec<(String, Value)>) {
+) -> (Flat, Flat) {
     let layer = serde_json::to_value(layers).expect("layer observables serialise");
     let lab = flatten(observables);
     let probe = PROBE_KEYS

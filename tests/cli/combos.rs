@@ -39,9 +39,13 @@ fn invariants_hold_under_every_switch_combination() {
     let mut runs = 0;
     for file in scenario_files(&root.join("scenarios")).unwrap() {
         let scenario = Scenario::load(&file).unwrap();
-        let profile =
-            profile::by_name(scenario.profile.as_deref().unwrap_or(profile::DEFAULT_PROFILE))
-                .unwrap();
+        let profile = profile::by_name(
+            scenario
+                .profile
+                .as_deref()
+                .unwrap_or(profile::DEFAULT_PROFILE),
+        )
+        .unwrap();
         for combo in grid(profile.switch_names) {
             let label = format!(
                 "{} [{}]",

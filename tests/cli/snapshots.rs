@@ -29,7 +29,10 @@ fn redact(value: &mut Value) {
 fn every_scenario_run_matches_its_snapshot() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = scenario_files(&root.join("scenarios")).unwrap();
-    assert!(files.len() >= 9, "expected the finding scenarios, found {files:?}");
+    assert!(
+        files.len() >= 9,
+        "expected the finding scenarios, found {files:?}"
+    );
     for file in files {
         let relative = file.strip_prefix(root).unwrap().to_path_buf();
         let scenario = Scenario::load(&file).unwrap();
