@@ -58,3 +58,95 @@ fn every_scenario_run_matches_its_snapshot() {
         });
     }
 }
+
+fn snapshot_json(name: &str, value: &impl serde::Serialize) {
+    let mut value = serde_json::to_value(value).unwrap();
+    redact(&mut value);
+    insta::with_settings!({
+        snapshot_path => "../../snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name.to_owned(), serde_json::to_string_pretty(&value).unwrap());
+    });
+}
+
+const SHORT: &str = "/tmp/lab/tool-results";
+
+fn with_spill(dir: Option<&str>) -> RunOptions {
+    RunOptions {
+        spill_dir: dir.map(str::to_owned),
+        ..RunOptions::default()
+    }
+}
+
+/// Every break on the prototype replay, on its deep default path and on a short one. The values
+/// were checked against SPEC §7 (F6, F7) and the prototype's recorded output.
+#[test]
+fn every_break_matches_its_snapshot() {
+    use lab::experiments::breaks;
+    for (label, dir) in [("deep", None), ("short", Some(SHORT))] {
+        for b in breaks::BREAKS {
+            let report = breaks::run(None, &[b], &with_spill(dir)).unwrap();
+            snapshot_json(&format!("break__{}__{label}", b.name), &report);
+        }
+    }
+    let f1 = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/f01-coverage-gap.json"),
+    )
+    .unwrap();
+    let report = breaks::run(Some(&f1), &[breaks::BREAKS[5]], &RunOptions::default()).unwrap();
+    snapshot_json("break__D6__f01-coverage-gap", &report);
+}
+
+/// The F6 2×2 for both path lengths.
+#[test]
+fn the_order_guard_matrix_matches_its_snapshot() {
+    use lab::experiments::matrix::{self, Axis};
+    let scenario = lab::experiments::prototype_replay();
+    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    for (label, dir) in [("deep", None), ("short", Some(SHORT))] {
+        let options = with_spill(dir);
+        let rows = Axis::parse("order", &scenario, &options).unwrap();
+        let cols = Axis::parse("unseen_guard", &scenario, &options).unwrap();
+        let report = matrix::run(&scenario, &rows, &cols, &observe, &options).unwrap();
+        snapshot_json(&format!("matrix__order_x_unseen_guard__{label}"), &report);
+    }
+}
+
+/// The F5 sweeps: the prototype's guard-off cell and scene A's second micro pass.
+#[test]
+fn the_path_sweeps_match_their_snapshots() {
+    use lab::experiments::sweep::{self, Vary};
+    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    let values = sweep::range(60, 120, 1).unwrap();
+    let guard_off = RunOptions {
+        switches: vec![("unseen_guard".to_owned(), "off".to_owned())],
+        ..RunOptions::default()
+    };
+    let replay = lab::experiments::prototype_replay();
+    let report = sweep::run(
+        &replay,
+        &Vary::Path,
+        &values,
+        &observe,
+        &guard_off,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    snapshot_json("sweep__path__prototype_guard_off", &report);
+    let f4 = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/f04-idempotency-deep-path.json"),
+    )
+    .unwrap();
+    let report = sweep::run(
+        &f4,
+        &Vary::Path,
+        &values,
+        &observe,
+        &RunOptions::default(),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    snapshot_json("sweep__path__f04", &report);
+}
