@@ -40,8 +40,14 @@ pub trait Store {
     fn read_spill(&self, path: &str) -> Option<String>;
     /// Every file of the spill directory `dir`, sorted by path.
     fn spill_files(&self, dir: &str) -> Vec<SpillFile>;
-    /// Writes `messages` as JSONL to `path`; returns the characters written.
-    fn write_transcript(&mut self, path: &str, messages: &[Message]) -> io::Result<usize>;
+    /// Writes `messages` as JSONL to `path`; `chars` is the length of that text (the caller
+    /// keeps it incrementally). Returns the characters written.
+    fn write_transcript(
+        &mut self,
+        path: &str,
+        messages: &[Message],
+        chars: usize,
+    ) -> io::Result<usize>;
     /// `Path(path).resolve()`: absolute, `.`/`..` collapsed (and symlinks followed on disk).
     fn resolve(&self, path: &str) -> String;
 }
@@ -152,8 +158,12 @@ impl Store for MemoryStore {
         files
     }
 
-    fn write_transcript(&mut self, path: &str, messages: &[Message]) -> io::Result<usize> {
-        let chars = messages.iter().map(|m| m.json_chars() + 1).sum();
+    fn write_transcript(
+        &mut self,
+        path: &str,
+        _messages: &[Message],
+        chars: usize,
+    ) -> io::Result<usize> {
         self.transcripts.insert(resolve_lexical(path), chars);
         Ok(chars)
     }
@@ -214,8 +224,13 @@ impl Store for DirStore {
         files
     }
 
-    fn write_transcript(&mut self, path: &str, messages: &[Message]) -> io::Result<usize> {
-        let mut text = String::new();
+    fn write_transcript(
+        &mut self,
+        path: &str,
+        messages: &[Message],
+        chars: usize,
+    ) -> io::Result<usize> {
+        let mut text = String::with_capacity(chars);
         for message in messages {
             text.push_str(&message.json_line());
             text.push('\n');
@@ -301,11 +316,9 @@ mod tests {
         let files = store.spill_files(&join(&root, "res"));
         assert_eq!(files.len(), 1);
         assert_eq!(files[0].chars, 2);
+        let messages = [Message::user_text("hi")];
         let chars = store
-            .write_transcript(
-                &join(&root, "t/transcript.jsonl"),
-                &[Message::user_text("hi")],
-            )
+            .write_transcript(&join(&root, "t/transcript.jsonl"), &messages, 0)
             .unwrap();
         // len('{"role": "user", "content": "hi"}') == 33, plus the newline.
         assert_eq!(chars, 34);

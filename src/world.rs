@@ -83,6 +83,13 @@ impl History {
         old
     }
 
+    /// Characters of the history as JSONL (one `json.dumps` line per message).
+    pub fn jsonl_chars(&self) -> usize {
+        match self.estimator {
+            Estimator::PythonJson => self.sum + self.messages.len(),
+        }
+    }
+
     /// The estimate of `messages[..end]` alone (what a summariser is handed).
     pub fn estimate_prefix(&self, end: usize) -> usize {
         self.estimator.list(end, self.sizes[..end].iter().sum())
@@ -390,7 +397,7 @@ impl World {
         let path = store::join(&self.transcript_dir, &name);
         let chars = self
             .store
-            .write_transcript(&path, self.history.messages())
+            .write_transcript(&path, self.history.messages(), self.history.jsonl_chars())
             .map_err(|source| RunError::Store {
                 path: path.clone(),
                 source,
@@ -518,6 +525,12 @@ mod tests {
         let kept = history.messages()[1..].to_vec();
         history.replace_all(kept);
         assert_eq!(history.len(), 2);
+        let lines: usize = history
+            .messages()
+            .iter()
+            .map(|m| m.json_line().chars().count() + 1)
+            .sum();
+        assert_eq!(history.jsonl_chars(), lines);
         assert_eq!(history.estimate(), estimate_chars(history.messages()));
     }
 }

@@ -59,10 +59,7 @@ pub const PROBE_KEYS: [&str; 9] = [
 
 /// The prototype's observables (its `probe` keys, in its order) and, separately, the lab's
 /// other observables of the same run.
-pub fn flatten_probe(
-    layers: &LayerObservables,
-    observables: &Observables,
-) -> (Flat, Flat) {
+pub fn flatten_probe(layers: &LayerObservables, observables: &Observables) -> (Flat, Flat) {
     let layer = serde_json::to_value(layers).expect("layer observables serialise");
     let lab = flatten(observables);
     let probe = PROBE_KEYS
