@@ -265,6 +265,15 @@ impl Profile {
         self.constant_names.contains(&name)
     }
 
+    /// The profile's switch names, comma-separated (for messages).
+    pub fn switch_list(&self) -> String {
+        self.switch_names
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The safe file name (without `.txt`) for a tool_use_id.
     pub fn safe_id(&self, id: &str) -> String {
         match self.safe_id {
@@ -331,6 +340,23 @@ const COURSE_STRINGS: Strings = Strings {
     reactive_label: "Reactive compact",
 };
 
+/// Default switches of the f9e8b28 pipeline and its prototype: the guard and pair protection
+/// on, the intact order, none of the later revisions' mechanisms, the prototype's defects off.
+const F9E8B28_SWITCHES: Switches = Switches {
+    order: crate::switches::Order::Intact,
+    unseen_guard: true,
+    pair_protection: true,
+    pointer_aware: false,
+    save_before_replace: false,
+    validate_pointer: false,
+    snip_marker_guard: false,
+    time_based_mc: false,
+    pair_repair: false,
+    trust_stop_reason: false,
+    gate_order_correct: true,
+    pipeline_has_barrier: false,
+};
+
 const COURSE_MAIN_PIPELINE: &[Pipe] = &[
     Pipe::Run(Stage::Budget),
     Pipe::Run(Stage::Snip),
@@ -373,20 +399,7 @@ pub const COURSE_MAIN: Profile = Profile {
         snip_head: 3,
     },
     constant_names: &CONSTANT_NAMES,
-    switches: Switches {
-        order: crate::switches::Order::Intact,
-        unseen_guard: true,
-        pair_protection: true,
-        pointer_aware: false,
-        save_before_replace: false,
-        validate_pointer: false,
-        snip_marker_guard: false,
-        time_based_mc: false,
-        pair_repair: false,
-        trust_stop_reason: false,
-        gate_order_correct: true,
-        pipeline_has_barrier: false,
-    },
+    switches: F9E8B28_SWITCHES,
     switch_names: &[
         SwitchName::Order,
         SwitchName::UnseenGuard,
@@ -457,20 +470,7 @@ pub const PROTOTYPE: Profile = Profile {
         "snip_max",
         "snip_head",
     ],
-    switches: Switches {
-        order: crate::switches::Order::Intact,
-        unseen_guard: true,
-        pair_protection: true,
-        pointer_aware: false,
-        save_before_replace: false,
-        validate_pointer: false,
-        snip_marker_guard: false,
-        time_based_mc: false,
-        pair_repair: false,
-        trust_stop_reason: false,
-        gate_order_correct: true,
-        pipeline_has_barrier: false,
-    },
+    switches: F9E8B28_SWITCHES,
     switch_names: &[
         SwitchName::Order,
         SwitchName::UnseenGuard,

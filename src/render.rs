@@ -314,18 +314,7 @@ pub fn explain(explanation: &Explanation, format: Format) -> String {
 }
 
 fn changes_line(changes: &[Change]) -> String {
-    changes
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {} → {}",
-                c.observable,
-                text(&c.baseline),
-                text(&c.broken)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::experiments::breaks::describe_changes(changes, ", ")
 }
 
 /// `lab --break` and `lab run --break` as text.

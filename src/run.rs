@@ -148,12 +148,7 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
                 LabError::Usage(format!(
                     "--set {name}: profile {} has no such switch (it has: {})",
                     profile.name,
-                    profile
-                        .switch_names
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    profile.switch_list()
                 ))
             })?;
         profile

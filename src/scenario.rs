@@ -732,12 +732,7 @@ impl Scenario {
                     format!(
                         "profile {} has no switch `{name}` (it has: {})",
                         profile.name,
-                        profile
-                            .switch_names
-                            .iter()
-                            .map(|s| s.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        profile.switch_list()
                     ),
                 ));
             }

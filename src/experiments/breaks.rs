@@ -151,6 +151,22 @@ pub struct BreakReport {
     pub breaks: Vec<BreakOutcome>,
 }
 
+/// `lost_forever 0 → 1, pointer_lost 0 → 1`.
+pub fn describe_changes(changes: &[Change], separator: &str) -> String {
+    changes
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} → {}",
+                c.observable,
+                super::text(&c.baseline),
+                super::text(&c.broken)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 impl BreakOutcome {
     /// The change of one observable, if it changed.
     pub fn change(&self, observable: &str) -> Option<&Change> {

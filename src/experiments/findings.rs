@@ -334,19 +334,7 @@ fn change_text(outcome: &BreakOutcome) -> String {
     if outcome.changed.is_empty() {
         return "no observable difference".to_owned();
     }
-    outcome
-        .changed
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {} → {}",
-                c.observable,
-                text(&c.baseline),
-                text(&c.broken)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    breaks::describe_changes(&outcome.changed, "; ")
 }
 
 fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
