@@ -356,6 +356,14 @@ pub fn first_difference(old: &str, new: &str) -> Option<String> {
     if old == new {
         return None;
     }
+    if old.trim_end_matches('\n') == new.trim_end_matches('\n') {
+        let count = |text: &str| text.len() - text.trim_end_matches('\n').len();
+        return Some(format!(
+            "only the final newlines differ: checked in {}, generated {}",
+            count(old),
+            count(new)
+        ));
+    }
     let mut old_lines = old.lines();
     let mut new_lines = new.lines();
     let mut line = 1;
@@ -383,6 +391,10 @@ mod tests {
         assert_eq!(
             first_difference("a\nb\nc\n", "a\nx\nc\n").as_deref(),
             Some("line 2: checked in \"b\", generated \"x\"")
+        );
+        assert_eq!(
+            first_difference("a\nb", "a\nb\n").as_deref(),
+            Some("only the final newlines differ: checked in 0, generated 1")
         );
         assert_eq!(
             first_difference("a\n", "a\nb\n").as_deref(),

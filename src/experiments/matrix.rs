@@ -190,23 +190,25 @@ pub struct MatrixReport {
     pub cells: Vec<Vec<Cell>>,
 }
 
-/// `baseline` when the cell's switches and constants are the run's own, the name of the break
-/// whose changes they are, or nothing. Spill paths may differ: a path axis shows D6 at each length.
+/// `baseline` when the cell's switches are the scenario's own (its file's switches over the
+/// profile defaults) and its constants those of the run, the name of the break whose changes they
+/// are, or nothing. Spill paths may differ: a path axis shows D6 at each length.
 fn label(
     scenario: &Scenario,
     cell: &RunOptions,
     base: &RunOptions,
 ) -> Result<Option<String>, LabError> {
+    let own = resolve_profile(scenario, &RunOptions::default())?;
     let base = resolve_profile(scenario, base)?;
     let cell = resolve_profile(scenario, cell)?;
     // A cell with other constants is no longer the baseline nor a break of it.
     if base.constants != cell.constants {
         return Ok(None);
     }
-    let mut changed: Vec<(String, String)> = base
+    let mut changed: Vec<(String, String)> = own
         .switch_names
         .iter()
-        .filter(|name| base.switches.get(**name) != cell.switches.get(**name))
+        .filter(|name| own.switches.get(**name) != cell.switches.get(**name))
         .map(|name| (name.as_str().to_owned(), cell.switches.get(*name)))
         .collect();
     changed.sort();
@@ -231,6 +233,9 @@ pub fn run(
     check_observe(observe, false)?;
     let profile = resolve_profile(scenario, options)?;
     let uses_path = matches!(rows, Axis::Path { .. }) || matches!(cols, Axis::Path { .. });
+    if uses_path {
+        super::refuse_real_paths(options)?;
+    }
     let reference = if uses_path {
         Some(reference_file(scenario, options)?)
     } else {

@@ -101,6 +101,18 @@ pub fn spill_dir_for(file_len: usize, basename: &str) -> Result<String, LabError
     })
 }
 
+/// Path experiments make up spill directories (`/lab/ppp…/tool-results`); on the real-directory
+/// store they would be created on the machine, so they run on the memory store only.
+pub fn refuse_real_paths(options: &RunOptions) -> Result<(), LabError> {
+    if options.store == crate::store::StoreKind::Dir {
+        return Err(LabError::Usage(
+            "a spill path experiment invents directories; run it on the memory store (drop --store dir)"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
 /// The spill file a path experiment measures: the first file the baseline run persists.
 pub fn reference_file(scenario: &Scenario, options: &RunOptions) -> Result<String, LabError> {
     let report = run::run(scenario, options)?;

@@ -144,7 +144,10 @@ pub fn run(
     check_observe(observe, false)?;
     let profile = resolve_profile(scenario, options)?;
     let reference = match vary {
-        Vary::Path => Some(reference_file(scenario, options)?),
+        Vary::Path => {
+            super::refuse_real_paths(options)?;
+            Some(reference_file(scenario, options)?)
+        }
         _ => None,
     };
     let mut rows = Vec::new();

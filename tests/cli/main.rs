@@ -3,6 +3,8 @@
 
 mod combos;
 mod errors;
+mod experiments;
+mod readme;
 mod run;
 mod snapshots;
 mod stores;
