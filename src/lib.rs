@@ -13,6 +13,7 @@ pub mod layers;
 pub mod observables;
 pub mod profile;
 pub mod pyjson;
+mod pyrepr_table;
 pub mod render;
 pub mod report;
 pub mod run;

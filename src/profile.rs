@@ -102,6 +102,8 @@ impl Constants {
 pub enum Estimator {
     /// `len(json.dumps(messages, default=str, ensure_ascii=False))`, the course's estimate.
     PythonJson,
+    /// `len(str(messages))`, Python's repr (the course site's older revision).
+    PythonRepr,
 }
 
 impl Estimator {
@@ -109,6 +111,7 @@ impl Estimator {
     pub fn message(self, message: &Message) -> usize {
         match self {
             Estimator::PythonJson => message.json_chars(),
+            Estimator::PythonRepr => message.repr_chars(),
         }
     }
 
@@ -116,19 +119,24 @@ impl Estimator {
     pub fn string(self, text: &str) -> usize {
         match self {
             Estimator::PythonJson => crate::pyjson::json_str_chars(text),
+            Estimator::PythonRepr => crate::pyjson::repr_str_chars(text),
         }
     }
 
     /// Size of a list of `count` messages whose sizes add up to `sum`.
     pub fn list(self, count: usize, sum: usize) -> usize {
         match self {
-            Estimator::PythonJson => crate::transcript::list_chars(count, sum),
+            // A Python list prints the same brackets and ", " in both views.
+            Estimator::PythonJson | Estimator::PythonRepr => {
+                crate::transcript::list_chars(count, sum)
+            }
         }
     }
 
     pub fn describe(self) -> &'static str {
         match self {
             Estimator::PythonJson => "len(json.dumps(messages, ensure_ascii=False))",
+            Estimator::PythonRepr => "len(str(messages))",
         }
     }
 }

@@ -3,17 +3,57 @@
 //! The course measures context with `len(json.dumps(messages, default=str, ensure_ascii=False))`
 //! (learn-claude-code s08 `estimate_chars` at f9e8b28; SPEC §2). Thresholds decide the findings, so
 //! the lab reproduces that count exactly: separators `", "` and `": "`, keys in insertion order,
-//! non-ASCII kept, only `"`, `\` and the C0 controls escaped. Python's `str.splitlines`, which the
-//! micro stage uses to find a `Full output: ` line, lives here too.
+//! non-ASCII kept, only `"`, `\` and the C0 controls escaped. The course site's older revision
+//! measures `len(str(messages))` instead, Python's `repr`: quote choice, `\xNN`/`\uNNNN` escapes of
+//! what CPython 3.11 calls non-printable. Python's `str.splitlines`, which the micro stage uses to
+//! find a `Full output: ` line, lives here too.
 
 use serde_json::{Number, Value};
 
+/// Which of Python's text views a serialisation follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// `json.dumps(value, ensure_ascii=False)`.
+    Json,
+    /// `str(value)` / `repr(value)` of lists, dicts and strings.
+    Repr,
+}
+
+impl Dialect {
+    /// Length of one string literal in this dialect, quotes included.
+    pub fn str_chars(self, text: &str) -> usize {
+        match self {
+            Dialect::Json => json_str_chars(text),
+            Dialect::Repr => repr_str_chars(text),
+        }
+    }
+
+    /// Appends one string literal.
+    pub fn write_str(self, out: &mut String, text: &str) {
+        match self {
+            Dialect::Json => write_json_str(out, text),
+            Dialect::Repr => write_repr_str(out, text),
+        }
+    }
+
+    fn literal(self, value: &Value) -> &'static str {
+        match (self, value) {
+            (Dialect::Json, Value::Bool(true)) => "true",
+            (Dialect::Json, Value::Bool(false)) => "false",
+            (Dialect::Json, _) => "null",
+            (Dialect::Repr, Value::Bool(true)) => "True",
+            (Dialect::Repr, Value::Bool(false)) => "False",
+            (Dialect::Repr, _) => "None",
+        }
+    }
+}
+
 /// Where serialised text goes: a `String`, or a counter when only the length matters.
 pub(crate) trait Sink {
-    /// Appends text that needs no escaping (punctuation, keys known to be plain ASCII).
+    /// Appends text that needs no escaping (punctuation).
     fn raw(&mut self, text: &str);
-    /// Appends `text` as a JSON string literal, quotes included.
-    fn json_str(&mut self, text: &str);
+    /// Appends `text` as a string literal of the dialect, quotes included.
+    fn string(&mut self, text: &str, dialect: Dialect);
 }
 
 /// Counts Unicode scalar values, as Python's `len` of a `str` does.
@@ -25,8 +65,8 @@ impl Sink for Counter {
         self.0 += text.chars().count();
     }
 
-    fn json_str(&mut self, text: &str) {
-        self.0 += json_str_chars(text);
+    fn string(&mut self, text: &str, dialect: Dialect) {
+        self.0 += dialect.str_chars(text);
     }
 }
 
@@ -35,29 +75,32 @@ impl Sink for String {
         self.push_str(text);
     }
 
-    fn json_str(&mut self, text: &str) {
-        self.push('"');
-        for c in text.chars() {
-            match c {
-                '"' => self.push_str("\\\""),
-                '\\' => self.push_str("\\\\"),
-                '\n' => self.push_str("\\n"),
-                '\r' => self.push_str("\\r"),
-                '\t' => self.push_str("\\t"),
-                '\u{8}' => self.push_str("\\b"),
-                '\u{c}' => self.push_str("\\f"),
-                c if (c as u32) < 0x20 => self.push_str(&format!("\\u{:04x}", c as u32)),
-                c => self.push(c),
-            }
-        }
-        self.push('"');
+    fn string(&mut self, text: &str, dialect: Dialect) {
+        dialect.write_str(self, text);
     }
+}
+
+fn write_json_str(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// Length of `json.dumps(text, ensure_ascii=False)`: the quotes plus every character, with two
 /// for `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and six (`\u00XX`) for the other C0 controls.
 pub fn json_str_chars(text: &str) -> usize {
-    // Fast path: ASCII bytes map one to one onto characters.
     let mut count = 2;
     for c in text.chars() {
         count += match c {
@@ -69,21 +112,96 @@ pub fn json_str_chars(text: &str) -> usize {
     count
 }
 
-/// Writes `value` as `json.dumps(value, ensure_ascii=False)` would.
-pub(crate) fn write_value<S: Sink>(sink: &mut S, value: &Value) {
+/// CPython 3.11's `str.isprintable` for one character.
+fn is_printable(c: char) -> bool {
+    let cp = c as u32;
+    crate::pyrepr_table::NON_PRINTABLE
+        .binary_search_by(|&(lo, hi)| {
+            if hi < cp {
+                std::cmp::Ordering::Less
+            } else if lo > cp {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_err()
+}
+
+/// The quote `repr` chooses: `"` when the text has `'` and no `"`, else `'`.
+fn repr_quote(text: &str) -> char {
+    if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    }
+}
+
+/// How `repr` writes one character inside quotes `quote`.
+enum ReprChar {
+    Plain(char),
+    Escaped(String),
+}
+
+fn repr_char(c: char, quote: char) -> ReprChar {
+    let cp = c as u32;
+    match c {
+        c if c == quote || c == '\\' => ReprChar::Escaped(format!("\\{c}")),
+        '\t' => ReprChar::Escaped("\\t".to_owned()),
+        '\n' => ReprChar::Escaped("\\n".to_owned()),
+        '\r' => ReprChar::Escaped("\\r".to_owned()),
+        _ if cp < 0x20 || cp == 0x7f => ReprChar::Escaped(format!("\\x{cp:02x}")),
+        _ if cp < 0x7f || is_printable(c) => ReprChar::Plain(c),
+        _ if cp <= 0xff => ReprChar::Escaped(format!("\\x{cp:02x}")),
+        _ if cp <= 0xffff => ReprChar::Escaped(format!("\\u{cp:04x}")),
+        _ => ReprChar::Escaped(format!("\\U{cp:08x}")),
+    }
+}
+
+/// Length of `repr(text)`.
+pub fn repr_str_chars(text: &str) -> usize {
+    let quote = repr_quote(text);
+    let mut count = 2;
+    for c in text.chars() {
+        let cp = c as u32;
+        count += match c {
+            c if c == quote || c == '\\' => 2,
+            '\t' | '\n' | '\r' => 2,
+            _ if cp < 0x20 || cp == 0x7f => 4,
+            _ if cp < 0x7f || is_printable(c) => 1,
+            _ if cp <= 0xff => 4,
+            _ if cp <= 0xffff => 6,
+            _ => 10,
+        };
+    }
+    count
+}
+
+fn write_repr_str(out: &mut String, text: &str) {
+    let quote = repr_quote(text);
+    out.push(quote);
+    for c in text.chars() {
+        match repr_char(c, quote) {
+            ReprChar::Plain(c) => out.push(c),
+            ReprChar::Escaped(text) => out.push_str(&text),
+        }
+    }
+    out.push(quote);
+}
+
+/// Writes `value` as `json.dumps(value, ensure_ascii=False)` (or `repr(value)`) would.
+pub(crate) fn write_value<S: Sink>(sink: &mut S, value: &Value, dialect: Dialect) {
     match value {
-        Value::Null => sink.raw("null"),
-        Value::Bool(true) => sink.raw("true"),
-        Value::Bool(false) => sink.raw("false"),
-        Value::Number(number) => sink.raw(&python_number(number)),
-        Value::String(text) => sink.json_str(text),
+        Value::Null | Value::Bool(_) => sink.raw(dialect.literal(value)),
+        Value::Number(number) => sink.raw(&python_number(number, dialect)),
+        Value::String(text) => sink.string(text, dialect),
         Value::Array(items) => {
             sink.raw("[");
             for (index, item) in items.iter().enumerate() {
                 if index > 0 {
                     sink.raw(", ");
                 }
-                write_value(sink, item);
+                write_value(sink, item, dialect);
             }
             sink.raw("]");
         }
@@ -93,9 +211,9 @@ pub(crate) fn write_value<S: Sink>(sink: &mut S, value: &Value) {
                 if index > 0 {
                     sink.raw(", ");
                 }
-                sink.json_str(key);
+                sink.string(key, dialect);
                 sink.raw(": ");
-                write_value(sink, item);
+                write_value(sink, item, dialect);
             }
             sink.raw("}");
         }
@@ -105,19 +223,34 @@ pub(crate) fn write_value<S: Sink>(sink: &mut S, value: &Value) {
 /// Length of `json.dumps(value, ensure_ascii=False)`.
 pub fn value_chars(value: &Value) -> usize {
     let mut counter = Counter::default();
-    write_value(&mut counter, value);
+    write_value(&mut counter, value, Dialect::Json);
     counter.0
+}
+
+/// `len(repr(value))` for a value read by `json.loads`.
+pub fn repr_chars(value: &Value) -> usize {
+    let mut counter = Counter::default();
+    write_value(&mut counter, value, Dialect::Repr);
+    counter.0
+}
+
+/// The text `repr(value)` prints.
+pub fn repr(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, Dialect::Repr);
+    out
 }
 
 /// The text `json.dumps(value, ensure_ascii=False)` prints.
 pub fn dumps(value: &Value) -> String {
     let mut out = String::new();
-    write_value(&mut out, value);
+    write_value(&mut out, value, Dialect::Json);
     out
 }
 
-/// How Python prints a number that `json.loads` read: integers exactly, floats by `float.__repr__`.
-fn python_number(number: &Number) -> String {
+/// How Python prints a number that `json.loads` read: integers exactly, floats by `float.__repr__`
+/// (`json.dumps` spells the infinities `Infinity`, `repr` spells them `inf`).
+fn python_number(number: &Number, dialect: Dialect) -> String {
     // serde_json keeps the literal (feature `arbitrary_precision`), so big integers stay exact.
     let literal = number.to_string();
     let is_float = literal.contains(['.', 'e', 'E']);
@@ -130,7 +263,11 @@ fn python_number(number: &Number) -> String {
         };
     }
     let value: f64 = literal.parse().unwrap_or(f64::NAN);
-    python_float_repr(value)
+    match dialect {
+        Dialect::Repr if value.is_infinite() => if value > 0.0 { "inf" } else { "-inf" }.to_owned(),
+        Dialect::Repr if value.is_nan() => "nan".to_owned(),
+        _ => python_float_repr(value),
+    }
 }
 
 /// `float.__repr__`: the shortest round-tripping digits, positional for decimal exponents in
@@ -310,6 +447,44 @@ mod tests {
         );
         let huge: Value = serde_json::from_str("[1e400]").unwrap();
         assert_eq!(dumps(&huge), "[Infinity]");
+    }
+
+    #[test]
+    fn repr_quotes_and_escapes_like_cpython() {
+        // Each pair is (text, repr(text)) from CPython 3.11.
+        let cases = [
+            ("plain", "'plain'"),
+            ("it's", "\"it's\""),
+            ("say \"hi\"", "'say \"hi\"'"),
+            ("both ' and \"", "'both \\' and \"'"),
+            ("back\\slash", "'back\\\\slash'"),
+            ("a\nb\tc\rd", "'a\\nb\\tc\\rd'"),
+            (
+                "\u{0}\u{1f}\u{7f}\u{85}\u{a0}",
+                "'\\x00\\x1f\\x7f\\x85\\xa0'",
+            ),
+            ("中文😀é", "'中文😀é'"),
+            ("zero\u{200b}width\u{2028}", "'zero\\u200bwidth\\u2028'"),
+            ("\u{e000}\u{10ffff}", "'\\ue000\\U0010ffff'"),
+        ];
+        for (text, expected) in cases {
+            let mut out = String::new();
+            Dialect::Repr.write_str(&mut out, text);
+            assert_eq!(out, expected, "{text:?}");
+            assert_eq!(repr_str_chars(text), expected.chars().count(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn repr_of_values() {
+        let value: Value =
+            serde_json::from_str(r#"{"a": [1, 2.5, true, false, null, "x"], "b": 1e400}"#).unwrap();
+        // repr(json.loads(same)) in CPython.
+        assert_eq!(
+            repr(&value),
+            "{'a': [1, 2.5, True, False, None, 'x'], 'b': inf}"
+        );
+        assert_eq!(repr_chars(&value), repr(&value).chars().count());
     }
 
     #[test]

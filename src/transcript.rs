@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::pyjson::{self, Counter, Sink};
+use crate::pyjson::{self, Counter, Dialect, Sink};
 
 /// Who sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,20 +124,24 @@ impl Message {
         Value::Object(map)
     }
 
-    /// Writes the message as `json.dumps(message, ensure_ascii=False)` would.
-    pub(crate) fn write_json<S: Sink>(&self, sink: &mut S) {
-        sink.raw("{\"role\": ");
-        sink.json_str(self.role.as_str());
-        sink.raw(", \"content\": ");
+    /// Writes the message as `json.dumps(message, ensure_ascii=False)` (or `repr`) would.
+    pub(crate) fn write_py<S: Sink>(&self, sink: &mut S, d: Dialect) {
+        sink.raw("{");
+        sink.string("role", d);
+        sink.raw(": ");
+        sink.string(self.role.as_str(), d);
+        sink.raw(", ");
+        sink.string("content", d);
+        sink.raw(": ");
         match &self.content {
-            Content::Text(text) => sink.json_str(text),
+            Content::Text(text) => sink.string(text, d),
             Content::Blocks(blocks) => {
                 sink.raw("[");
                 for (index, block) in blocks.iter().enumerate() {
                     if index > 0 {
                         sink.raw(", ");
                     }
-                    block.write_json(sink);
+                    block.write_py(sink, d);
                 }
                 sink.raw("]");
             }
@@ -148,14 +152,28 @@ impl Message {
     /// `len(json.dumps(message, ensure_ascii=False))`.
     pub fn json_chars(&self) -> usize {
         let mut counter = Counter::default();
-        self.write_json(&mut counter);
+        self.write_py(&mut counter, Dialect::Json);
+        counter.0
+    }
+
+    /// `len(repr(message))`.
+    pub fn repr_chars(&self) -> usize {
+        let mut counter = Counter::default();
+        self.write_py(&mut counter, Dialect::Repr);
         counter.0
     }
 
     /// The JSONL line a transcript archive holds for this message (without the newline).
     pub fn json_line(&self) -> String {
         let mut out = String::new();
-        self.write_json(&mut out);
+        self.write_py(&mut out, Dialect::Json);
+        out
+    }
+
+    /// `repr(message)`.
+    pub fn repr(&self) -> String {
+        let mut out = String::new();
+        self.write_py(&mut out, Dialect::Repr);
         out
     }
 }
@@ -186,40 +204,48 @@ impl Block {
         Value::Object(map)
     }
 
-    fn write_json<S: Sink>(&self, sink: &mut S) {
+    fn write_py<S: Sink>(&self, sink: &mut S, d: Dialect) {
+        let key = |sink: &mut S, name: &str, first: bool| {
+            if !first {
+                sink.raw(", ");
+            }
+            sink.string(name, d);
+            sink.raw(": ");
+        };
+        sink.raw("{");
+        key(sink, "type", true);
         match self {
             Block::Text { text } => {
-                sink.raw("{\"type\": \"text\", \"text\": ");
-                sink.json_str(text);
-                sink.raw("}");
+                sink.string("text", d);
+                key(sink, "text", false);
+                sink.string(text, d);
             }
             Block::ToolUse { id, name, input } => {
-                sink.raw("{\"type\": \"tool_use\", \"id\": ");
-                sink.json_str(id);
-                sink.raw(", \"name\": ");
-                sink.json_str(name);
-                sink.raw(", \"input\": {");
-                for (index, (key, value)) in input.iter().enumerate() {
-                    if index > 0 {
-                        sink.raw(", ");
-                    }
-                    sink.json_str(key);
-                    sink.raw(": ");
-                    pyjson::write_value(sink, value);
+                sink.string("tool_use", d);
+                key(sink, "id", false);
+                sink.string(id, d);
+                key(sink, "name", false);
+                sink.string(name, d);
+                key(sink, "input", false);
+                sink.raw("{");
+                for (index, (name, value)) in input.iter().enumerate() {
+                    key(sink, name, index == 0);
+                    pyjson::write_value(sink, value, d);
                 }
-                sink.raw("}}");
+                sink.raw("}");
             }
             Block::ToolResult {
                 tool_use_id,
                 content,
             } => {
-                sink.raw("{\"type\": \"tool_result\", \"tool_use_id\": ");
-                sink.json_str(tool_use_id);
-                sink.raw(", \"content\": ");
-                sink.json_str(content);
-                sink.raw("}");
+                sink.string("tool_result", d);
+                key(sink, "tool_use_id", false);
+                sink.string(tool_use_id, d);
+                key(sink, "content", false);
+                sink.string(content, d);
             }
         }
+        sink.raw("}");
     }
 }
 
@@ -290,6 +316,22 @@ mod tests {
             r#"{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "line1\nline2\t😀"}]}"#
         );
         assert_eq!(sample()[2].json_line(), text);
+    }
+
+    #[test]
+    fn repr_matches_python_str() {
+        // CPython 3.11: len(str(<the same list of dicts>)) == 334, and the tool_result message
+        // prints as below (single quotes, the emoji kept, \n and \t escaped).
+        let messages = sample();
+        let total = list_chars(
+            messages.len(),
+            messages.iter().map(Message::repr_chars).sum(),
+        );
+        assert_eq!(total, 334);
+        assert_eq!(
+            messages[2].repr(),
+            "{'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_0', 'content': 'line1\\nline2\\t😀'}]}"
+        );
     }
 
     #[test]

@@ -87,6 +87,7 @@ impl History {
     pub fn jsonl_chars(&self) -> usize {
         match self.estimator {
             Estimator::PythonJson => self.sum + self.messages.len(),
+            Estimator::PythonRepr => self.messages.iter().map(|m| m.json_chars() + 1).sum(),
         }
     }
 
