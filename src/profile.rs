@@ -184,19 +184,32 @@ impl fmt::Display for Stage {
     }
 }
 
-/// One element of `prepare`: a stage, or a group that runs only while the estimate is over
-/// `context_limit` (checked once, before the group).
+/// One element of `prepare`: a stage, a stage that stops as soon as the estimate is within
+/// `target_per_mille` of `context_limit` (course latest's micro and fit), or a group that runs
+/// only while the estimate is over `context_limit` (checked once, before the group).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pipe {
     Run(Stage),
+    RunToTarget(Stage),
     IfOverLimit(&'static [Pipe]),
 }
 
-/// How a persisted result's file name is derived from its tool_use_id.
+/// How budget persists a large result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SafeId {
-    /// Every char outside `[A-Za-z0-9._-]` becomes `_`, cut to this many chars, `unknown` if empty.
-    Sanitised(usize),
+pub enum Persist {
+    /// f9e8b28 `persist_large_output`: write the file only if absent, preview the output.
+    WriteIfAbsent,
+    /// Later `persisted_preview`: a result that already is a recognised pointer keeps its file
+    /// and previews it; anything else is written (overwriting) by `save_output`.
+    SaveOutput,
+}
+
+/// Which results micro replaces, and with what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MicroRule {
+    /// Course main and later: seen results but the last `keep_results`, longer than `micro_min`,
+    /// become a `saved at` pointer or (no pointer, no save) the omitted placeholder.
+    Course,
 }
 
 /// Which messages snip keeps at the tail.
@@ -204,6 +217,15 @@ pub enum SafeId {
 pub enum SnipTail {
     /// `tail_start = len - (snip_max - snip_head)` (course main at f9e8b28, the prototype).
     MaxMinusHead,
+    /// `tail_start = len - (snip_max - snip_head - 1)` (course latest).
+    MaxMinusHeadMinusOne,
+}
+
+/// How a persisted result's file name is derived from its tool_use_id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SafeId {
+    /// Every char outside `[A-Za-z0-9._-]` becomes `_`, cut to this many chars, `unknown` if empty.
+    Sanitised(usize),
 }
 
 /// Marker strings and templates. `{name}` fields are filled by [`fill`].
@@ -257,6 +279,10 @@ pub struct Profile {
     /// Stages a `stage` step may name.
     pub stages: &'static [Stage],
     pub safe_id: SafeId,
+    pub persist: Persist,
+    pub micro: MicroRule,
+    /// Micro's and fit's target in `prepare`, per mille of `context_limit` (course latest: 800).
+    pub target_per_mille: u32,
     pub snip_tail: SnipTail,
     /// Snip writes the whole history to the transcript archive before cutting.
     pub snip_archives: bool,
@@ -267,6 +293,17 @@ pub struct Profile {
 impl Profile {
     pub fn has_switch(&self, name: SwitchName) -> bool {
         self.switch_names.contains(&name)
+    }
+
+    /// `int(context_limit * 0.8)` as Python computes it (for 800 per mille).
+    pub fn target(&self) -> usize {
+        let factor = f64::from(self.target_per_mille) / 1000.0;
+        (self.constants.context_limit as f64 * factor) as usize
+    }
+
+    /// True if the profile has the switch and it is on.
+    pub fn on(&self, name: SwitchName) -> bool {
+        self.has_switch(name) && self.switches.is_on(name)
     }
 
     pub fn has_constant(&self, name: &str) -> bool {
@@ -424,6 +461,9 @@ pub const COURSE_MAIN: Profile = Profile {
         Stage::Reactive,
     ],
     safe_id: SafeId::Sanitised(120),
+    persist: Persist::WriteIfAbsent,
+    micro: MicroRule::Course,
+    target_per_mille: 1000,
     snip_tail: SnipTail::MaxMinusHead,
     snip_archives: true,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
@@ -495,13 +535,73 @@ pub const PROTOTYPE: Profile = Profile {
     swapped_pipeline: Some(PROTOTYPE_SWAPPED),
     stages: &[Stage::Budget, Stage::Snip, Stage::Micro],
     safe_id: SafeId::Sanitised(60),
+    persist: Persist::WriteIfAbsent,
+    micro: MicroRule::Course,
+    target_per_mille: 1000,
     snip_tail: SnipTail::MaxMinusHead,
     snip_archives: false,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
+const COURSE_LATEST_PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::Budget),
+    Pipe::Run(Stage::Snip),
+    Pipe::IfOverLimit(&[
+        Pipe::RunToTarget(Stage::Micro),
+        Pipe::IfOverLimit(&[Pipe::RunToTarget(Stage::Fit)]),
+        Pipe::IfOverLimit(&[Pipe::Run(Stage::Compact)]),
+    ]),
+];
+
+/// learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, SPEC §5.2): micro only over the
+/// limit and down to 80%, save before replace, pointer-aware and validated pointers, the fit
+/// stage, a tail one shorter and no second archive of an archive marker.
+pub const COURSE_LATEST: Profile = Profile {
+    name: "course-latest",
+    estimator: Estimator::PythonJson,
+    provenance: Provenance {
+        system: "learn-claude-code s08_context_compact/code.py after f9e8b28 (ce8f9f18 era; code read at 182c6582)",
+        sources: &[
+            "research/lcc_revisions.md §1 (revision chain) and §3 (lcc_memory_lab: the ce8f9f18 pipeline)",
+            "shareAI-lab/learn-claude-code s08_context_compact/code.py @ 182c6582 (ContextCompactor)",
+        ],
+        absent: &[
+            "the compact tool entry: run a `compact` stage step instead",
+            "MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step",
+        ],
+    },
+    constants: COURSE_MAIN.constants,
+    constant_names: &CONSTANT_NAMES,
+    switches: Switches {
+        pointer_aware: true,
+        save_before_replace: true,
+        validate_pointer: true,
+        snip_marker_guard: true,
+        ..F9E8B28_SWITCHES
+    },
+    switch_names: &[
+        SwitchName::UnseenGuard,
+        SwitchName::PairProtection,
+        SwitchName::PointerAware,
+        SwitchName::SaveBeforeReplace,
+        SwitchName::ValidatePointer,
+        SwitchName::SnipMarkerGuard,
+    ],
+    strings: COURSE_STRINGS,
+    pipeline: COURSE_LATEST_PIPELINE,
+    swapped_pipeline: None,
+    stages: &Stage::ALL,
+    safe_id: SafeId::Sanitised(120),
+    persist: Persist::SaveOutput,
+    micro: MicroRule::Course,
+    target_per_mille: 800,
+    snip_tail: SnipTail::MaxMinusHeadMinusOne,
+    snip_archives: true,
+    no_pointer_placeholders: &["[Earlier tool result omitted.]"],
+};
+
 /// Every profile the lab knows, in the order `lab profiles` lists them.
-pub const PROFILES: &[Profile] = &[COURSE_MAIN, PROTOTYPE];
+pub const PROFILES: &[Profile] = &[COURSE_MAIN, COURSE_LATEST, PROTOTYPE];
 
 /// The default profile.
 pub const DEFAULT_PROFILE: &str = "course-main";

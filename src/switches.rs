@@ -196,6 +196,15 @@ impl Switches {
         Ok(())
     }
 
+    /// True if a flag switch is on (for `order`: if it is swapped).
+    pub fn is_on(&self, name: SwitchName) -> bool {
+        let mut copy = *self;
+        match copy.flag_mut(name) {
+            Some(flag) => *flag,
+            None => self.order == Order::Swapped,
+        }
+    }
+
     /// The value of one switch as text (`on`/`off`, or the order).
     pub fn get(&self, name: SwitchName) -> String {
         let mut copy = *self;

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::error::RunError;
-use crate::profile::{Estimator, Profile, fill};
+use crate::profile::{Estimator, Persist, Profile, fill};
+use crate::switches::SwitchName;
 use crate::pyjson::{self, char_len};
 use crate::store::{self, Store};
 use crate::trace::Event;
@@ -338,8 +339,9 @@ impl World {
         )
     }
 
-    /// Budget's `persist_large_output`: write the result to the spill store if the file is
-    /// absent (never rewritten), and replace it with the persisted-output block.
+    /// Budget's persistence of a large result, by the profile's rule: f9e8b28's
+    /// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
+    /// recognised pointer, else `save_output`, which overwrites).
     pub fn persist(
         &mut self,
         message: usize,
@@ -347,11 +349,34 @@ impl World {
         stage: &'static str,
         why: String,
     ) -> Result<(), RunError> {
+        let preview_chars = self.profile.constants.preview;
+        let replacement = match self.profile.persist {
+            Persist::WriteIfAbsent => self.persist_if_absent(message, block, preview_chars)?,
+            Persist::SaveOutput => self.persisted_preview(message, block, preview_chars)?,
+        };
+        let (text, note) = replacement;
+        self.replace_result(message, block, text, stage, format!("{note}: {why}"));
+        Ok(())
+    }
+
+    fn persisted_block(&self, path: &str, preview: &str) -> String {
+        fill(
+            self.profile.strings.persisted,
+            &[("path", path), ("preview", preview)],
+        )
+    }
+
+    /// f9e8b28 `persist_large_output`: returns the replacement and what happened.
+    fn persist_if_absent(
+        &mut self,
+        message: usize,
+        block: usize,
+        preview_chars: usize,
+    ) -> Result<(String, String), RunError> {
         let (id, content) = self.history.result_at(message, block);
         let (id, content) = (id.to_owned(), content.to_owned());
         let path = self.spill_path(&id);
-        let existed = self.store.is_file(&path);
-        let note = if existed {
+        let note = if self.store.is_file(&path) {
             let same = self.store.read_spill(&path).as_deref() == Some(content.as_str());
             self.mark_spilled(&id, same);
             if same {
@@ -360,28 +385,98 @@ impl World {
                 "file existed with other text, not rewritten (write only if absent)"
             }
         } else {
-            self.store
-                .write_spill(&path, &content)
-                .map_err(|source| RunError::Store {
-                    path: path.clone(),
-                    source,
-                })?;
-            self.mark_spilled(&id, true);
+            self.write_spill(&id, &path, &content)?;
             "written"
         };
-        let preview = pyjson::char_prefix(&content, self.profile.constants.preview);
-        let replacement = fill(
-            self.profile.strings.persisted,
-            &[("path", &path), ("preview", preview)],
-        );
-        self.replace_result(
-            message,
-            block,
-            replacement,
-            stage,
-            format!("persisted to {path} ({note}): {why}"),
-        );
+        let preview = pyjson::char_prefix(&content, preview_chars);
+        Ok((
+            self.persisted_block(&path, preview),
+            format!("persisted to {path} ({note})"),
+        ))
+    }
+
+    /// Later `persisted_preview(tool_use_id, output, preview_chars)`: returns the replacement
+    /// and what happened. It writes the file even when the caller then keeps the original.
+    pub fn persisted_preview(
+        &mut self,
+        message: usize,
+        block: usize,
+        preview_chars: usize,
+    ) -> Result<(String, String), RunError> {
+        let (id, content) = self.history.result_at(message, block);
+        let (id, content) = (id.to_owned(), content.to_owned());
+        if let Some(path) = self.recognised_pointer(&content) {
+            let preview = match self.store.read_spill(&path) {
+                Some(saved) => pyjson::char_prefix(&saved, preview_chars).to_owned(),
+                None => pyjson::char_prefix(&content, preview_chars).to_owned(),
+            };
+            return Ok((
+                self.persisted_block(&path, &preview),
+                format!("already a pointer to {path}, previewed from that file"),
+            ));
+        }
+        let path = self.save_output(&id, &content)?;
+        let preview = pyjson::char_prefix(&content, preview_chars);
+        Ok((
+            self.persisted_block(&path, preview),
+            format!("saved to {path}"),
+        ))
+    }
+
+    /// Later `save_output`: always writes (overwrites) `spill_dir/<safe_id>.txt`.
+    pub fn save_output(&mut self, id: &str, content: &str) -> Result<String, RunError> {
+        let path = self.spill_path(id);
+        self.write_spill(id, &path, content)?;
+        Ok(path)
+    }
+
+    fn write_spill(&mut self, id: &str, path: &str, content: &str) -> Result<(), RunError> {
+        self.store
+            .write_spill(path, content)
+            .map_err(|source| RunError::Store {
+                path: path.to_owned(),
+                source,
+            })?;
+        self.mark_spilled(id, true);
         Ok(())
+    }
+
+    /// The path a result's content points to, as the profile recognises pointers. f9e8b28: any
+    /// line starting `Full output: `, unchecked. With `pointer_aware`: a persisted-output block's
+    /// `Full output:` line or a whole `saved at` placeholder. With `validate_pointer`: only a path
+    /// inside the spill store that names an existing file.
+    pub fn recognised_pointer(&self, content: &str) -> Option<String> {
+        let strings = self.profile.strings;
+        let candidate = if self.profile.on(SwitchName::PointerAware) {
+            let (persisted_prefix, _) = strings
+                .persisted
+                .split_once(strings.pointer_line)
+                .expect("the persisted template has the pointer line");
+            let mut candidate = None;
+            if content.starts_with(persisted_prefix) {
+                candidate = pyjson::splitlines(content)
+                    .into_iter()
+                    .find_map(|line| line.strip_prefix(strings.pointer_line));
+            }
+            if let Some(crate::observables::Pointer::SavedAt(path)) =
+                crate::observables::pointer_in(&strings, content)
+            {
+                candidate = Some(path);
+            }
+            candidate.map(store::normalize)
+        } else {
+            pyjson::splitlines(content)
+                .into_iter()
+                .find_map(|line| line.strip_prefix(strings.pointer_line))
+                .map(str::to_owned)
+        };
+        let path = candidate.filter(|p| !p.is_empty() && p != ".")?;
+        if self.profile.on(SwitchName::ValidatePointer)
+            && !crate::observables::pointer_is_valid(self, &path)
+        {
+            return None;
+        }
+        Some(path)
     }
 
     fn mark_spilled(&mut self, id: &str, same_text: bool) {

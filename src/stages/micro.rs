@@ -7,18 +7,23 @@
 //! starts with `Full output: ` (the path is taken as is, unchecked) or
 //! `[Earlier tool result omitted.]` otherwise. Nothing marks a placeholder as done, so a `saved
 //! at` placeholder longer than `micro_min` is compacted again and loses its pointer (F4).
+//!
+//! Course latest (SPEC §5.2) runs it only over the limit and stops as soon as the estimate is
+//! within the target, recognises its own `saved at` placeholders and validates pointers (so it is
+//! idempotent and cannot be forged), and saves a result without pointer before replacing it.
 
 use crate::error::RunError;
 use crate::profile::fill;
-use crate::pyjson::{char_len, splitlines};
+use crate::pyjson::char_len;
+use crate::switches::SwitchName;
 use crate::transcript::Role;
 use crate::world::World;
 
-pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
     let positions = world.history.result_positions();
     let messages = world.history.messages();
     let last_assistant = messages.iter().rposition(|m| m.role == Role::Assistant);
-    let guard = world.profile.switches.unseen_guard;
+    let guard = world.profile.on(SwitchName::UnseenGuard);
     let consumed: Vec<(usize, usize)> = positions
         .into_iter()
         .filter(|(mi, _)| !guard || last_assistant.is_some_and(|last| *mi < last))
@@ -32,30 +37,49 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     };
     let strings = world.profile.strings;
     let micro_min = world.profile.constants.micro_min;
+    let save = world.profile.on(SwitchName::SaveBeforeReplace);
+    let line = strings.pointer_line.trim_end();
     for &(mi, bi) in candidates {
-        let content = world.history.result_at(mi, bi).1;
-        if char_len(content) <= micro_min {
+        if let Some(target) = target {
+            let estimate = world.history.estimate();
+            if estimate <= target {
+                world.event(
+                    "micro",
+                    "stop",
+                    None,
+                    Some(estimate),
+                    None,
+                    format!("estimate {estimate} ≤ target {target}: micro stops"),
+                );
+                break;
+            }
+        }
+        let (id, content) = world.history.result_at(mi, bi);
+        let chars = char_len(content);
+        if chars <= micro_min {
             continue;
         }
-        let saved = splitlines(content)
-            .into_iter()
-            .find_map(|line| line.strip_prefix(strings.pointer_line));
-        let (replacement, reason) = match saved {
-            Some(path) if !path.is_empty() => (
-                fill(strings.saved_at, &[("path", path)]),
+        let (id, content) = (id.to_owned(), content.to_owned());
+        let (path, reason) = match world.recognised_pointer(&content) {
+            Some(path) => (Some(path), format!("micro: pointer taken from its `{line}` line")),
+            None if save => {
+                let path = world.save_output(&id, &content)?;
+                (
+                    Some(path),
+                    "micro: no recognised pointer, saved to the spill store before replacing"
+                        .to_owned(),
+                )
+            }
+            None => (
+                None,
                 format!(
-                    "micro: pointer taken from its `{}` line",
-                    strings.pointer_line.trim_end()
+                    "micro: no `{line}` line in {chars} chars (> micro_min {micro_min}), not among the last {keep} seen results"
                 ),
             ),
-            _ => (
-                strings.omitted.to_owned(),
-                format!(
-                    "micro: no `{}` line in {} chars (> micro_min {micro_min}), not among the last {keep} seen results",
-                    strings.pointer_line.trim_end(),
-                    char_len(content)
-                ),
-            ),
+        };
+        let replacement = match &path {
+            Some(path) => fill(strings.saved_at, &[("path", path)]),
+            None => strings.omitted.to_owned(),
         };
         world.replace_result(mi, bi, replacement, "micro", reason);
     }

@@ -6,6 +6,7 @@
 
 mod budget;
 mod compact;
+mod fit;
 mod micro;
 mod reactive;
 mod snip;
@@ -15,15 +16,25 @@ use crate::profile::{Pipe, Stage};
 use crate::switches::Order;
 use crate::world::World;
 
-/// Runs one stage.
+/// Runs one stage, as a scenario's `stage` step does (no target).
 pub fn run(world: &mut World, stage: Stage) -> Result<(), RunError> {
+    run_with(world, stage, None)
+}
+
+/// Runs one stage; micro and fit stop once the estimate is at most `target`.
+fn run_with(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(), RunError> {
     match stage {
         Stage::Budget => budget::run(world),
         Stage::Snip => snip::run(world),
-        Stage::Micro => micro::run(world),
+        Stage::Micro => micro::run(world, target),
+        // The course calls fit only from prepare, always with the target; a `stage: fit` step
+        // uses the same target.
+        Stage::Fit => {
+            let target = target.unwrap_or_else(|| world.profile.target());
+            fit::run(world, target)
+        }
         Stage::Compact => compact::run(world),
         Stage::Reactive => reactive::run(world),
-        Stage::Fit => unreachable!("fit is rejected before running for profiles without it"),
     }
 }
 
@@ -40,6 +51,10 @@ fn run_pipes(world: &mut World, pipes: &[Pipe]) -> Result<(), RunError> {
     for pipe in pipes {
         match pipe {
             Pipe::Run(stage) => run(world, *stage)?,
+            Pipe::RunToTarget(stage) => {
+                let target = world.profile.target();
+                run_with(world, *stage, Some(target))?
+            }
             Pipe::IfOverLimit(group) => {
                 let estimate = world.history.estimate();
                 let limit = world.profile.constants.context_limit;

@@ -8,8 +8,32 @@
 
 use crate::error::RunError;
 use crate::profile::{SnipTail, fill};
-use crate::transcript::Message;
+use crate::switches::SwitchName;
+use crate::transcript::{Content, Message};
 use crate::world::World;
+
+/// Course latest's `is_archive_marker`: a user message that is exactly
+/// `[{N} messages archived at {path}]` with the path a file of the transcript directory.
+fn is_archive_marker(world: &World, message: &Message) -> bool {
+    let Content::Text(text) = &message.content else {
+        return false;
+    };
+    let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return false;
+    };
+    let Some((count, path)) = inner.split_once(" messages archived at ") else {
+        return false;
+    };
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    // Python's `.+` matches no newline.
+    if path.is_empty() || path.contains('\n') {
+        return false;
+    }
+    let root = world.store.resolve(&world.transcript_dir);
+    crate::store::is_within(&world.store.resolve(path), &root) && world.store.is_file(path)
+}
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let len = world.history.len();
@@ -20,6 +44,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let mut head_end = constants.snip_head;
     let keep_tail = match world.profile.snip_tail {
         SnipTail::MaxMinusHead => constants.snip_max - constants.snip_head,
+        SnipTail::MaxMinusHeadMinusOne => constants.snip_max - constants.snip_head - 1,
     };
     let mut tail_start = len - keep_tail;
     if world.profile.switches.pair_protection {
@@ -45,6 +70,20 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         return Ok(());
     }
     let cut = tail_start - head_end;
+    if cut == 1
+        && world.profile.on(SwitchName::SnipMarkerGuard)
+        && is_archive_marker(world, &world.history.messages()[head_end])
+    {
+        world.event(
+            "snip",
+            "keep",
+            None,
+            Some(len),
+            Some(len),
+            "the middle is one archive marker already: not archived again",
+        );
+        return Ok(());
+    }
     let path = if world.profile.snip_archives {
         Some(world.archive("snip")?)
     } else {
