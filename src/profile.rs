@@ -210,6 +210,10 @@ pub enum MicroRule {
     /// Course main and later: seen results but the last `keep_results`, longer than `micro_min`,
     /// become a `saved at` pointer or (no pointer, no save) the omitted placeholder.
     Course,
+    /// The site revision: with more than `keep_results` results, every one but the last
+    /// `keep_results` longer than `micro_min` becomes the compacted placeholder, seen or not,
+    /// pointer or not.
+    Site,
 }
 
 /// Which messages snip keeps at the tail.
@@ -226,6 +230,49 @@ pub enum SnipTail {
 pub enum SafeId {
     /// Every char outside `[A-Za-z0-9._-]` becomes `_`, cut to this many chars, `unknown` if empty.
     Sanitised(usize),
+    /// The raw id (the site revision): `a/b` nests a directory.
+    Raw,
+}
+
+/// How transcript files are named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TranscriptName {
+    /// `transcript_{n:032x}.jsonl`: the length of the course's `uuid4().hex`, counted from 0.
+    Counter,
+    /// `transcript_{int(time.time())}.jsonl` (the site revision), on a virtual clock that starts
+    /// at this epoch second and ticks one second per scenario step.
+    EpochSeconds(u64),
+}
+
+/// What happens when the model calls the `compact` tool in a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactTool {
+    /// The profile has no compact tool.
+    Absent,
+    /// Course main and later: every tool of the batch runs, the compact call answers
+    /// `Compaction requested after this tool batch.`, then the history is compacted.
+    AfterBatch,
+    /// The site revision: compact at once inside the loop, append the results so far and
+    /// `[Compacted. Conversation history has been summarized.]`, drop the rest of the batch.
+    Immediate,
+}
+
+/// How snip bounds the head guard's loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnipHeadBound {
+    /// `while head_end < tail_start` (course main and later).
+    TailStart,
+    /// `while head_end < len(messages)` (the site revision).
+    Len,
+}
+
+/// What reactive compaction keeps when the history has at most `keep_messages` messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReactiveSmall {
+    /// Course main: summarise everything, keep nothing.
+    KeepNothing,
+    /// The site revision: summarise an empty head, keep everything.
+    KeepAll,
 }
 
 /// Marker strings and templates. `{name}` fields are filled by [`fill`].
@@ -241,9 +288,11 @@ pub struct Strings {
     pub pointer_line: &'static str,
     /// Snip's marker message: `{n}`, `{path}`.
     pub snip_marker: &'static str,
-    /// The summary message of compact and reactive: `{label}`, `{request}`, `{summary}` (a JSON
-    /// string), `{path}`.
+    /// The summary message of compact and reactive: `{label}`, `{request}`, `{summary}` (raw),
+    /// `{summary_json}` (a JSON string), `{path}`.
     pub summary_message: &'static str,
+    /// The compact tool's tool_result text.
+    pub compact_tool_result: &'static str,
     /// Label of proactive compaction.
     pub compact_label: &'static str,
     /// Label of reactive compaction.
@@ -284,8 +333,12 @@ pub struct Profile {
     /// Micro's and fit's target in `prepare`, per mille of `context_limit` (course latest: 800).
     pub target_per_mille: u32,
     pub snip_tail: SnipTail,
+    pub snip_head_bound: SnipHeadBound,
     /// Snip writes the whole history to the transcript archive before cutting.
     pub snip_archives: bool,
+    pub transcript_name: TranscriptName,
+    pub compact_tool: CompactTool,
+    pub reactive_small: ReactiveSmall,
     /// Placeholders that carry no pointer (for `lost_forever` and `pointer_lost`).
     pub no_pointer_placeholders: &'static [&'static str],
 }
@@ -340,6 +393,7 @@ impl Profile {
                     safe
                 }
             }
+            SafeId::Raw => id.to_owned(),
         }
     }
 }
@@ -380,7 +434,8 @@ const COURSE_STRINGS: Strings = Strings {
     omitted: "[Earlier tool result omitted.]",
     pointer_line: "Full output: ",
     snip_marker: "[{n} messages archived at {path}]",
-    summary_message: "[{label}]\n\nCurrent user request:\n{request}\n\nConversation summary (reference only):\n{summary}\n\nFull transcript: {path}",
+    summary_message: "[{label}]\n\nCurrent user request:\n{request}\n\nConversation summary (reference only):\n{summary_json}\n\nFull transcript: {path}",
+    compact_tool_result: "Compaction requested after this tool batch.",
     compact_label: "Compacted",
     reactive_label: "Reactive compact",
 };
@@ -465,7 +520,11 @@ pub const COURSE_MAIN: Profile = Profile {
     micro: MicroRule::Course,
     target_per_mille: 1000,
     snip_tail: SnipTail::MaxMinusHead,
+    snip_head_bound: SnipHeadBound::TailStart,
     snip_archives: true,
+    transcript_name: TranscriptName::Counter,
+    compact_tool: CompactTool::AfterBatch,
+    reactive_small: ReactiveSmall::KeepNothing,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -539,7 +598,11 @@ pub const PROTOTYPE: Profile = Profile {
     micro: MicroRule::Course,
     target_per_mille: 1000,
     snip_tail: SnipTail::MaxMinusHead,
+    snip_head_bound: SnipHeadBound::TailStart,
     snip_archives: false,
+    transcript_name: TranscriptName::Counter,
+    compact_tool: CompactTool::Absent,
+    reactive_small: ReactiveSmall::KeepNothing,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -596,12 +659,70 @@ pub const COURSE_LATEST: Profile = Profile {
     micro: MicroRule::Course,
     target_per_mille: 800,
     snip_tail: SnipTail::MaxMinusHeadMinusOne,
+    snip_head_bound: SnipHeadBound::TailStart,
     snip_archives: true,
+    transcript_name: TranscriptName::Counter,
+    compact_tool: CompactTool::AfterBatch,
+    reactive_small: ReactiveSmall::KeepNothing,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
+/// The course web site's older s08 (SPEC §5.3): a repr-based estimate, raw-id spill paths, a
+/// snip marker without archive, micro without unseen guard or save, a summary message without
+/// request separation, and a compact tool that compacts in the middle of its batch.
+pub const COURSE_SITE: Profile = Profile {
+    name: "course-site",
+    estimator: Estimator::PythonRepr,
+    provenance: Provenance {
+        system: "learn-claude-code s08_context_compact/code.py, site revision (learn.shareai.run/zh/s08 = 67a9126c; compaction code as at ac822662/13dc539)",
+        sources: &[
+            "research/lcc_revisions.md §1 (old site-track s08)",
+            "shareAI-lab/learn-claude-code s08_context_compact/code.py @ fa228eed; Bill-Billion/learn-claude-code @ d6ccd657 and b1cac56f (same compaction code)",
+        ],
+        absent: &[
+            "MAX_REACTIVE_RETRIES and the README's 3-failure breaker (the code has none)",
+            "SDK block reprs: assistant blocks are sized as the dicts of SPEC §1",
+        ],
+    },
+    constants: COURSE_MAIN.constants,
+    constant_names: &CONSTANT_NAMES,
+    switches: Switches {
+        unseen_guard: false,
+        ..F9E8B28_SWITCHES
+    },
+    switch_names: &[SwitchName::PairProtection],
+    strings: Strings {
+        omitted: "[Earlier tool result compacted. Re-run if needed.]",
+        snip_marker: "[snipped {n} messages]",
+        summary_message: "[{label}]\n\n{summary}",
+        compact_tool_result: "[Compacted. Conversation history has been summarized.]",
+        ..COURSE_STRINGS
+    },
+    pipeline: COURSE_MAIN_PIPELINE,
+    swapped_pipeline: None,
+    stages: &[
+        Stage::Budget,
+        Stage::Snip,
+        Stage::Micro,
+        Stage::Compact,
+        Stage::Reactive,
+    ],
+    safe_id: SafeId::Raw,
+    persist: Persist::WriteIfAbsent,
+    micro: MicroRule::Site,
+    target_per_mille: 1000,
+    snip_tail: SnipTail::MaxMinusHead,
+    snip_head_bound: SnipHeadBound::Len,
+    snip_archives: false,
+    // 2026-07-29T00:00:00Z, the day of 67a9126c.
+    transcript_name: TranscriptName::EpochSeconds(1_785_283_200),
+    compact_tool: CompactTool::Immediate,
+    reactive_small: ReactiveSmall::KeepAll,
+    no_pointer_placeholders: &["[Earlier tool result compacted. Re-run if needed.]"],
+};
+
 /// Every profile the lab knows, in the order `lab profiles` lists them.
-pub const PROFILES: &[Profile] = &[COURSE_MAIN, COURSE_LATEST, PROTOTYPE];
+pub const PROFILES: &[Profile] = &[COURSE_SITE, COURSE_MAIN, COURSE_LATEST, PROTOTYPE];
 
 /// The default profile.
 pub const DEFAULT_PROFILE: &str = "course-main";

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::observables::{self, Fate, Observables};
-use crate::profile::{self, Profile};
+use crate::profile::{self, CompactTool, Profile, Stage};
 use crate::pyjson::char_len;
 use crate::scenario::{AssistantSpec, ExpectKey, Expectation, ResultSpec, Scenario, Step};
 use crate::stages;
@@ -196,6 +196,66 @@ fn append_results(world: &mut World, scenario: &Scenario, results: &[ResultSpec]
     world.append_results(batch);
 }
 
+/// The model's `compact` tool call, as the profile's agent loop handles it.
+fn compact_tool(
+    world: &mut World,
+    scenario: &Scenario,
+    compact_id: &str,
+    calls: &[String],
+    results: &[ResultSpec],
+) -> Result<(), LabError> {
+    let compact_result = (
+        compact_id.to_owned(),
+        "compact".to_owned(),
+        world.profile.strings.compact_tool_result.to_owned(),
+    );
+    let result_of = |id: &String| {
+        results.iter().find(|r| &r.id == id).map(|r| {
+            let name = scenario.calls.get(id).cloned().unwrap_or_default();
+            (id.clone(), name, r.body.render())
+        })
+    };
+    match world.profile.compact_tool {
+        CompactTool::Absent => unreachable!("rejected before running"),
+        CompactTool::AfterBatch => {
+            let batch = calls
+                .iter()
+                .map(|id| {
+                    if id == compact_id {
+                        compact_result.clone()
+                    } else {
+                        result_of(id).expect("validated: every other call has a result")
+                    }
+                })
+                .collect();
+            world.append_results(batch);
+            stages::run(world, Stage::Compact)?;
+        }
+        CompactTool::Immediate => {
+            let position = calls
+                .iter()
+                .position(|id| id == compact_id)
+                .expect("the compact call is one of the calls");
+            let mut batch: Vec<(String, String, String)> =
+                calls[..position].iter().filter_map(result_of).collect();
+            stages::run(world, Stage::Compact)?;
+            batch.push(compact_result);
+            for id in &calls[position + 1..] {
+                world.event(
+                    "compact_tool",
+                    "drop",
+                    Some(id),
+                    None,
+                    None,
+                    "never ran: the compact tool breaks out of the batch",
+                );
+            }
+            world.append_results(batch);
+        }
+    }
+    Ok(())
+}
+
 /// Checks expectations against the current state.
 pub fn check(
     world: &World,
@@ -329,6 +389,9 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
                 );
             }
             Step::Check(list) => checks.extend(check(&world, list, Some(index + 1))),
+            Step::CompactTool { id, calls, results } => {
+                compact_tool(&mut world, scenario, id, calls, results)?
+            }
         }
         if matches!(step, Step::Assistant(_) | Step::Turn { .. }) {
             world.idle_minutes = 0;

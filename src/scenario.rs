@@ -114,6 +114,16 @@ pub enum Step {
     Idle(u64),
     /// Expectations checked at this point of the run.
     Check(Vec<Expectation>),
+    /// The model called the `compact` tool in the assistant message just before: the results of
+    /// its other calls, and the profile's compact-tool behaviour.
+    CompactTool {
+        /// The id of the `compact` call.
+        id: String,
+        /// The calls of that assistant message, in order (compact included).
+        calls: Vec<String>,
+        /// Results of the other calls.
+        results: Vec<ResultSpec>,
+    },
 }
 
 impl Step {
@@ -128,6 +138,7 @@ impl Step {
             Step::Turn { .. } => "turn",
             Step::Idle(_) => "idle",
             Step::Check(_) => "check",
+            Step::CompactTool { .. } => "compact_tool",
         }
     }
 }
@@ -179,6 +190,7 @@ const STEP_KEYS: &[&str] = &[
     "turn",
     "idle",
     "check",
+    "compact_tool",
 ];
 
 struct Ctx<'a> {
@@ -285,6 +297,8 @@ fn as_array<'v>(
 struct Ids {
     calls: BTreeMap<String, String>,
     answered: BTreeSet<String>,
+    /// The calls of the previous step if it was an `assistant` step.
+    last_assistant: Option<Vec<Call>>,
 }
 
 impl Ids {
@@ -498,9 +512,65 @@ fn parse_step(
     }
     let (key, payload) = map.iter().next().expect("one key checked above");
     let at = format!("step {} ({key})", index + 1);
+    let previous_assistant = if key == "check" {
+        ids.last_assistant.clone()
+    } else {
+        ids.last_assistant.take()
+    };
     let step = match key.as_str() {
         "user" => Step::User(as_str(ctx, &at, "user", payload)?.to_owned()),
-        "assistant" => Step::Assistant(parse_assistant(ctx, &at, payload, ids, &[])?),
+        "assistant" => {
+            let spec = parse_assistant(ctx, &at, payload, ids, &[])?;
+            ids.last_assistant = Some(spec.calls.clone());
+            Step::Assistant(spec)
+        }
+        "compact_tool" => {
+            let map = as_object(ctx, &at, "compact_tool", payload)?;
+            check_keys(ctx, &at, map, &["results"])?;
+            let calls = previous_assistant.unwrap_or_default();
+            let compact = calls.iter().find(|c| c.name == "compact").ok_or_else(|| {
+                ctx.err(
+                    &at,
+                    "compact_tool must follow an assistant step with a call named `compact`",
+                )
+            })?;
+            let results = match map.get("results") {
+                Some(list) if list.as_array().is_some_and(|l| l.is_empty()) => Vec::new(),
+                Some(list) => parse_results(ctx, &at, list, ids)?,
+                None => Vec::new(),
+            };
+            for call in calls.iter().filter(|c| c.name != "compact") {
+                if !results.iter().any(|r| r.id == call.id) {
+                    return Err(ctx.err(&at, format!("call `{}` has no result", call.id)));
+                }
+            }
+            for result in &results {
+                if result.id == compact.id {
+                    return Err(ctx.err(
+                        &at,
+                        format!(
+                            "`{}` is the compact call: its result comes from the profile",
+                            result.id
+                        ),
+                    ));
+                }
+                if !calls.iter().any(|c| c.id == result.id) {
+                    return Err(ctx.err(
+                        &at,
+                        format!(
+                            "result `{}` answers no call of the previous assistant step",
+                            result.id
+                        ),
+                    ));
+                }
+            }
+            ids.answer(ctx, &at, &compact.id)?;
+            Step::CompactTool {
+                id: compact.id.clone(),
+                calls: calls.iter().map(|c| c.id.clone()).collect(),
+                results,
+            }
+        }
         "results" => Step::Results(parse_results(ctx, &at, payload, ids)?),
         "stage" => {
             let name = as_str(ctx, &at, "stage", payload)?;
@@ -738,6 +808,14 @@ impl Scenario {
             }
         }
         for (index, step) in self.steps.iter().enumerate() {
+            if matches!(step, Step::CompactTool { .. })
+                && profile.compact_tool == crate::profile::CompactTool::Absent
+            {
+                return Err(ctx.err(
+                    format!("step {} (compact_tool)", index + 1),
+                    format!("profile {} has no compact tool", profile.name),
+                ));
+            }
             if let Step::Stage(stage) = step {
                 if !profile.stages.contains(stage) {
                     let has: Vec<&str> = profile.stages.iter().map(|s| s.as_str()).collect();

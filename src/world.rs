@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::error::RunError;
-use crate::profile::{Estimator, Persist, Profile, fill};
-use crate::switches::SwitchName;
+use crate::profile::{Estimator, Persist, Profile, TranscriptName, fill};
 use crate::pyjson::{self, char_len};
 use crate::store::{self, Store};
+use crate::switches::SwitchName;
 use crate::trace::Event;
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -489,7 +489,12 @@ impl World {
 
     /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl`.
     pub fn archive(&mut self, stage: &'static str) -> Result<String, RunError> {
-        let name = format!("transcript_{:032x}.jsonl", self.transcripts.len());
+        let name = match self.profile.transcript_name {
+            TranscriptName::Counter => format!("transcript_{:032x}.jsonl", self.transcripts.len()),
+            TranscriptName::EpochSeconds(epoch) => {
+                format!("transcript_{}.jsonl", epoch + self.step as u64)
+            }
+        };
         let path = store::join(&self.transcript_dir, &name);
         let chars = self
             .store
@@ -564,6 +569,11 @@ impl World {
             .summary
             .clone()
             .unwrap_or_else(|| format!("summary of {count} messages"));
+        // The course: `summary.strip() or "(empty summary)"`.
+        let summary = match summary.trim() {
+            "" => "(empty summary)".to_owned(),
+            text => text.to_owned(),
+        };
         self.event(
             stage,
             "summary",

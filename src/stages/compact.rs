@@ -38,7 +38,8 @@ pub(super) fn summary_message(world: &World, label: &str, summary: &str, path: &
         &[
             ("label", label),
             ("request", &world.active_request),
-            ("summary", &summary_json),
+            ("summary", summary),
+            ("summary_json", &summary_json),
             ("path", path),
         ],
     ))

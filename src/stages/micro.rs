@@ -13,13 +13,48 @@
 //! idempotent and cannot be forged), and saves a result without pointer before replacing it.
 
 use crate::error::RunError;
-use crate::profile::fill;
+use crate::profile::{MicroRule, fill};
 use crate::pyjson::char_len;
 use crate::switches::SwitchName;
 use crate::transcript::Role;
 use crate::world::World;
 
 pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
+    match world.profile.micro {
+        MicroRule::Course => course(world, target),
+        MicroRule::Site => {
+            site(world);
+            Ok(())
+        }
+    }
+}
+
+/// The site revision's micro: count blocks, keep the last `keep_results`, blank the rest.
+fn site(world: &mut World) {
+    let positions = world.history.result_positions();
+    let keep = world.profile.constants.keep_results;
+    if positions.len() <= keep {
+        return;
+    }
+    let micro_min = world.profile.constants.micro_min;
+    let placeholder = world.profile.strings.omitted;
+    for &(mi, bi) in &positions[..positions.len() - keep] {
+        let chars = char_len(world.history.result_at(mi, bi).1);
+        if chars > micro_min {
+            world.replace_result(
+                mi,
+                bi,
+                placeholder.to_owned(),
+                "micro",
+                format!(
+                    "micro (site): {chars} chars > micro_min {micro_min} and not among the last {keep} results (no unseen guard, no save)"
+                ),
+            );
+        }
+    }
+}
+
+fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
     let positions = world.history.result_positions();
     let messages = world.history.messages();
     let last_assistant = messages.iter().rposition(|m| m.role == Role::Assistant);
@@ -61,7 +96,10 @@ pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunErr
         }
         let (id, content) = (id.to_owned(), content.to_owned());
         let (path, reason) = match world.recognised_pointer(&content) {
-            Some(path) => (Some(path), format!("micro: pointer taken from its `{line}` line")),
+            Some(path) => (
+                Some(path),
+                format!("micro: pointer taken from its `{line}` line"),
+            ),
             None if save => {
                 let path = world.save_output(&id, &content)?;
                 (

@@ -6,6 +6,7 @@
 //! course summarises everything and keeps nothing (its `if tail_start` branches).
 
 use crate::error::RunError;
+use crate::profile::ReactiveSmall;
 use crate::world::World;
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
@@ -15,7 +16,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world,
         len.saturating_sub(world.profile.constants.keep_messages),
     );
-    let head = if tail_start > 0 { tail_start } else { len };
+    // With no tail to keep, the course summarises everything and keeps nothing; the site
+    // summarises nothing and keeps everything.
+    let keep_all = world.profile.reactive_small == ReactiveSmall::KeepAll;
+    let head = if tail_start > 0 || keep_all {
+        tail_start
+    } else {
+        len
+    };
     super::note_removed(
         world,
         0..head,
@@ -28,7 +36,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let mut messages = vec![super::compact::summary_message(
         world, label, &summary, &path,
     )];
-    if tail_start > 0 {
+    if tail_start > 0 || keep_all {
         messages.extend_from_slice(&world.history.messages()[tail_start..]);
     }
     let before = world.history.estimate();

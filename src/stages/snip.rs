@@ -7,7 +7,7 @@
 //! how many messages went and (course main) the transcript that holds them all.
 
 use crate::error::RunError;
-use crate::profile::{SnipTail, fill};
+use crate::profile::{SnipHeadBound, SnipTail, fill};
 use crate::switches::SwitchName;
 use crate::transcript::{Content, Message};
 use crate::world::World;
@@ -51,8 +51,12 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         let messages = world.history.messages();
         // Python's messages[head_end - 1] reads the last message when head_end is 0.
         let head_last = head_end.checked_sub(1).unwrap_or(len - 1);
+        let bound = match world.profile.snip_head_bound {
+            SnipHeadBound::TailStart => tail_start,
+            SnipHeadBound::Len => len,
+        };
         if messages[head_last].has_tool_use() {
-            while head_end < tail_start && messages[head_end].is_tool_result() {
+            while head_end < bound && messages[head_end].is_tool_result() {
                 head_end += 1;
             }
         }
