@@ -34,6 +34,7 @@ pub const OBSERVABLE_NAMES: &[&str] = &[
     "spill_chars",
     "transcript_originals",
     "transcript_placeholders",
+    "claude_md_present",
 ];
 
 /// Everything measured at one point of a run. Field order is the output order.
@@ -76,6 +77,8 @@ pub struct Observables {
     pub transcript_originals: Vec<usize>,
     /// Per transcript, in order: results it holds replaced.
     pub transcript_placeholders: Vec<usize>,
+    /// The scenario's CLAUDE.md text is in what the next request sends.
+    pub claude_md_present: bool,
 }
 
 /// A pointer a result's content carries: a `saved at` placeholder or a persisted-output block.
@@ -104,14 +107,17 @@ pub fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Pointer<'a>
             return Some(Pointer::SavedAt(path));
         }
     }
-    let (prefix, after) = strings
+    // A persisted-output block: its pointer line names the file.
+    let (opening, _) = strings
         .persisted
-        .split_once("{path}")
-        .expect("persisted has a {path} field");
-    let end = after.chars().next().unwrap_or('\n');
-    let rest = content.strip_prefix(prefix)?;
-    let path = rest.split(end).next().unwrap_or(rest);
-    Some(Pointer::Persisted(path))
+        .split_once('\n')
+        .expect("the persisted template has an opening line");
+    if !content.starts_with(opening) {
+        return None;
+    }
+    let start = content.find(strings.pointer_line)? + strings.pointer_line.len();
+    let rest = &content[start..];
+    Some(Pointer::Persisted(rest.split('\n').next().unwrap_or(rest)))
 }
 
 /// True if the content is one of the profile's placeholders (with or without pointer).
@@ -196,12 +202,20 @@ pub fn measure(world: &World) -> Observables {
         api_valid: api_valid(world),
         context_chars: world.history.estimate(),
         peak_context_chars: world.peak_chars.max(world.history.estimate()),
-        messages: messages.len(),
+        messages: messages.len() + usize::from(world.history.pinned().is_some()),
         model_calls: world.model_calls,
         transcripts: world.transcripts.len(),
         spill_chars: spill.iter().map(|f| f.chars).sum(),
         transcript_originals: world.transcripts.iter().map(|t| t.originals).collect(),
         transcript_placeholders: world.transcripts.iter().map(|t| t.placeholders).collect(),
+        claude_md_present: world.claude_md.as_deref().is_some_and(|text| {
+            !text.is_empty()
+                && world
+                    .history
+                    .context()
+                    .iter()
+                    .any(|m| matches!(&m.content, crate::transcript::Content::Text(t) if t.contains(text)))
+        }),
     }
 }
 

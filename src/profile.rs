@@ -11,33 +11,80 @@ use serde_json::{Map, Value};
 use crate::switches::{SwitchName, Switches};
 use crate::transcript::Message;
 
-/// Numeric constants, in characters unless named otherwise. A profile lists the ones it uses in
-/// [`Profile::constant_names`]; only those can be overridden.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Constants {
-    /// Proactive compaction fires when the estimate exceeds this.
-    pub context_limit: usize,
-    /// Budget persists results while a batch's total exceeds this.
-    pub batch_budget: usize,
-    /// A result longer than this may be persisted.
-    pub large: usize,
-    /// Characters of preview kept in a `<persisted-output>` block.
-    pub preview: usize,
-    /// Characters of serialised history handed to the summariser.
-    pub summary_input: usize,
-    /// Micro keeps this many of the most recent seen results (Python slice `[:-k]`).
-    pub keep_results: usize,
-    /// Reactive compaction keeps this many tail messages.
-    pub keep_messages: usize,
-    /// Micro leaves results of at most this many characters alone.
-    pub micro_min: usize,
-    /// Snip acts when the history has more messages than this.
-    pub snip_max: usize,
-    /// Snip keeps this many head messages.
-    pub snip_head: usize,
+macro_rules! constants {
+    ($($(#[doc = $doc:expr])+ $name:ident,)+) => {
+        /// Numeric constants, in characters unless named otherwise. A profile lists the ones it
+        /// uses in [`Profile::constant_names`]; only those can be overridden.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub struct Constants {
+            $($(#[doc = $doc])+ pub $name: usize,)+
+        }
+
+        /// Names of all constants, in declaration order.
+        pub const ALL_CONSTANT_NAMES: &[&str] = &[$(stringify!($name),)+];
+
+        impl Constants {
+            /// Every constant 0: the base of a profile's own values.
+            pub const ZERO: Constants = Constants { $($name: 0,)+ };
+
+            fn slot(&mut self, name: &str) -> Option<&mut usize> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)+
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-/// Names of all constants, in declaration order.
+constants! {
+    /// Proactive compaction fires when the estimate exceeds this.
+    context_limit,
+    /// Budget persists results while a batch's total exceeds this.
+    batch_budget,
+    /// A result longer than this may be persisted.
+    large,
+    /// Characters of preview kept in a `<persisted-output>` block.
+    preview,
+    /// Characters of serialised history handed to the summariser.
+    summary_input,
+    /// Micro keeps this many of the most recent seen results (Python slice `[:-k]`).
+    keep_results,
+    /// Reactive compaction keeps this many tail messages.
+    keep_messages,
+    /// Micro leaves results of at most this many characters alone.
+    micro_min,
+    /// Snip acts when the history has more messages than this.
+    snip_max,
+    /// Snip keeps this many head messages.
+    snip_head,
+    /// Claude Code: the model's context window, in tokens.
+    context_window,
+    /// Claude Code: the model's maximum output tokens.
+    max_output,
+    /// Claude Code: the output reserved for the summary, at most (MAX_OUTPUT_TOKENS_FOR_SUMMARY).
+    summary_reserve,
+    /// Claude Code: AUTOCOMPACT_BUFFER_TOKENS below the effective window.
+    autocompact_buffer,
+    /// Claude Code: DEFAULT_MAX_RESULT_SIZE_CHARS, the cap on every tool's persist threshold.
+    max_result,
+    /// Claude Code: Bash's maxResultSizeChars.
+    bash_limit,
+    /// Claude Code: Grep's maxResultSizeChars.
+    grep_limit,
+    /// Claude Code: the idle gap, in minutes, after which time-based microcompact clears.
+    idle_gap_minutes,
+    /// Claude Code: compactable results time-based microcompact keeps.
+    keep_recent,
+    /// Claude Code: files restored after a compaction.
+    restore_files,
+    /// Claude Code: tokens a restored file may have.
+    restore_file_tokens,
+    /// Claude Code: tokens all restored files may have together.
+    restore_budget,
+}
+
+/// The constants of the course profiles.
 pub const CONSTANT_NAMES: [&str; 10] = [
     "context_limit",
     "batch_budget",
@@ -52,22 +99,6 @@ pub const CONSTANT_NAMES: [&str; 10] = [
 ];
 
 impl Constants {
-    fn slot(&mut self, name: &str) -> Option<&mut usize> {
-        Some(match name {
-            "context_limit" => &mut self.context_limit,
-            "batch_budget" => &mut self.batch_budget,
-            "large" => &mut self.large,
-            "preview" => &mut self.preview,
-            "summary_input" => &mut self.summary_input,
-            "keep_results" => &mut self.keep_results,
-            "keep_messages" => &mut self.keep_messages,
-            "micro_min" => &mut self.micro_min,
-            "snip_max" => &mut self.snip_max,
-            "snip_head" => &mut self.snip_head,
-            _ => return None,
-        })
-    }
-
     /// The value of a constant by name.
     pub fn get(&self, name: &str) -> Option<usize> {
         let mut copy = *self;
@@ -104,6 +135,10 @@ pub enum Estimator {
     PythonJson,
     /// `len(str(messages))`, Python's repr (the course site's older revision).
     PythonRepr,
+    /// Claude Code's `roughTokenCountEstimationForMessages`: per block
+    /// `Math.round(length / 4)` in UTF-16 units (text, tool_result content, tool_use
+    /// `name + JSON.stringify(input)`), summed; in tokens, not characters.
+    ClaudeTokens,
 }
 
 impl Estimator {
@@ -112,6 +147,7 @@ impl Estimator {
         match self {
             Estimator::PythonJson => message.json_chars(),
             Estimator::PythonRepr => message.repr_chars(),
+            Estimator::ClaudeTokens => message.rough_tokens(),
         }
     }
 
@@ -120,6 +156,7 @@ impl Estimator {
         match self {
             Estimator::PythonJson => crate::pyjson::json_str_chars(text),
             Estimator::PythonRepr => crate::pyjson::repr_str_chars(text),
+            Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
         }
     }
 
@@ -130,6 +167,7 @@ impl Estimator {
             Estimator::PythonJson | Estimator::PythonRepr => {
                 crate::transcript::list_chars(count, sum)
             }
+            Estimator::ClaudeTokens => sum,
         }
     }
 
@@ -137,6 +175,21 @@ impl Estimator {
         match self {
             Estimator::PythonJson => "len(json.dumps(messages, ensure_ascii=False))",
             Estimator::PythonRepr => "len(str(messages))",
+            Estimator::ClaudeTokens => "tokens: per block Math.round(UTF-16 length / 4), summed",
+        }
+    }
+
+    /// The estimate of a whole list, serialising everything (the slow reference for the
+    /// incremental estimate).
+    pub fn full(self, messages: &[Message]) -> usize {
+        self.list(messages.len(), messages.iter().map(|m| self.message(m)).sum())
+    }
+
+    /// The unit of the estimate.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Estimator::PythonJson | Estimator::PythonRepr => "chars",
+            Estimator::ClaudeTokens => "tokens",
         }
     }
 }
@@ -150,16 +203,25 @@ pub enum Stage {
     Fit,
     Compact,
     Reactive,
+    /// Claude Code's time-based microcompact.
+    TimeMc,
+    /// Claude Code's autocompact.
+    Autocompact,
+    /// Claude Code's `ensureToolResultPairing`.
+    PairRepair,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Budget,
         Stage::Snip,
         Stage::Micro,
         Stage::Fit,
         Stage::Compact,
         Stage::Reactive,
+        Stage::TimeMc,
+        Stage::Autocompact,
+        Stage::PairRepair,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -170,6 +232,9 @@ impl Stage {
             Stage::Fit => "fit",
             Stage::Compact => "compact",
             Stage::Reactive => "reactive",
+            Stage::TimeMc => "time_mc",
+            Stage::Autocompact => "autocompact",
+            Stage::PairRepair => "pair_repair",
         }
     }
 
@@ -257,6 +322,17 @@ pub enum CompactTool {
     Immediate,
 }
 
+/// What happens to a tool result as it arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Nothing: it enters the history as the tool returned it.
+    Verbatim,
+    /// Claude Code's `maybePersistLargeToolResult`: an empty result becomes
+    /// `(<tool> completed with no output)`; a result longer than its tool's threshold is written
+    /// once to `tool-results/<id>.txt` and replaced by a 2KB preview.
+    PersistPerTool,
+}
+
 /// How snip bounds the head guard's loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SnipHeadBound {
@@ -339,6 +415,12 @@ pub struct Profile {
     pub transcript_name: TranscriptName,
     pub compact_tool: CompactTool,
     pub reactive_small: ReactiveSmall,
+    /// What happens to a tool result as it arrives, before it enters the history.
+    pub arrival: Arrival,
+    /// Every message is appended to one session transcript as it enters the history.
+    pub session_transcript: bool,
+    /// The scenario's `claude_md` is re-injected before every request, outside the history.
+    pub claude_md: bool,
     /// Placeholders that carry no pointer (for `lost_forever` and `pointer_lost`).
     pub no_pointer_placeholders: &'static [&'static str],
 }
@@ -346,6 +428,15 @@ pub struct Profile {
 impl Profile {
     pub fn has_switch(&self, name: SwitchName) -> bool {
         self.switch_names.contains(&name)
+    }
+
+    /// Claude Code's autocompact threshold: window − min(max_output, summary reserve) − buffer.
+    pub fn autocompact_threshold(&self) -> usize {
+        let c = self.constants;
+        let effective = c
+            .context_window
+            .saturating_sub(c.max_output.min(c.summary_reserve));
+        effective.saturating_sub(c.autocompact_buffer)
     }
 
     /// `int(context_limit * 0.8)` as Python computes it (for 800 per mille).
@@ -497,6 +588,7 @@ pub const COURSE_MAIN: Profile = Profile {
         micro_min: 120,
         snip_max: 50,
         snip_head: 3,
+        ..Constants::ZERO
     },
     constant_names: &CONSTANT_NAMES,
     switches: F9E8B28_SWITCHES,
@@ -525,6 +617,9 @@ pub const COURSE_MAIN: Profile = Profile {
     transcript_name: TranscriptName::Counter,
     compact_tool: CompactTool::AfterBatch,
     reactive_small: ReactiveSmall::KeepNothing,
+    arrival: Arrival::Verbatim,
+    session_transcript: false,
+    claude_md: false,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -567,6 +662,7 @@ pub const PROTOTYPE: Profile = Profile {
         micro_min: 120,
         snip_max: 6,
         snip_head: 2,
+        ..Constants::ZERO
     },
     constant_names: &[
         "batch_budget",
@@ -603,6 +699,9 @@ pub const PROTOTYPE: Profile = Profile {
     transcript_name: TranscriptName::Counter,
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
+    arrival: Arrival::Verbatim,
+    session_transcript: false,
+    claude_md: false,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -653,7 +752,14 @@ pub const COURSE_LATEST: Profile = Profile {
     strings: COURSE_STRINGS,
     pipeline: COURSE_LATEST_PIPELINE,
     swapped_pipeline: None,
-    stages: &Stage::ALL,
+    stages: &[
+        Stage::Budget,
+        Stage::Snip,
+        Stage::Micro,
+        Stage::Fit,
+        Stage::Compact,
+        Stage::Reactive,
+    ],
     safe_id: SafeId::Sanitised(120),
     persist: Persist::SaveOutput,
     micro: MicroRule::Course,
@@ -664,6 +770,9 @@ pub const COURSE_LATEST: Profile = Profile {
     transcript_name: TranscriptName::Counter,
     compact_tool: CompactTool::AfterBatch,
     reactive_small: ReactiveSmall::KeepNothing,
+    arrival: Arrival::Verbatim,
+    session_transcript: false,
+    claude_md: false,
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -718,11 +827,121 @@ pub const COURSE_SITE: Profile = Profile {
     transcript_name: TranscriptName::EpochSeconds(1_785_283_200),
     compact_tool: CompactTool::Immediate,
     reactive_small: ReactiveSmall::KeepAll,
+    arrival: Arrival::Verbatim,
+    session_transcript: false,
+    claude_md: false,
     no_pointer_placeholders: &["[Earlier tool result compacted. Re-run if needed.]"],
 };
 
+const CLAUDE_CODE_PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::TimeMc),
+    Pipe::Run(Stage::Autocompact),
+    Pipe::Run(Stage::PairRepair),
+];
+
+/// Claude Code v2.1.88 as the public source shows it (SPEC §5.5, seed 003): per-tool persistence
+/// as results arrive, time-based microcompact after an idle hour, autocompact at window −
+/// min(max_output, 20000) − 13000 tokens with a 9-section summary, restored files and CLAUDE.md,
+/// every message in the session transcript, and pair repair before each request.
+pub const CLAUDE_CODE: Profile = Profile {
+    name: "claude-code",
+    estimator: Estimator::ClaudeTokens,
+    provenance: Provenance {
+        system: "Claude Code v2.1.88 (the public source map of 2026-03-31), external build, default 200K-token model",
+        sources: &[
+            "seeds/003_8a618625ef9fbc37.txt (five drawers: persist, snip, microcompact, collapse, autocompact)",
+            "research/production_pipelines.md §1 (query.ts order, toolResultStorage.ts, microCompact.ts, autoCompact.ts, compact.ts)",
+            "src/utils/toolResultStorage.ts, src/services/compact/*.ts, src/utils/messages.ts as mirrored in Iam-Shoaib/claude-code @ 71b18827",
+        ],
+        absent: &[
+            "snip (HISTORY_SNIP): ant-only, internals not public",
+            "context collapse (CONTEXT_COLLAPSE): ant-only, internals not public",
+            "cached microcompact (CACHED_MICROCOMPACT): ant-only, thresholds not public",
+            "reactive compact on a 413: ant-only",
+            "the per-message 200000-char budget: behind tengu_hawthorn_steeple, off by default",
+            "session-memory compaction: experimental flags, off by default",
+            "API usage: with no real API call, the token count is the rough estimate of all messages",
+            "the file-attachment JSON shape and the cyber-risk reminder text: restored files are sized by their rendered text",
+            "the per-file header of CLAUDE.md contents: the scenario's text follows MEMORY_INSTRUCTION_PROMPT directly",
+        ],
+    },
+    constants: Constants {
+        preview: 2_000,
+        context_window: 200_000,
+        max_output: 32_000,
+        summary_reserve: 20_000,
+        autocompact_buffer: 13_000,
+        max_result: 50_000,
+        bash_limit: 30_000,
+        grep_limit: 20_000,
+        idle_gap_minutes: 60,
+        keep_recent: 5,
+        restore_files: 5,
+        restore_file_tokens: 5_000,
+        restore_budget: 50_000,
+        ..Constants::ZERO
+    },
+    constant_names: &[
+        "context_window",
+        "max_output",
+        "summary_reserve",
+        "autocompact_buffer",
+        "max_result",
+        "bash_limit",
+        "grep_limit",
+        "preview",
+        "idle_gap_minutes",
+        "keep_recent",
+        "restore_files",
+        "restore_file_tokens",
+        "restore_budget",
+    ],
+    switches: Switches {
+        unseen_guard: false,
+        pair_protection: false,
+        time_based_mc: true,
+        pair_repair: true,
+        ..F9E8B28_SWITCHES
+    },
+    switch_names: &[SwitchName::TimeBasedMc, SwitchName::PairRepair],
+    strings: Strings {
+        persisted: "<persisted-output>\nOutput too large ({size}). Full output saved to: {path}\n\nPreview (first {preview_size}):\n{preview}{more}</persisted-output>",
+        saved_at: "[Earlier tool result saved at {path}]",
+        omitted: "[Old tool result content cleared]",
+        pointer_line: "Full output saved to: ",
+        snip_marker: "",
+        summary_message: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n{summary}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: {path}\nContinue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with \"I'll continue\" or similar. Pick up the last task as if the break never happened.",
+        compact_tool_result: "",
+        compact_label: "",
+        reactive_label: "",
+    },
+    pipeline: CLAUDE_CODE_PIPELINE,
+    swapped_pipeline: None,
+    stages: &[Stage::TimeMc, Stage::Autocompact, Stage::PairRepair],
+    safe_id: SafeId::Raw,
+    persist: Persist::WriteIfAbsent,
+    micro: MicroRule::Course,
+    target_per_mille: 1000,
+    snip_tail: SnipTail::MaxMinusHead,
+    snip_head_bound: SnipHeadBound::TailStart,
+    snip_archives: false,
+    transcript_name: TranscriptName::Counter,
+    compact_tool: CompactTool::Absent,
+    reactive_small: ReactiveSmall::KeepNothing,
+    arrival: Arrival::PersistPerTool,
+    session_transcript: true,
+    claude_md: true,
+    no_pointer_placeholders: &["[Old tool result content cleared]"],
+};
+
 /// Every profile the lab knows, in the order `lab profiles` lists them.
-pub const PROFILES: &[Profile] = &[COURSE_SITE, COURSE_MAIN, COURSE_LATEST, PROTOTYPE];
+pub const PROFILES: &[Profile] = &[
+    COURSE_SITE,
+    COURSE_MAIN,
+    COURSE_LATEST,
+    PROTOTYPE,
+    CLAUDE_CODE,
+];
 
 /// The default profile.
 pub const DEFAULT_PROFILE: &str = "course-main";

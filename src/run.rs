@@ -185,7 +185,11 @@ fn assistant_message(spec: &AssistantSpec) -> Message {
     Message::blocks(Role::Assistant, blocks)
 }
 
-fn append_results(world: &mut World, scenario: &Scenario, results: &[ResultSpec]) {
+fn append_results(
+    world: &mut World,
+    scenario: &Scenario,
+    results: &[ResultSpec],
+) -> Result<(), RunError> {
     let batch = results
         .iter()
         .map(|r| {
@@ -193,7 +197,22 @@ fn append_results(world: &mut World, scenario: &Scenario, results: &[ResultSpec]
             (r.id.clone(), name, r.body.render())
         })
         .collect();
-    world.append_results(batch);
+    world.append_results(batch)
+}
+
+/// Claude Code's meta user message of user context (`prependUserContext`): CLAUDE.md, if any, and
+/// the date (fixed, so that runs are deterministic).
+fn claude_md_message(claude_md: Option<&str>) -> Message {
+    const MEMORY_INSTRUCTION_PROMPT: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
+    let mut entries = Vec::new();
+    if let Some(text) = claude_md {
+        entries.push(format!("# claudeMd\n{MEMORY_INSTRUCTION_PROMPT}\n\n{text}"));
+    }
+    entries.push("# currentDate\nToday's date is 2026-03-31.".to_owned());
+    Message::user_text(format!(
+        "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n{}\n\n      IMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>\n",
+        entries.join("\n")
+    ))
 }
 
 /// The model's `compact` tool call, as the profile's agent loop handles it.
@@ -228,7 +247,7 @@ fn compact_tool(
                     }
                 })
                 .collect();
-            world.append_results(batch);
+            world.append_results(batch)?;
             stages::run(world, Stage::Compact)?;
         }
         CompactTool::Immediate => {
@@ -250,7 +269,7 @@ fn compact_tool(
                     "never ran: the compact tool breaks out of the batch",
                 );
             }
-            world.append_results(batch);
+            world.append_results(batch)?;
         }
     }
     Ok(())
@@ -351,10 +370,17 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
     }
     let mut world = World::new(profile, store, spill_dir, transcript_dir);
     world.summary = scenario.summary.clone();
+    world.claude_md = scenario.claude_md.clone();
+    if world.profile.session_transcript {
+        world.open_session();
+    }
+    if world.profile.claude_md {
+        world.history.pin(claude_md_message(scenario.claude_md.as_deref()));
+    }
     let mut checks = Vec::new();
     if let Some(request) = &scenario.request {
         world.active_request = request.clone();
-        world.append(Message::user_text(request.clone()));
+        world.append(Message::user_text(request.clone()))?;
         world.note_peak();
     }
     for (index, step) in scenario.steps.iter().enumerate() {
@@ -362,18 +388,18 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
         match step {
             Step::User(text) => {
                 world.active_request = text.clone();
-                world.append(Message::user_text(text.clone()));
+                world.append(Message::user_text(text.clone()))?;
             }
-            Step::Assistant(spec) => world.append(assistant_message(spec)),
-            Step::Results(results) => append_results(&mut world, scenario, results),
+            Step::Assistant(spec) => world.append(assistant_message(spec))?,
+            Step::Results(results) => append_results(&mut world, scenario, results)?,
             Step::Stage(stage) => stages::run(&mut world, *stage)?,
             Step::Prepare => stages::prepare(&mut world)?,
             Step::Turn { assistant, results } => {
                 stages::prepare(&mut world)?;
                 world.note_peak();
-                world.append(assistant_message(assistant));
+                world.append(assistant_message(assistant))?;
                 if !results.is_empty() {
-                    append_results(&mut world, scenario, results);
+                    append_results(&mut world, scenario, results)?;
                 }
             }
             Step::Idle(minutes) => {
@@ -412,7 +438,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
             .constants
             .to_value(world.profile.constant_names),
         observables,
-        messages: world.history.messages().to_vec(),
+        messages: world.history.context(),
         spill,
         transcripts: world.transcripts,
         trace: world.trace,

@@ -161,6 +161,8 @@ pub struct Scenario {
     pub switches: Vec<(String, String)>,
     /// Scripted summary text for every summariser call.
     pub summary: Option<String>,
+    /// Project instructions (CLAUDE.md) for profiles that re-inject them on every request.
+    pub claude_md: Option<String>,
     pub steps: Vec<Step>,
     pub expect: Vec<Expectation>,
     /// Tool name of every call id.
@@ -178,6 +180,7 @@ const TOP_KEYS: &[&str] = &[
     "constants",
     "switches",
     "summary",
+    "claude_md",
     "steps",
     "expect",
 ];
@@ -773,6 +776,7 @@ impl Scenario {
             constants,
             switches,
             summary: text_field("summary")?,
+            claude_md: text_field("claude_md")?,
             steps,
             expect,
             calls: ids.calls,

@@ -156,6 +156,24 @@ impl Message {
         counter.0
     }
 
+    /// Claude Code's rough token count of the message (per block, rounded per block).
+    pub fn rough_tokens(&self) -> usize {
+        match &self.content {
+            Content::Text(text) => rough_tokens(text),
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .map(|block| match block {
+                    Block::Text { text } => rough_tokens(text),
+                    Block::ToolResult { content, .. } => rough_tokens(content),
+                    Block::ToolUse { name, input, .. } => rough_tokens(&format!(
+                        "{name}{}",
+                        js_stringify(&Value::Object(input.clone()))
+                    )),
+                })
+                .sum(),
+        }
+    }
+
     /// `len(repr(message))`.
     pub fn repr_chars(&self) -> usize {
         let mut counter = Counter::default();
@@ -247,6 +265,26 @@ impl Block {
         }
         sink.raw("}");
     }
+}
+
+/// JavaScript's `string.length`: UTF-16 code units.
+pub fn utf16_len(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().map(char::len_utf16).sum()
+    }
+}
+
+/// Claude Code's `roughTokenCountEstimation`: `Math.round(length / 4)` in UTF-16 units.
+pub fn rough_tokens(text: &str) -> usize {
+    // Math.round rounds halves up; lengths are non-negative.
+    (utf16_len(text) * 2 + 4) / 8
+}
+
+/// `JSON.stringify(value)`: no spaces, non-ASCII kept.
+pub fn js_stringify(value: &Value) -> String {
+    serde_json::to_string(value).expect("a JSON value serialises")
 }
 
 /// `len(json.dumps(messages, ensure_ascii=False))` for a list whose messages have the given

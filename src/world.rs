@@ -22,6 +22,9 @@ pub struct History {
     messages: Vec<Message>,
     sizes: Vec<usize>,
     sum: usize,
+    /// A message sent before the history on every request and never compacted (Claude Code's
+    /// CLAUDE.md context), with its size.
+    pinned: Option<(Message, usize)>,
 }
 
 impl History {
@@ -31,7 +34,28 @@ impl History {
             messages: Vec::new(),
             sizes: Vec::new(),
             sum: 0,
+            pinned: None,
         }
+    }
+
+    /// Sets the pinned message sent before the history.
+    pub fn pin(&mut self, message: Message) {
+        let size = self.estimator.message(&message);
+        self.pinned = Some((message, size));
+    }
+
+    /// The pinned message, if any.
+    pub fn pinned(&self) -> Option<&Message> {
+        self.pinned.as_ref().map(|(m, _)| m)
+    }
+
+    /// What a request sends: the pinned message, then the history.
+    pub fn context(&self) -> Vec<Message> {
+        self.pinned()
+            .into_iter()
+            .chain(self.messages.iter())
+            .cloned()
+            .collect()
     }
 
     pub fn messages(&self) -> &[Message] {
@@ -46,9 +70,12 @@ impl History {
         self.messages.is_empty()
     }
 
-    /// The profile's estimate of the whole list.
+    /// The profile's estimate of what a request sends (the pinned message included).
     pub fn estimate(&self) -> usize {
-        self.estimator.list(self.messages.len(), self.sum)
+        match &self.pinned {
+            Some((_, size)) => self.estimator.list(self.messages.len() + 1, self.sum + size),
+            None => self.estimator.list(self.messages.len(), self.sum),
+        }
     }
 
     pub fn push(&mut self, message: Message) {
@@ -88,7 +115,9 @@ impl History {
     pub fn jsonl_chars(&self) -> usize {
         match self.estimator {
             Estimator::PythonJson => self.sum + self.messages.len(),
-            Estimator::PythonRepr => self.messages.iter().map(|m| m.json_chars() + 1).sum(),
+            Estimator::PythonRepr | Estimator::ClaudeTokens => {
+                self.messages.iter().map(|m| m.json_chars() + 1).sum()
+            }
         }
     }
 
@@ -183,6 +212,8 @@ pub struct World {
     pub active_request: String,
     /// Scripted summary text; `summary of {N} messages` when absent.
     pub summary: Option<String>,
+    /// The scenario's CLAUDE.md text.
+    pub claude_md: Option<String>,
     /// Current 1-based step.
     pub step: usize,
     /// Model calls made by the context layer (summaries).
@@ -191,6 +222,11 @@ pub struct World {
     pub peak_chars: usize,
     /// Minutes since the last assistant message (idle steps).
     pub idle_minutes: u64,
+    /// Index in `transcripts` of the session transcript, for profiles that keep one.
+    session: Option<usize>,
+    /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
+    /// original text (Claude Code's readFileState).
+    pub read_files: Vec<(String, String)>,
 }
 
 impl World {
@@ -213,11 +249,68 @@ impl World {
             unseen: Vec::new(),
             active_request: String::new(),
             summary: None,
+            claude_md: None,
             step: 0,
             model_calls: 0,
             peak_chars: 0,
             idle_minutes: 0,
+            session: None,
+            read_files: Vec::new(),
         }
+    }
+
+    /// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
+    pub fn open_session(&mut self) {
+        let path = store::join(&self.transcript_dir, "session.jsonl");
+        self.transcripts.push(TranscriptRecord {
+            path,
+            stage: "session",
+            step: self.step,
+            messages: 0,
+            chars: 0,
+            originals: 0,
+            placeholders: 0,
+        });
+        self.session = Some(self.transcripts.len() - 1);
+    }
+
+    /// The session transcript's path, if the profile keeps one.
+    pub fn session_path(&self) -> Option<String> {
+        self.session.map(|i| self.transcripts[i].path.clone())
+    }
+
+    /// Appends messages to the session transcript, if the profile keeps one.
+    pub fn log_session(&mut self, messages: &[Message]) -> Result<(), RunError> {
+        let Some(index) = self.session else {
+            return Ok(());
+        };
+        let path = self.transcripts[index].path.clone();
+        for message in messages {
+            let chars = message.json_chars() + 1;
+            self.store
+                .append_transcript(&path, message, chars)
+                .map_err(|source| RunError::Store {
+                    path: path.clone(),
+                    source,
+                })?;
+            let mut originals = 0;
+            let mut placeholders = 0;
+            for (id, _) in message.tool_results() {
+                match self.results.get_mut(id) {
+                    Some(record) if record.is_original => {
+                        record.archived_verbatim = true;
+                        originals += 1;
+                    }
+                    _ => placeholders += 1,
+                }
+            }
+            let record = &mut self.transcripts[index];
+            record.messages += 1;
+            record.chars += chars;
+            record.originals += originals;
+            record.placeholders += placeholders;
+        }
+        Ok(())
     }
 
     /// Records one event at the current step.
@@ -241,8 +334,15 @@ impl World {
         });
     }
 
-    /// Appends a message; an assistant message marks every earlier result as seen.
-    pub fn append(&mut self, message: Message) {
+    /// Appends a message (and logs it to the session transcript); an assistant message marks
+    /// every earlier result as seen.
+    pub fn append(&mut self, message: Message) -> Result<(), RunError> {
+        self.log_session(std::slice::from_ref(&message))?;
+        self.push(message);
+        Ok(())
+    }
+
+    fn push(&mut self, message: Message) {
         if message.role == Role::Assistant {
             for id in std::mem::take(&mut self.unseen) {
                 if let Some(record) = self.results.get_mut(&id) {
@@ -261,11 +361,16 @@ impl World {
         self.history.push(message);
     }
 
-    /// Appends a batch of results and registers them.
-    pub fn append_results(&mut self, results: Vec<(String, String, String)>) {
+    /// Appends a batch of results and registers them; the profile's arrival rule (Claude Code's
+    /// persistence) applies before the message reaches the session transcript.
+    pub fn append_results(
+        &mut self,
+        results: Vec<(String, String, String)>,
+    ) -> Result<(), RunError> {
         let mut blocks = Vec::with_capacity(results.len());
         for (id, name, content) in results {
             let chars = char_len(&content);
+            let name_for_read = name.clone();
             self.results.insert(
                 id.clone(),
                 ResultRecord {
@@ -289,12 +394,39 @@ impl World {
             );
             self.unseen.push(id.clone());
             self.arrivals.push(id.clone());
+            if name_for_read == "Read" {
+                if let Some(path) = self.read_path(&id) {
+                    self.read_files.retain(|(p, _)| *p != path);
+                    self.read_files.push((path, content.clone()));
+                }
+            }
             blocks.push(Block::ToolResult {
                 tool_use_id: id,
                 content,
             });
         }
-        self.append(Message::blocks(Role::User, blocks));
+        self.push(Message::blocks(Role::User, blocks));
+        crate::stages::arrive(self)?;
+        let last = self.history.messages().last().cloned();
+        if let Some(message) = last {
+            self.log_session(&[message])?;
+        }
+        Ok(())
+    }
+
+    /// The `file_path` input of the `Read` call with this id.
+    fn read_path(&self, id: &str) -> Option<String> {
+        self.history.messages().iter().rev().find_map(|m| {
+            m.block_list().iter().find_map(|b| match b {
+                Block::ToolUse {
+                    id: call, input, ..
+                } if call == id => input
+                    .get("file_path")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned),
+                _ => None,
+            })
+        })
     }
 
     /// Replaces a result's content in context, keeping the bookkeeping and the trace.
@@ -385,7 +517,7 @@ impl World {
                 "file existed with other text, not rewritten (write only if absent)"
             }
         } else {
-            self.write_spill(&id, &path, &content)?;
+            self.write_spill_file(&id, &path, &content)?;
             "written"
         };
         let preview = pyjson::char_prefix(&content, preview_chars);
@@ -426,11 +558,12 @@ impl World {
     /// Later `save_output`: always writes (overwrites) `spill_dir/<safe_id>.txt`.
     pub fn save_output(&mut self, id: &str, content: &str) -> Result<String, RunError> {
         let path = self.spill_path(id);
-        self.write_spill(id, &path, content)?;
+        self.write_spill_file(id, &path, content)?;
         Ok(path)
     }
 
-    fn write_spill(&mut self, id: &str, path: &str, content: &str) -> Result<(), RunError> {
+    /// Writes a spill file and marks the result as kept verbatim.
+    pub fn write_spill_file(&mut self, id: &str, path: &str, content: &str) -> Result<(), RunError> {
         self.store
             .write_spill(path, content)
             .map_err(|source| RunError::Store {

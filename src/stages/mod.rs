@@ -4,12 +4,16 @@
 //! (if the estimate exceeds `context_limit`) compact; `order = swapped` runs the profile's swapped
 //! pipeline instead.
 
+pub mod arrival;
+mod autocompact;
 mod budget;
 mod compact;
 mod fit;
 mod micro;
+mod pair_repair;
 mod reactive;
 mod snip;
+mod time_mc;
 
 use crate::error::RunError;
 use crate::profile::{Pipe, Stage};
@@ -35,7 +39,15 @@ fn run_with(world: &mut World, stage: Stage, target: Option<usize>) -> Result<()
         }
         Stage::Compact => compact::run(world),
         Stage::Reactive => reactive::run(world),
+        Stage::TimeMc => time_mc::run(world),
+        Stage::Autocompact => autocompact::run(world),
+        Stage::PairRepair => pair_repair::run(world),
     }
+}
+
+/// The profile's treatment of a result batch as it arrives (Claude Code's persistence).
+pub(crate) fn arrive(world: &mut World) -> Result<(), RunError> {
+    arrival::run(world)
 }
 
 /// Runs the profile's whole pipeline once.
