@@ -182,7 +182,10 @@ impl Estimator {
     /// The estimate of a whole list, serialising everything (the slow reference for the
     /// incremental estimate).
     pub fn full(self, messages: &[Message]) -> usize {
-        self.list(messages.len(), messages.iter().map(|m| self.message(m)).sum())
+        self.list(
+            messages.len(),
+            messages.iter().map(|m| self.message(m)).sum(),
+        )
     }
 
     /// The unit of the estimate.
@@ -421,6 +424,10 @@ pub struct Profile {
     pub session_transcript: bool,
     /// The scenario's `claude_md` is re-injected before every request, outside the history.
     pub claude_md: bool,
+    /// Spill and transcript directories when the scenario names none (else the lab's defaults).
+    pub default_dirs: Option<(&'static str, &'static str)>,
+    /// File name of the session transcript in the transcript directory.
+    pub session_file: &'static str,
     /// Placeholders that carry no pointer (for `lost_forever` and `pointer_lost`).
     pub no_pointer_placeholders: &'static [&'static str],
 }
@@ -620,6 +627,8 @@ pub const COURSE_MAIN: Profile = Profile {
     arrival: Arrival::Verbatim,
     session_transcript: false,
     claude_md: false,
+    default_dirs: None,
+    session_file: "",
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -702,6 +711,8 @@ pub const PROTOTYPE: Profile = Profile {
     arrival: Arrival::Verbatim,
     session_transcript: false,
     claude_md: false,
+    default_dirs: None,
+    session_file: "",
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -773,6 +784,8 @@ pub const COURSE_LATEST: Profile = Profile {
     arrival: Arrival::Verbatim,
     session_transcript: false,
     claude_md: false,
+    default_dirs: None,
+    session_file: "",
     no_pointer_placeholders: &["[Earlier tool result omitted.]"],
 };
 
@@ -830,6 +843,8 @@ pub const COURSE_SITE: Profile = Profile {
     arrival: Arrival::Verbatim,
     session_transcript: false,
     claude_md: false,
+    default_dirs: None,
+    session_file: "",
     no_pointer_placeholders: &["[Earlier tool result compacted. Re-run if needed.]"],
 };
 
@@ -931,6 +946,12 @@ pub const CLAUDE_CODE: Profile = Profile {
     arrival: Arrival::PersistPerTool,
     session_transcript: true,
     claude_md: true,
+    // <projectDir>/<sessionId>/tool-results and <projectDir>/<sessionId>.jsonl.
+    default_dirs: Some((
+        "/home/lab/.claude/projects/-home-lab-repo/5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de/tool-results",
+        "/home/lab/.claude/projects/-home-lab-repo",
+    )),
+    session_file: "5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de.jsonl",
     no_pointer_placeholders: &["[Old tool result content cleared]"],
 };
 

@@ -157,7 +157,7 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
             .map_err(|e| LabError::Usage(format!("--set {name}={value}: {e}")))?;
     }
     let c = profile.constants;
-    if c.snip_head >= c.snip_max {
+    if profile.stages.contains(&Stage::Snip) && c.snip_head >= c.snip_max {
         return Err(invalid(
             scenario,
             "constants",
@@ -275,6 +275,16 @@ fn compact_tool(
     Ok(())
 }
 
+/// A text as an expectation measures it: itself, `{"chars": N}` when that is what is expected,
+/// or null when there is none.
+fn text_measure(text: Option<String>, expected: &Value) -> Value {
+    match (text, expected.is_object()) {
+        (None, _) => Value::Null,
+        (Some(text), true) => serde_json::json!({ "chars": char_len(&text) }),
+        (Some(text), false) => Value::from(text),
+    }
+}
+
 /// Checks expectations against the current state.
 pub fn check(
     world: &World,
@@ -298,15 +308,20 @@ pub fn check(
                         .iter()
                         .flat_map(|m| m.tool_results())
                         .filter(|(rid, _)| rid == id)
-                        .map(|(_, content)| content)
+                        .map(|(_, content)| content.to_owned())
                         .last();
-                    match (content, expectation.expected.is_object()) {
-                        (None, _) => Value::Null,
-                        (Some(content), true) => {
-                            serde_json::json!({ "chars": char_len(content) })
-                        }
-                        (Some(content), false) => Value::from(content),
-                    }
+                    text_measure(content, &expectation.expected)
+                }
+                ExpectKey::Message(index) => {
+                    let text = world
+                        .history
+                        .context()
+                        .get(*index)
+                        .and_then(|m| match &m.content {
+                            crate::transcript::Content::Text(text) => Some(text.clone()),
+                            _ => None,
+                        });
+                    text_measure(text, &expectation.expected)
                 }
             };
             CheckOutcome {
@@ -323,18 +338,19 @@ pub fn check(
 /// Runs a scenario to the end and measures it.
 pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
     let profile = resolve_profile(scenario, options)?;
+    let (default_spill, default_transcripts) = match (scenario.dirs_given, profile.default_dirs) {
+        (false, Some((spill, transcripts))) => (spill.to_owned(), transcripts.to_owned()),
+        _ => (scenario.spill_dir.clone(), scenario.transcript_dir.clone()),
+    };
     let mut temp = None;
     let (store, spill_dir, transcript_dir): (Box<dyn Store>, String, String) = match options.store {
         StoreKind::Memory => (
             Box::new(MemoryStore::new()),
-            options
-                .spill_dir
-                .clone()
-                .unwrap_or_else(|| scenario.spill_dir.clone()),
+            options.spill_dir.clone().unwrap_or(default_spill),
             options
                 .transcript_dir
                 .clone()
-                .unwrap_or_else(|| scenario.transcript_dir.clone()),
+                .unwrap_or(default_transcripts),
         ),
         StoreKind::Dir => {
             let needs_temp = options.spill_dir.is_none() || options.transcript_dir.is_none();
@@ -375,7 +391,9 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
         world.open_session();
     }
     if world.profile.claude_md {
-        world.history.pin(claude_md_message(scenario.claude_md.as_deref()));
+        world
+            .history
+            .pin(claude_md_message(scenario.claude_md.as_deref()));
     }
     let mut checks = Vec::new();
     if let Some(request) = &scenario.request {

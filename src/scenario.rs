@@ -74,6 +74,8 @@ pub enum ExpectKey {
     Observable(String),
     /// The final content of one result (`result:<id>`).
     Result(String),
+    /// The text of one message of what the next request sends, counted from 0 (`message:<n>`).
+    Message(usize),
 }
 
 impl ExpectKey {
@@ -81,6 +83,7 @@ impl ExpectKey {
         match self {
             ExpectKey::Observable(name) => name.clone(),
             ExpectKey::Result(id) => format!("result:{id}"),
+            ExpectKey::Message(index) => format!("message:{index}"),
         }
     }
 }
@@ -155,6 +158,8 @@ pub struct Scenario {
     pub request: Option<String>,
     pub spill_dir: String,
     pub transcript_dir: String,
+    /// The file names its directories (else a profile may use its own defaults).
+    pub dirs_given: bool,
     /// Constant overrides, in file order.
     pub constants: Vec<(String, usize)>,
     /// Switch overrides, in file order.
@@ -438,26 +443,40 @@ fn parse_expect(ctx: &Ctx, at: &str, value: &Value) -> Result<Vec<Expectation>, 
     let map = as_object(ctx, at, "expect", value)?;
     let mut out = Vec::new();
     for (key, expected) in map {
+        let text_like = expected.is_string()
+            || expected.is_null()
+            || expected
+                .as_object()
+                .is_some_and(|m| m.len() == 1 && m.get("chars").is_some_and(Value::is_u64));
         let key = if let Some(id) = key.strip_prefix("result:") {
-            let ok = expected.is_string()
-                || expected.is_null()
-                || expected
-                    .as_object()
-                    .is_some_and(|m| m.len() == 1 && m.get("chars").is_some_and(Value::is_u64));
-            if !ok {
+            if !text_like {
                 return Err(ctx.err(
                     format!("{at} `{key}`"),
                     "a result expectation is the exact text, {\"chars\": N}, or null (not in context)",
                 ));
             }
             ExpectKey::Result(id.to_owned())
+        } else if let Some(index) = key.strip_prefix("message:") {
+            let index = index.parse().map_err(|_| {
+                ctx.err(
+                    format!("{at} `{key}`"),
+                    "`message:<n>` takes a message index from 0",
+                )
+            })?;
+            if !text_like {
+                return Err(ctx.err(
+                    format!("{at} `{key}`"),
+                    "a message expectation is the exact text, {\"chars\": N}, or null (no such message or not text)",
+                ));
+            }
+            ExpectKey::Message(index)
         } else if OBSERVABLE_NAMES.contains(&key.as_str()) {
             ExpectKey::Observable(key.clone())
         } else {
             return Err(ctx.err(
                 at,
                 format!(
-                    "unknown observable `{key}` (expected `result:<id>` or one of: {})",
+                    "unknown observable `{key}` (expected `result:<id>`, `message:<n>` or one of: {})",
                     OBSERVABLE_NAMES.join(", ")
                 ),
             ));
@@ -773,6 +792,7 @@ impl Scenario {
                 top.get("transcript_dir"),
                 DEFAULT_TRANSCRIPT_DIR,
             )?,
+            dirs_given: top.contains_key("spill_dir") || top.contains_key("transcript_dir"),
             constants,
             switches,
             summary: text_field("summary")?,

@@ -50,8 +50,7 @@ pub trait Store {
     ) -> io::Result<usize>;
     /// Appends one message as a JSONL line to `path` (a session transcript); `chars` is the
     /// line's length with its newline.
-    fn append_transcript(&mut self, path: &str, message: &Message, chars: usize)
-    -> io::Result<()>;
+    fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()>;
     /// `Path(path).resolve()`: absolute, `.`/`..` collapsed (and symlinks followed on disk).
     fn resolve(&self, path: &str) -> String;
 }
@@ -172,7 +171,12 @@ impl Store for MemoryStore {
         Ok(chars)
     }
 
-    fn append_transcript(&mut self, path: &str, _message: &Message, chars: usize) -> io::Result<()> {
+    fn append_transcript(
+        &mut self,
+        path: &str,
+        _message: &Message,
+        chars: usize,
+    ) -> io::Result<()> {
         *self.transcripts.entry(resolve_lexical(path)).or_insert(0) += chars;
         Ok(())
     }
@@ -248,12 +252,20 @@ impl Store for DirStore {
         Ok(crate::pyjson::char_len(&text))
     }
 
-    fn append_transcript(&mut self, path: &str, message: &Message, _chars: usize) -> io::Result<()> {
+    fn append_transcript(
+        &mut self,
+        path: &str,
+        message: &Message,
+        _chars: usize,
+    ) -> io::Result<()> {
         use std::io::Write;
         if let Some(parent) = Path::new(path).parent() {
             fs::create_dir_all(parent)?;
         }
-        let mut file = fs::OpenOptions::new().create(true).append(true).open(path)?;
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
         writeln!(file, "{}", message.json_line())
     }
 

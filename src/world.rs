@@ -73,7 +73,9 @@ impl History {
     /// The profile's estimate of what a request sends (the pinned message included).
     pub fn estimate(&self) -> usize {
         match &self.pinned {
-            Some((_, size)) => self.estimator.list(self.messages.len() + 1, self.sum + size),
+            Some((_, size)) => self
+                .estimator
+                .list(self.messages.len() + 1, self.sum + size),
             None => self.estimator.list(self.messages.len(), self.sum),
         }
     }
@@ -261,7 +263,7 @@ impl World {
 
     /// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
     pub fn open_session(&mut self) {
-        let path = store::join(&self.transcript_dir, "session.jsonl");
+        let path = store::join(&self.transcript_dir, self.profile.session_file);
         self.transcripts.push(TranscriptRecord {
             path,
             stage: "session",
@@ -563,7 +565,12 @@ impl World {
     }
 
     /// Writes a spill file and marks the result as kept verbatim.
-    pub fn write_spill_file(&mut self, id: &str, path: &str, content: &str) -> Result<(), RunError> {
+    pub fn write_spill_file(
+        &mut self,
+        id: &str,
+        path: &str,
+        content: &str,
+    ) -> Result<(), RunError> {
         self.store
             .write_spill(path, content)
             .map_err(|source| RunError::Store {

@@ -31,7 +31,9 @@ fn numbered(content: &str) -> String {
 
 /// A file's token estimate as Read's `validateContentTokens` makes it (JSON counts double).
 fn file_tokens(path: &str, content: &str) -> usize {
-    let json = [".json", ".jsonl", ".jsonc"].iter().any(|e| path.ends_with(e));
+    let json = [".json", ".jsonl", ".jsonc"]
+        .iter()
+        .any(|e| path.ends_with(e));
     if json {
         (crate::transcript::utf16_len(content) * 2 + 2) / 4
     } else {
@@ -79,7 +81,10 @@ fn restored_files(world: &mut World) -> Vec<Message> {
                 None,
                 None,
                 Some(tokens),
-                format!("restored {path} ({tokens} tokens, {used} of {} used)", c.restore_budget),
+                format!(
+                    "restored {path} ({tokens} tokens, {used} of {} used)",
+                    c.restore_budget
+                ),
             );
             out.extend(attachment);
         } else {
@@ -89,7 +94,10 @@ fn restored_files(world: &mut World) -> Vec<Message> {
                 None,
                 None,
                 Some(tokens),
-                format!("not restored {path}: {used} + {tokens} > budget {}", c.restore_budget),
+                format!(
+                    "not restored {path}: {used} + {tokens} > budget {}",
+                    c.restore_budget
+                ),
             );
         }
     }
@@ -116,8 +124,16 @@ fn scripted_summary(world: &World, count: usize) -> String {
     format!(
         "Summary:\n1. Primary Request and Intent:\n   {}\n\n2. Key Technical Concepts:\n   {none}\n\n3. Files and Code Sections:\n   {}\n\n4. Errors and fixes:\n   {none}\n\n5. Problem Solving:\n   {none}\n\n6. All user messages:\n   {}\n\n7. Pending Tasks:\n   {none}\n\n8. Current Work:\n   summary of {count} messages\n\n9. Optional Next Step:\n   {none}",
         world.active_request,
-        if files.is_empty() { "(none)".to_owned() } else { files.join(", ") },
-        if users.is_empty() { "(none)".to_owned() } else { users.join(" | ") },
+        if files.is_empty() {
+            "(none)".to_owned()
+        } else {
+            files.join(", ")
+        },
+        if users.is_empty() {
+            "(none)".to_owned()
+        } else {
+            users.join(" | ")
+        },
     )
 }
 

@@ -73,8 +73,12 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                     let mut kept = Vec::new();
                     for block in blocks_of(next) {
                         if let Block::ToolResult { tool_use_id, .. } = &block {
-                            if !uses.contains(tool_use_id) || !answered.insert(tool_use_id.clone()) {
-                                notes.push((tool_use_id.clone(), "orphan or duplicate tool_result dropped".to_owned()));
+                            if !uses.contains(tool_use_id) || !answered.insert(tool_use_id.clone())
+                            {
+                                notes.push((
+                                    tool_use_id.clone(),
+                                    "orphan or duplicate tool_result dropped".to_owned(),
+                                ));
                                 continue;
                             }
                         }
@@ -84,7 +88,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                         .iter()
                         .filter(|id| !answered.contains(*id))
                         .map(|id| {
-                            notes.push((id.clone(), "synthetic result for a tool_use without one".to_owned()));
+                            notes.push((
+                                id.clone(),
+                                "synthetic result for a tool_use without one".to_owned(),
+                            ));
                             synthetic(id)
                         })
                         .collect();
@@ -102,7 +109,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                 None => {
                     if !uses.is_empty() {
                         for id in &uses {
-                            notes.push((id.clone(), "synthetic result in an inserted message".to_owned()));
+                            notes.push((
+                                id.clone(),
+                                "synthetic result in an inserted message".to_owned(),
+                            ));
                         }
                         output.push(Message::blocks(
                             Role::User,
@@ -119,7 +129,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         let mut stripped = false;
         for block in message.block_list() {
             if let Block::ToolResult { tool_use_id, .. } = block {
-                notes.push((tool_use_id.clone(), "tool_result after no assistant message dropped".to_owned()));
+                notes.push((
+                    tool_use_id.clone(),
+                    "tool_result after no assistant message dropped".to_owned(),
+                ));
                 stripped = true;
                 continue;
             }
