@@ -8,7 +8,8 @@ use crate::render::Format;
 use crate::run::RunOptions;
 use crate::store::StoreKind;
 use crate::{
-    BreakArgs, Command, ExplainArgs, MatrixArgs, ReportArgs, RunArgs, SweepArgs, VerifyArgs,
+    BreakArgs, Command, CompareArgs, ExplainArgs, MatrixArgs, ReportArgs, RunArgs, SweepArgs,
+    VerifyArgs,
 };
 
 /// harness-lab: replay scripted agent sessions through faithful models of context-compaction
@@ -130,6 +131,24 @@ pub enum CliCommand {
         observe: Vec<String>,
         #[command(flatten)]
         options: CliRunOptions,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
+    /// List every profile: the system and revision it models, its sources, constants, default
+    /// switches and the layers it does not model.
+    Profiles {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
+    /// Run scenarios under several profiles and tabulate the key observables side by side.
+    Compare {
+        /// Scenario files or directories (default: scenarios/workloads).
+        scenarios: Vec<PathBuf>,
+        /// Profiles to compare (default: all).
+        #[arg(long, value_delimiter = ',')]
+        profiles: Vec<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
@@ -301,6 +320,16 @@ impl From<Cli> for Command {
                 format: format.into(),
             }),
             CliCommand::Report { out, check } => Command::Report(ReportArgs { out, check }),
+            CliCommand::Profiles { format } => Command::Profiles(format.into()),
+            CliCommand::Compare {
+                scenarios,
+                profiles,
+                format,
+            } => Command::Compare(CompareArgs {
+                profiles,
+                scenarios,
+                format: format.into(),
+            }),
         }
     }
 }

@@ -102,9 +102,21 @@ pub struct ReportArgs {
     pub check: bool,
 }
 
+/// `lab compare`.
+#[derive(Debug, Clone)]
+pub struct CompareArgs {
+    /// Profile names (all when empty).
+    pub profiles: Vec<String>,
+    /// Scenario files or directories (`scenarios/workloads` when empty).
+    pub scenarios: Vec<PathBuf>,
+    pub format: Format,
+}
+
 /// One command of the binary.
 #[derive(Debug, Clone)]
 pub enum Command {
+    Profiles(Format),
+    Compare(CompareArgs),
     Run(RunArgs),
     Explain(ExplainArgs),
     Verify(VerifyArgs),
@@ -147,6 +159,27 @@ pub fn execute_with(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Outcome, LabError> {
     match command {
+        Command::Profiles(format) => Ok(outcome(render::profiles(profile::PROFILES, format), true)),
+        Command::Compare(args) => {
+            let profiles = experiments::compare::profiles(&args.profiles)?;
+            let paths = if args.scenarios.is_empty() {
+                vec![PathBuf::from("scenarios/workloads")]
+            } else {
+                args.scenarios.clone()
+            };
+            let mut scenarios = Vec::new();
+            for path in paths {
+                if path.is_dir() {
+                    for file in verify::scenario_files(&path)? {
+                        scenarios.push(Scenario::load(&file)?);
+                    }
+                } else {
+                    scenarios.push(Scenario::load(&path)?);
+                }
+            }
+            let report = experiments::compare::run(&profiles, &scenarios)?;
+            Ok(outcome(render::compare(&report, args.format), true))
+        }
         Command::Run(args) => {
             let scenario = Scenario::load(&args.scenario)?;
             if let Some(name) = &args.brk {

@@ -496,6 +496,19 @@ impl Profile {
     }
 }
 
+/// `budget → snip → micro → if over limit: [compact]`.
+pub fn describe_pipeline(pipes: &[Pipe]) -> String {
+    pipes
+        .iter()
+        .map(|pipe| match pipe {
+            Pipe::Run(stage) => stage.as_str().to_owned(),
+            Pipe::RunToTarget(stage) => format!("{stage} (to target)"),
+            Pipe::IfOverLimit(group) => format!("if over limit: [{}]", describe_pipeline(group)),
+        })
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
 /// Fills `{name}` fields of a template in one pass, so that field values containing braces are
 /// never expanded again.
 pub fn fill(template: &str, fields: &[(&str, &str)]) -> String {
@@ -579,10 +592,7 @@ pub const COURSE_MAIN: Profile = Profile {
             "seeds/000_52a05e0d3b77db11.txt §3-§5",
             "research/lcc_revisions.md §1 (revision chain, b6b5f33 = the f9e8b28 form)",
         ],
-        absent: &[
-            "the compact tool entry (a model-requested compact after the tool batch): run a `compact` stage step instead",
-            "MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step",
-        ],
+        absent: &["MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step"],
     },
     constants: Constants {
         context_limit: 50_000,
@@ -738,10 +748,7 @@ pub const COURSE_LATEST: Profile = Profile {
             "research/lcc_revisions.md §1 (revision chain) and §3 (lcc_memory_lab: the ce8f9f18 pipeline)",
             "shareAI-lab/learn-claude-code s08_context_compact/code.py @ 182c6582 (ContextCompactor)",
         ],
-        absent: &[
-            "the compact tool entry: run a `compact` stage step instead",
-            "MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step",
-        ],
+        absent: &["MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step"],
     },
     constants: COURSE_MAIN.constants,
     constant_names: &CONSTANT_NAMES,

@@ -6,6 +6,7 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use crate::experiments::breaks::{BreakReport, Change};
+use crate::experiments::compare::CompareReport;
 use crate::experiments::findings::FindingRow;
 use crate::experiments::matrix::MatrixReport;
 use crate::experiments::selftest::Selftest;
@@ -511,5 +512,116 @@ pub fn selftest(report: &Selftest, format: Format) -> String {
     } else {
         "\nSELFTEST FAILED\n"
     });
+    out
+}
+
+/// `lab profiles` as text.
+pub fn profiles(profiles: &[crate::profile::Profile], format: Format) -> String {
+    use crate::profile::describe_pipeline;
+    if format == Format::Json {
+        let list: Vec<serde_json::Value> = profiles
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "name": p.name,
+                    "system": p.provenance.system,
+                    "sources": p.provenance.sources,
+                    "estimate": p.estimator.describe(),
+                    "unit": p.estimator.unit(),
+                    "prepare": describe_pipeline(p.pipeline),
+                    "swapped": p.swapped_pipeline.map(describe_pipeline),
+                    "stages": p.stages.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+                    "constants": p.constants.to_value(p.constant_names),
+                    "switches": p.switches.to_value(p.switch_names),
+                    "absent": p.provenance.absent,
+                })
+            })
+            .collect();
+        return json(&list);
+    }
+    let mut out = String::new();
+    for p in profiles {
+        let heading_text = format!("{} — {}", p.name, p.provenance.system);
+        out.push_str(&match format {
+            Format::Markdown => format!("## {heading_text}\n\n"),
+            _ => format!("{heading_text}\n"),
+        });
+        let mut rows = vec![
+            vec![
+                "estimate".to_owned(),
+                format!("{} ({})", p.estimator.describe(), p.estimator.unit()),
+            ],
+            vec!["prepare".to_owned(), describe_pipeline(p.pipeline)],
+        ];
+        if let Some(swapped) = p.swapped_pipeline {
+            rows.push(vec![
+                "prepare, order=swapped".to_owned(),
+                describe_pipeline(swapped),
+            ]);
+        }
+        rows.push(vec![
+            "stage steps".to_owned(),
+            p.stages
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ]);
+        rows.push(vec![
+            "constants".to_owned(),
+            compact_object(&p.constants.to_value(p.constant_names)),
+        ]);
+        rows.push(vec![
+            "switches (defaults)".to_owned(),
+            compact_object(&p.switches.to_value(p.switch_names)),
+        ]);
+        rows.push(vec!["sources".to_owned(), p.provenance.sources.join("; ")]);
+        rows.push(vec![
+            "not modelled".to_owned(),
+            p.provenance.absent.join("; "),
+        ]);
+        out.push_str(&table(&["property", "value"], rows, format));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// `lab compare` as text.
+pub fn compare(report: &CompareReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut header = vec!["scenario".to_owned(), "profile".to_owned()];
+    header.extend(report.columns.iter().cloned());
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let rows = report
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![row.scenario.clone(), row.profile.clone()];
+            match &row.error {
+                Some(error) => {
+                    cells.push(format!(
+                        "cannot run: {}",
+                        short(&Value::from(error.as_str()))
+                    ));
+                    cells.extend(std::iter::repeat_n(String::new(), report.columns.len() - 1));
+                }
+                None => cells.extend(report.columns.iter().zip(&row.values).map(
+                    |(column, value)| {
+                        let text = short(value);
+                        if column.contains("context") {
+                            format!("{text} {}", row.unit)
+                        } else {
+                            text
+                        }
+                    },
+                )),
+            }
+            cells
+        })
+        .collect();
+    let mut out = table(&header, rows, format);
+    out.push('\n');
     out
 }

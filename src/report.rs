@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use crate::error::LabError;
 use crate::experiments::matrix::{self, Axis};
 use crate::experiments::sweep::{self, SweepReport, Vary};
-use crate::experiments::{breaks, findings, prototype_replay, text};
+use crate::experiments::{breaks, compare, findings, prototype_replay, text};
 use crate::render::{self, Format};
 use crate::run::RunOptions;
 use crate::scenario::Scenario;
@@ -33,8 +33,8 @@ fn findings_md() -> Result<String, LabError> {
     let mut out = String::from(HEADER);
     out.push_str("# Findings\n\n");
     out.push_str(
-        "Every finding of SPEC §7 that the `course-main` and `prototype` profiles reproduce, measured \
-         by a run of the lab (`lab verify` prints the same table). The expected values were derived \
+        "Every finding of SPEC §7 the lab reproduces (course profiles, the prototype and Claude \
+         Code), measured by a run of the lab (`lab verify` prints the same table). The expected values were derived \
          by hand from the rules of the modelled code before the engine ran.\n\n",
     );
     let failed = rows.iter().filter(|r| !r.ok).count();
@@ -271,6 +271,67 @@ fn sweep_svg(sweeps: &[(String, SweepReport)]) -> Result<String, LabError> {
     Ok(svg)
 }
 
+fn profiles_md() -> Result<String, LabError> {
+    let mut out = String::from(HEADER);
+    out.push_str("# Profiles side by side\n\n");
+    out.push_str(
+        "`lab compare`: the six hand-written workloads of `scenarios/workloads/` under every \
+         profile. Each cell is a run; context sizes are in each profile's own unit (characters of \
+         `json.dumps` or of Python's `repr` for the course, tokens for Claude Code). `lost_forever` \
+         counts no-pointer placeholders without a spill file; `unrecoverable` counts results whose \
+         text is nowhere, not in context, spill store or transcript.\n\n",
+    );
+    let mut scenarios = Vec::new();
+    for (file, text) in WORKLOADS {
+        scenarios.push(Scenario::parse(file, file, text)?);
+    }
+    for scenario in &scenarios {
+        out.push_str(&format!(
+            "- **{}**: {}\n",
+            scenario.name,
+            scenario.about.as_deref().unwrap_or("")
+        ));
+    }
+    out.push('\n');
+    let profiles: Vec<&crate::profile::Profile> = crate::profile::PROFILES.iter().collect();
+    let report = compare::run(&profiles, &scenarios)?;
+    out.push_str(&render::compare(&report, Format::Markdown));
+    out.push_str("\n## The profiles\n\n");
+    out.push_str(&render::profiles(
+        crate::profile::PROFILES,
+        Format::Markdown,
+    ));
+    Ok(out)
+}
+
+/// The workloads, built in so that reports do not depend on the working directory.
+const WORKLOADS: [(&str, &str); 6] = [
+    (
+        "scenarios/workloads/batch-heavy-session.json",
+        include_str!("../scenarios/workloads/batch-heavy-session.json"),
+    ),
+    (
+        "scenarios/workloads/file-heavy-session.json",
+        include_str!("../scenarios/workloads/file-heavy-session.json"),
+    ),
+    (
+        "scenarios/workloads/injected-result.json",
+        include_str!("../scenarios/workloads/injected-result.json"),
+    ),
+    (
+        "scenarios/workloads/long-debugging-session.json",
+        include_str!("../scenarios/workloads/long-debugging-session.json"),
+    ),
+    (
+        "scenarios/workloads/long-idle-break.json",
+        include_str!("../scenarios/workloads/long-idle-break.json"),
+    ),
+    (
+        "scenarios/workloads/long-session-snip-and-autocompact.json",
+        include_str!("../scenarios/workloads/long-session-snip-and-autocompact.json"),
+    ),
+];
+
 fn index_md() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
@@ -283,7 +344,9 @@ fn index_md() -> String {
          short one.\n\
          - [matrix.md](matrix.md): the 2×2 of order × unseen guard (F6) for both path lengths.\n\
          - [sweep-path.md](sweep-path.md): the spill path sweep and its cliff at 90 (F5), with \
-         [a chart](sweep-path.svg).\n",
+         [a chart](sweep-path.svg).\n\
+         - [profiles.md](profiles.md): the six workloads under all five profiles, and what each \
+         profile models.\n",
     );
     out
 }
@@ -298,6 +361,7 @@ pub fn generate() -> Result<BTreeMap<String, String>, LabError> {
     files.insert("matrix.md".to_owned(), matrix_md()?);
     files.insert("sweep-path.md".to_owned(), sweep_md(&sweeps));
     files.insert("sweep-path.svg".to_owned(), sweep_svg(&sweeps)?);
+    files.insert("profiles.md".to_owned(), profiles_md()?);
     Ok(files)
 }
 

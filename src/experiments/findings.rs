@@ -1,5 +1,5 @@
-//! The findings registry: every finding of SPEC §7 that the course-main profile and the
-//! prototype reproduce, each with its seed section, what it shows, its expected values and the
+//! The findings registry: every finding of SPEC §7 (course profiles, the prototype and Claude
+//! Code), each with its seed section, what it shows, its expected values and the
 //! experiment that measures them. `lab verify` and `lab report` evaluate it.
 
 use serde::Serialize;
@@ -80,7 +80,7 @@ macro_rules! scenario {
     };
 }
 
-/// Every finding the lab reproduces with course-main and the prototype.
+/// Every finding the lab reproduces.
 pub const FINDINGS: &[Finding] = &[
     Finding {
         id: "F1",
@@ -293,6 +293,33 @@ pub const FINDINGS: &[Finding] = &[
         ),
     },
     Finding {
+        id: "F11",
+        source: "000 §4 (site revision)",
+        shows: "The course site's older revision has no unseen guard: micro blanks two results of a fresh five-result batch before the model reads them.",
+        check: scenario!(
+            "scenarios/f11-site-compacts-unseen.json",
+            &["unseen_compacted", "lost_forever"]
+        ),
+    },
+    Finding {
+        id: "F11",
+        source: "000 §3, §8 (later revision)",
+        shows: "The later revision saves a result before replacing it, so scene A's second 120000-char result keeps a pointer: 0 lost.",
+        check: scenario!(
+            "scenarios/f11-latest-closes-the-coverage-gap.json",
+            &["lost_forever", "pointer_lost", "result:toolu_1"]
+        ),
+    },
+    Finding {
+        id: "F11",
+        source: "000 §4 (later revision)",
+        shows: "The later revision recognises its own `saved at` placeholder, so the 194-char pointer survives a second pass: 0 pointers lost.",
+        check: scenario!(
+            "scenarios/f11-latest-idempotent-placeholder.json",
+            &["pointer_lost", "orphan_files"]
+        ),
+    },
+    Finding {
         id: "F12",
         source: "000 §3 (course code)",
         shows: "keep_results = 0 replaces nothing, because Python's consumed[:-0] is empty.",
@@ -308,6 +335,92 @@ pub const FINDINGS: &[Finding] = &[
         check: scenario!(
             "scenarios/f13-forged-pointer.json",
             &["result:toolu_0", "forged_pointers"]
+        ),
+    },
+    Finding {
+        id: "F13",
+        source: "000 §3 (later revision)",
+        shows: "The later revision accepts a pointer only inside the spill store: the forged line is saved and pointed to like any other result.",
+        check: scenario!(
+            "scenarios/f13-latest-refuses-forged-pointer.json",
+            &["result:toolu_0", "forged_pointers"]
+        ),
+    },
+    Finding {
+        id: "C1",
+        source: "003 §二 (first drawer)",
+        shows: "Claude Code persists a result on arrival when it exceeds its tool's threshold (Grep 20000, Bash 30000, others 50000); Read is never persisted.",
+        check: scenario!(
+            "scenarios/c1-per-tool-thresholds.json",
+            &[
+                "persisted_files",
+                "result:toolu_read",
+                "result:toolu_bash_at"
+            ]
+        ),
+    },
+    Finding {
+        id: "C2",
+        source: "003 §二 (third drawer)",
+        shows: "Time-based microcompact clears only compactable tools, only after 60 idle minutes, and keeps the last 5.",
+        check: scenario!(
+            "scenarios/c2-time-based-microcompact.json",
+            &[
+                "placeholders (step 12)",
+                "result:t2",
+                "result:t3",
+                "result:t4"
+            ]
+        ),
+    },
+    Finding {
+        id: "C3",
+        source: "003 §二 (fifth drawer)",
+        shows: "Autocompact fires at 167000 tokens (200000 − 20000 − 13000) and not at 166999.",
+        check: scenario!(
+            "scenarios/c3-autocompact-threshold.json",
+            &[
+                "context_chars (step 8)",
+                "model_calls (step 8)",
+                "model_calls"
+            ]
+        ),
+    },
+    Finding {
+        id: "C4",
+        source: "003 §三 (file restoration, CLAUDE.md)",
+        shows: "After each compaction at most five recent files come back (large ones as references) and CLAUDE.md is still sent.",
+        check: scenario!(
+            "scenarios/c4-restore-and-claude-md.json",
+            &[
+                "claude_md_present (step 13)",
+                "model_calls",
+                "claude_md_present"
+            ]
+        ),
+    },
+    Finding {
+        id: "C5",
+        source: "003 §二 (third drawer: 原始数据还躺在本地 JSONL 日志里)",
+        shows: "Cleared results have no pointer in context (lost_forever 2) but the session transcript holds them (unrecoverable 0).",
+        check: scenario!(
+            "scenarios/c2-time-based-microcompact.json",
+            &["lost_forever", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "C6",
+        source: "research: ensureToolResultPairing",
+        shows: "Pair repair answers an interrupted tool call before the request, keeping it valid where course-main sends an invalid one.",
+        check: scenario!("scenarios/c6-pair-repair.json", &["api_valid", "result:t2"]),
+    },
+    Finding {
+        id: "C6",
+        source: "research: ensureToolResultPairing",
+        shows: "Course-main has no pair repair: the same interruption leaves the request invalid.",
+        check: scenario!(
+            "scenarios/c6-course-main-no-repair.json",
+            &["api_valid", "pairs_intact"]
         ),
     },
 ];

@@ -2,6 +2,7 @@
 //! findings registry that `lab verify` and `lab report` check (SPEC §6-§7).
 
 pub mod breaks;
+pub mod compare;
 pub mod findings;
 pub mod matrix;
 pub mod selftest;

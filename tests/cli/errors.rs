@@ -132,7 +132,11 @@ fn non_integer_size() {
 fn unknown_profile_in_the_file() {
     rejected(
         r#"{"profile": "nope", "steps": [{"user": "a"}]}"#,
-        &["top level", "unknown profile `nope`", "known: course-site, course-main, course-latest, prototype"],
+        &[
+            "top level",
+            "unknown profile `nope`",
+            "known: course-site, course-main, course-latest, prototype",
+        ],
     );
 }
 
