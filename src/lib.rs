@@ -10,6 +10,7 @@ pub mod error;
 pub mod experiments;
 pub mod explain;
 pub mod layers;
+pub mod memory;
 pub mod observables;
 pub mod profile;
 pub mod pyjson;
@@ -195,8 +196,15 @@ pub fn execute_with(
                 }
                 return Ok(outcome(text, true));
             }
-            let report = run::run(&scenario, &args.options)?;
-            Ok(outcome(render::run(&report, args.format), report.passed()))
+            match run::run_any(&scenario, &args.options)? {
+                run::Ran::Compaction(report) => {
+                    Ok(outcome(render::run(&report, args.format), report.passed()))
+                }
+                run::Ran::Memory(report) => Ok(outcome(
+                    render::memory_run(&report, args.format),
+                    report.passed(),
+                )),
+            }
         }
         Command::Explain(args) => {
             let scenario = Scenario::load(&args.scenario)?;

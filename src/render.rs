@@ -625,3 +625,64 @@ pub fn compare(report: &CompareReport, format: Format) -> String {
     out.push('\n');
     out
 }
+
+/// `lab run` of a memory profile as text.
+pub fn memory_run(report: &crate::memory::run::MemoryReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut out = String::new();
+    let title = format!("{} · profile {}", report.scenario, report.profile);
+    out.push_str(&match format {
+        Format::Markdown => format!("## {title}\n\n"),
+        _ => format!("{title}\n"),
+    });
+    out.push_str(&format!(
+        "switches: {}\nconstants: {}\n\n",
+        compact_object(&report.switches),
+        compact_object(&report.constants)
+    ));
+    let observed = serde_json::to_value(&report.observables).expect("observables serialise");
+    let rows = observed
+        .as_object()
+        .expect("observables are an object")
+        .iter()
+        .map(|(k, v)| vec![k.clone(), short(v)])
+        .collect();
+    out.push_str(&heading("Observables", format));
+    out.push_str(&table(&["observable", "value"], rows, format));
+    out.push_str("\n\n");
+    out.push_str(&heading("Store", format));
+    let rows = report
+        .files
+        .iter()
+        .map(|f| vec![f.name.clone(), f.chars.to_string()])
+        .collect();
+    out.push_str(&table(&["file", "chars"], rows, format));
+    out.push_str("\n\n");
+    out.push_str(&heading("MEMORY.md", format));
+    out.push_str(&format!("```\n{}```\n\n", report.index));
+    if !report.expect.is_empty() {
+        out.push_str(&heading("Expectations", format));
+        let rows = report
+            .expect
+            .iter()
+            .map(|c| {
+                vec![
+                    c.step.map_or("end".to_owned(), |s| format!("step {s}")),
+                    c.key.clone(),
+                    short(&c.expected),
+                    short(&c.measured),
+                    mark(c.ok).to_owned(),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &["when", "expectation", "expected", "measured", ""],
+            rows,
+            format,
+        ));
+        out.push('\n');
+    }
+    out
+}

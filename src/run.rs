@@ -312,6 +312,9 @@ pub fn check(
                         .last();
                     text_measure(content, &expectation.expected)
                 }
+                ExpectKey::Guard(_) | ExpectKey::File(_) | ExpectKey::Index | ExpectKey::System => {
+                    unreachable!("memory expectations are rejected before a compaction run")
+                }
                 ExpectKey::Message(index) => {
                     let text = world
                         .history
@@ -436,6 +439,13 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
             Step::CompactTool { id, calls, results } => {
                 compact_tool(&mut world, scenario, id, calls, results)?
             }
+            Step::SelectReply(_)
+            | Step::ExtractReply(_)
+            | Step::ConsolidateReply(_)
+            | Step::Fault { .. }
+            | Step::WriteFile { .. }
+            | Step::Symlink { .. }
+            | Step::Seed(_) => unreachable!("memory steps are rejected before a compaction run"),
         }
         if matches!(step, Step::Assistant(_) | Step::Turn { .. }) {
             world.idle_minutes = 0;
@@ -465,4 +475,41 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
         file: scenario.file.clone(),
         spill_dir: world.spill_dir,
     })
+}
+
+/// A run under any profile.
+#[derive(Debug, Clone)]
+pub enum Ran {
+    Compaction(Box<RunReport>),
+    Memory(Box<crate::memory::run::MemoryReport>),
+}
+
+impl Ran {
+    pub fn expect(&self) -> &[CheckOutcome] {
+        match self {
+            Ran::Compaction(r) => &r.expect,
+            Ran::Memory(r) => &r.expect,
+        }
+    }
+
+    pub fn profile(&self) -> &str {
+        match self {
+            Ran::Compaction(r) => &r.profile,
+            Ran::Memory(r) => &r.profile,
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        self.expect().iter().all(|c| c.ok)
+    }
+}
+
+/// Runs a scenario under its (or the options') profile, compaction or memory.
+pub fn run_any(scenario: &Scenario, options: &RunOptions) -> Result<Ran, LabError> {
+    match crate::memory::run::memory_profile(scenario, options) {
+        Some(profile) => Ok(Ran::Memory(Box::new(crate::memory::run::run(
+            scenario, options, profile,
+        )?))),
+        None => Ok(Ran::Compaction(Box::new(run(scenario, options)?))),
+    }
 }

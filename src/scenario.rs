@@ -11,6 +11,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::error::ScenarioError;
+use crate::memory::world::Reply;
 use crate::observables::OBSERVABLE_NAMES;
 use crate::profile::{Profile, Stage};
 use crate::switches::SwitchName;
@@ -76,6 +77,14 @@ pub enum ExpectKey {
     Result(String),
     /// The text of one message of what the next request sends, counted from 0 (`message:<n>`).
     Message(usize),
+    /// Memory: the path guard's verdict on a filename (`guard:<name>`): `ok` or the message.
+    Guard(String),
+    /// Memory: the text of a file of the store (`file:<name>`).
+    File(String),
+    /// Memory: the text of MEMORY.md.
+    Index,
+    /// Memory: the system prompt of the last agent turn.
+    System,
 }
 
 impl ExpectKey {
@@ -84,6 +93,10 @@ impl ExpectKey {
             ExpectKey::Observable(name) => name.clone(),
             ExpectKey::Result(id) => format!("result:{id}"),
             ExpectKey::Message(index) => format!("message:{index}"),
+            ExpectKey::Guard(name) => format!("guard:{name}"),
+            ExpectKey::File(name) => format!("file:{name}"),
+            ExpectKey::Index => "index".to_owned(),
+            ExpectKey::System => "system".to_owned(),
         }
     }
 }
@@ -127,6 +140,36 @@ pub enum Step {
         /// Results of the other calls.
         results: Vec<ResultSpec>,
     },
+    /// Memory: the selector's next reply.
+    SelectReply(Reply),
+    /// Memory: the extractor's next reply.
+    ExtractReply(Reply),
+    /// Memory: the consolidator's next reply.
+    ConsolidateReply(Reply),
+    /// Memory: a one-shot fault, the operation after `N` successful ones fails.
+    Fault {
+        write_after: Option<usize>,
+        delete_after: Option<usize>,
+    },
+    /// Memory: the agent's generic file tool writes a file into the store (no gate, no index).
+    WriteFile { name: String, text: String },
+    /// Memory: a symlink in the store (`.` for the store itself) to an outside file with `text`.
+    Symlink {
+        name: String,
+        target: String,
+        text: String,
+    },
+    /// Memory: records written through `write_memory_file`, as an earlier session left them.
+    Seed(Vec<SeedRecord>),
+}
+
+/// A record of a `seed` step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeedRecord {
+    pub name: String,
+    pub kind: String,
+    pub description: String,
+    pub body: String,
 }
 
 impl Step {
@@ -142,7 +185,36 @@ impl Step {
             Step::Idle(_) => "idle",
             Step::Check(_) => "check",
             Step::CompactTool { .. } => "compact_tool",
+            Step::SelectReply(_) => "select_reply",
+            Step::ExtractReply(_) => "extract_reply",
+            Step::ConsolidateReply(_) => "consolidate_reply",
+            Step::Fault { .. } => "fault",
+            Step::WriteFile { .. } => "write_file",
+            Step::Symlink { .. } => "symlink",
+            Step::Seed(_) => "seed",
         }
+    }
+
+    /// True for the steps of memory profiles.
+    pub fn is_memory(&self) -> bool {
+        matches!(
+            self,
+            Step::SelectReply(_)
+                | Step::ExtractReply(_)
+                | Step::ConsolidateReply(_)
+                | Step::Fault { .. }
+                | Step::WriteFile { .. }
+                | Step::Symlink { .. }
+                | Step::Seed(_)
+        )
+    }
+
+    /// True for the steps only compaction profiles run.
+    pub fn is_compaction(&self) -> bool {
+        matches!(
+            self,
+            Step::Stage(_) | Step::Prepare | Step::Idle(_) | Step::CompactTool { .. }
+        )
     }
 }
 
@@ -199,6 +271,13 @@ const STEP_KEYS: &[&str] = &[
     "idle",
     "check",
     "compact_tool",
+    "select_reply",
+    "extract_reply",
+    "consolidate_reply",
+    "fault",
+    "write_file",
+    "symlink",
+    "seed",
 ];
 
 struct Ctx<'a> {
@@ -470,7 +549,37 @@ fn parse_expect(ctx: &Ctx, at: &str, value: &Value) -> Result<Vec<Expectation>, 
                 ));
             }
             ExpectKey::Message(index)
-        } else if OBSERVABLE_NAMES.contains(&key.as_str()) {
+        } else if let Some(name) = key.strip_prefix("guard:") {
+            if !expected.is_string() {
+                return Err(ctx.err(
+                    format!("{at} `{key}`"),
+                    "a guard expectation is `ok` or the exact error message",
+                ));
+            }
+            ExpectKey::Guard(name.to_owned())
+        } else if let Some(name) = key.strip_prefix("file:") {
+            if !text_like {
+                return Err(ctx.err(
+                    format!("{at} `{key}`"),
+                    "a file expectation is the exact text, {\"chars\": N}, or null (no such file)",
+                ));
+            }
+            ExpectKey::File(name.to_owned())
+        } else if key == "index" || key == "system" {
+            if !text_like {
+                return Err(ctx.err(
+                    format!("{at} `{key}`"),
+                    "expected the exact text, {\"chars\": N}, or null",
+                ));
+            }
+            if key == "index" {
+                ExpectKey::Index
+            } else {
+                ExpectKey::System
+            }
+        } else if OBSERVABLE_NAMES.contains(&key.as_str())
+            || crate::memory::observables::MEMORY_OBSERVABLE_NAMES.contains(&key.as_str())
+        {
             ExpectKey::Observable(key.clone())
         } else {
             return Err(ctx.err(
@@ -643,6 +752,92 @@ fn parse_step(
             }
         }
         "idle" => Step::Idle(as_size(ctx, &at, "idle", payload)? as u64),
+        "select_reply" => Step::SelectReply(parse_reply(ctx, &at, payload)?),
+        "extract_reply" => Step::ExtractReply(parse_reply(ctx, &at, payload)?),
+        "consolidate_reply" => Step::ConsolidateReply(parse_reply(ctx, &at, payload)?),
+        "fault" => {
+            let map = as_object(ctx, &at, "fault", payload)?;
+            check_keys(ctx, &at, map, &["fail_write_after", "fail_delete_after"])?;
+            let get = |key: &str| -> Result<Option<usize>, ScenarioError> {
+                map.get(key).map(|v| as_size(ctx, &at, key, v)).transpose()
+            };
+            let (write_after, delete_after) = (get("fail_write_after")?, get("fail_delete_after")?);
+            if write_after.is_none() && delete_after.is_none() {
+                return Err(ctx.err(
+                    &at,
+                    "a fault needs `fail_write_after` or `fail_delete_after`",
+                ));
+            }
+            Step::Fault {
+                write_after,
+                delete_after,
+            }
+        }
+        "write_file" => {
+            let map = as_object(ctx, &at, "write_file", payload)?;
+            check_keys(ctx, &at, map, &["name", "text"])?;
+            let name = as_str(
+                ctx,
+                &at,
+                "name",
+                map.get("name")
+                    .ok_or_else(|| ctx.err(&at, "write_file needs a `name`"))?,
+            )?;
+            let text = as_str(
+                ctx,
+                &at,
+                "text",
+                map.get("text")
+                    .ok_or_else(|| ctx.err(&at, "write_file needs a `text`"))?,
+            )?;
+            Step::WriteFile {
+                name: name.to_owned(),
+                text: text.to_owned(),
+            }
+        }
+        "symlink" => {
+            let map = as_object(ctx, &at, "symlink", payload)?;
+            check_keys(ctx, &at, map, &["name", "target", "text"])?;
+            let field = |key: &str| -> Result<String, ScenarioError> {
+                let value = map
+                    .get(key)
+                    .ok_or_else(|| ctx.err(&at, format!("symlink needs `{key}`")))?;
+                Ok(as_str(ctx, &at, key, value)?.to_owned())
+            };
+            let target = field("target")?;
+            if !target.starts_with('/') {
+                return Err(ctx.err(&at, "a symlink `target` is an absolute path"));
+            }
+            Step::Symlink {
+                name: field("name")?,
+                target,
+                text: map
+                    .get("text")
+                    .map(|v| as_str(ctx, &at, "text", v).map(str::to_owned))
+                    .transpose()?
+                    .unwrap_or_default(),
+            }
+        }
+        "seed" => {
+            let mut records = Vec::new();
+            for item in as_array(ctx, &at, "seed", payload)? {
+                let map = as_object(ctx, &at, "seed[]", item)?;
+                check_keys(ctx, &at, map, &["name", "type", "description", "body"])?;
+                let field = |key: &str| -> Result<String, ScenarioError> {
+                    let value = map
+                        .get(key)
+                        .ok_or_else(|| ctx.err(&at, format!("a seed record needs `{key}`")))?;
+                    Ok(as_str(ctx, &at, key, value)?.to_owned())
+                };
+                records.push(SeedRecord {
+                    name: field("name")?,
+                    kind: field("type")?,
+                    description: field("description")?,
+                    body: field("body")?,
+                });
+            }
+            Step::Seed(records)
+        }
         "check" => Step::Check(parse_expect(ctx, &at, payload)?),
         other => {
             return Err(ctx.err(
@@ -655,6 +850,24 @@ fn parse_step(
         }
     };
     Ok(step)
+}
+
+fn parse_reply(ctx: &Ctx, at: &str, value: &Value) -> Result<Reply, ScenarioError> {
+    match value {
+        Value::String(text) => Ok(Reply::Text(text.clone())),
+        Value::Object(map) if map.len() == 1 && map.get("raise").is_some_and(Value::is_string) => {
+            Ok(Reply::Raise(
+                map["raise"].as_str().unwrap_or_default().to_owned(),
+            ))
+        }
+        other => Err(ctx.err(
+            at,
+            format!(
+                "a reply is the model's text or {{\"raise\": \"message\"}}, got {}",
+                type_name(other)
+            ),
+        )),
+    }
 }
 
 fn parse_dir(
@@ -831,7 +1044,36 @@ impl Scenario {
                 ));
             }
         }
+        let memory_key = |e: &Expectation| {
+            matches!(
+                e.key,
+                ExpectKey::Guard(_) | ExpectKey::File(_) | ExpectKey::Index | ExpectKey::System
+            ) || matches!(&e.key, ExpectKey::Observable(n) if !OBSERVABLE_NAMES.contains(&n.as_str()))
+        };
+        let checks = self.steps.iter().flat_map(|s| match s {
+            Step::Check(list) => list.as_slice(),
+            _ => &[],
+        });
+        if let Some(e) = self.expect.iter().chain(checks).find(|e| memory_key(e)) {
+            return Err(ctx.err(
+                "expect",
+                format!(
+                    "`{}` belongs to memory profiles; profile {} is a compaction profile",
+                    e.key.label(),
+                    profile.name
+                ),
+            ));
+        }
         for (index, step) in self.steps.iter().enumerate() {
+            if step.is_memory() {
+                return Err(ctx.err(
+                    format!("step {} ({})", index + 1, step.kind()),
+                    format!(
+                        "profile {} is a compaction profile: it has no memory store",
+                        profile.name
+                    ),
+                ));
+            }
             if matches!(step, Step::CompactTool { .. })
                 && profile.compact_tool == crate::profile::CompactTool::Absent
             {

@@ -76,16 +76,16 @@ pub fn verify(dir: &Path) -> Result<VerifyReport, LabError> {
     let mut without_expect = Vec::new();
     for path in scenario_files(dir)? {
         let scenario = Scenario::load(&path)?;
-        let report = run::run(&scenario, &RunOptions::default())?;
+        let report = run::run_any(&scenario, &RunOptions::default())?;
         let name = path.display().to_string();
-        if report.expect.is_empty() {
+        if report.expect().is_empty() {
             without_expect.push(name);
             continue;
         }
-        for check in report.expect {
+        for check in report.expect().iter().cloned() {
             rows.push(VerifyRow {
                 scenario: name.clone(),
-                profile: report.profile.clone(),
+                profile: report.profile().to_owned(),
                 step: check.step,
                 expectation: check.key,
                 expected: check.expected,

@@ -1,0 +1,175 @@
+//! Consolidation: the only deletion path of the store (s09 `consolidate_memories`; seed 000 §7,
+//! M5; findings M6-M9).
+//!
+//! It runs when a turn stored at least one record and the store has at least 10. A catalog over
+//! 20000 characters raises before the model call (the pass is skipped, silently, every time:
+//! the reverse gate, M8). Empty or duplicate-slug results raise before anything is deleted. Then:
+//! snapshot → delete every record → write the new ones → rebuild the index; any failure deletes
+//! again, restores the snapshot, rebuilds and re-raises, and the caller prints one "skipped" line.
+//! "Keep at most 30 records" is only in the prompt (M9).
+
+use super::extract::{Candidate, validate};
+use super::profile::Revision;
+use super::recall::extract_json_array;
+use super::store::{INDEX, document, slug};
+use super::world::{Call, MemoryWorld, PyError};
+use crate::pyjson::char_len;
+
+impl MemoryWorld {
+    /// The catalog handed to the consolidator.
+    fn consolidation_catalog(&mut self) -> (usize, String) {
+        let records = self.list_records();
+        let catalog = records
+            .iter()
+            .map(|r| {
+                format!(
+                    "## {}\nname: {}\ntype: {}\ndescription: {}\n\n{}",
+                    r.filename, r.name, r.kind, r.description, r.body
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        (records.len(), catalog)
+    }
+
+    /// `consolidate_memories`: the number of records written (0 when skipped).
+    pub fn consolidate(&mut self) -> usize {
+        let (count, catalog) = self.consolidation_catalog();
+        if count < self.profile.constants.consolidate_threshold {
+            self.event(
+                "consolidate",
+                "skip",
+                None,
+                format!(
+                    "{count} records < threshold {}",
+                    self.profile.constants.consolidate_threshold
+                ),
+            );
+            return 0;
+        }
+        match self.consolidate_inner(count, &catalog) {
+            Ok(written) => {
+                self.consolidations += 1;
+                self.event(
+                    "consolidate",
+                    "done",
+                    None,
+                    format!("[Memory: consolidated {count} to {written} records]"),
+                );
+                written
+            }
+            Err(error) => {
+                self.consolidations_skipped += 1;
+                self.event(
+                    "consolidate",
+                    "skip",
+                    None,
+                    format!("[Memory consolidation skipped: {}]", error.0),
+                );
+                0
+            }
+        }
+    }
+
+    fn consolidate_inner(&mut self, count: usize, catalog: &str) -> Result<usize, PyError> {
+        let limit = self.profile.constants.consolidate_input;
+        if self.profile.revision == Revision::Main && char_len(catalog) > limit {
+            return Err(PyError::new(
+                "memory store is too large for one consolidation pass",
+            ));
+        }
+        let reply = self.call(Call::Consolidate)?;
+        let records: Vec<Candidate> = extract_json_array(&reply)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|item| validate(item, false))
+            .collect();
+        let slugs: Vec<String> = records
+            .iter()
+            .map(|r| slug(self.profile.revision, &r.name))
+            .collect();
+        let mut unique = slugs.clone();
+        unique.sort();
+        unique.dedup();
+        if self.profile.revision == Revision::Main
+            && (records.is_empty() || unique.len() != slugs.len())
+        {
+            return Err(PyError::new(
+                "consolidation returned empty or duplicate records",
+            ));
+        }
+        let mut snapshot: Vec<(String, String)> = Vec::new();
+        for record in self.list_records() {
+            let text = self.read_file(&record.filename)?;
+            snapshot.push((record.filename, text));
+        }
+        let before = snapshot.len();
+        match self.rewrite(&records) {
+            Ok(()) => {
+                if records.is_empty() {
+                    // The site revision accepts `[]`: every record is gone.
+                    self.records_lost += before;
+                }
+                Ok(records.len())
+            }
+            Err(error) => {
+                if self.profile.switches.snapshot_restore {
+                    self.delete_records();
+                    for (filename, text) in &snapshot {
+                        // The snapshot is written back without the fault counter.
+                        let _ = self.fs.write(filename, text);
+                    }
+                    let _ = self.rebuild_index();
+                    self.event(
+                        "consolidate",
+                        "restore",
+                        None,
+                        "snapshot restored after the failure",
+                    );
+                }
+                let present = self.fs.glob_md();
+                let lost = snapshot
+                    .iter()
+                    .filter(|(f, _)| !present.contains(f))
+                    .count();
+                self.records_lost += lost;
+                let _ = count;
+                Err(error)
+            }
+        }
+    }
+
+    /// Deletes every record file (not the index); a refused name is skipped.
+    fn delete_records(&mut self) {
+        for name in self.fs.glob_md() {
+            if name == INDEX || self.memory_path(&name, false).is_err() {
+                continue;
+            }
+            let _ = self.fs.unlink(&name);
+        }
+    }
+
+    fn rewrite(&mut self, records: &[Candidate]) -> Result<(), PyError> {
+        for name in self.fs.glob_md() {
+            if name == INDEX || self.memory_path(&name, false).is_err() {
+                continue;
+            }
+            self.delete_record(&name)?;
+        }
+        for record in records {
+            let filename = format!("{}.md", slug(self.profile.revision, &record.name));
+            self.memory_path(&filename, false)?;
+            let text = document(
+                &record.name,
+                &record.kind,
+                &record.description,
+                &record.body,
+            );
+            self.write_record(&filename, &text)?;
+        }
+        if self.profile.switches.rebuild_index {
+            self.rebuild_index()?;
+        }
+        Ok(())
+    }
+}

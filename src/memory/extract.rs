@@ -1,0 +1,279 @@
+//! Extraction: after a turn without tool calls, a side call proposes memory candidates and two
+//! gates decide what is stored (s09 `extract_memories`, `validate_memory_record`,
+//! `should_store_memory`; seed 000 §7, M5).
+//!
+//! Validity: a dict with name, one of the four types, description, body, and a scope of
+//! `persistent` or `current_task`. Storage: scope `persistent`, none of the 19 temporary markers
+//! (English, Chinese, Japanese) in the normalised text, and no existing record (the same batch
+//! included) with the same slug, description or body. Any exception skips the rest of the batch;
+//! what was written stays.
+
+use serde_json::{Map, Value};
+
+use super::recall::{extract_json_array, message_text};
+use super::store::{MEMORY_TYPES, Record, TEMPORARY_MARKERS, normalized, slug};
+use super::world::{Call, MemoryWorld, PyError};
+use crate::pyjson::char_prefix;
+
+/// A validated candidate (`validate_memory_record`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub name: String,
+    pub kind: String,
+    pub description: String,
+    pub body: String,
+    pub scope: String,
+}
+
+/// Python's `str(value)` of a value `json.loads` produced.
+pub fn python_str(value: Option<&Value>) -> String {
+    match value {
+        None => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) => "None".to_owned(),
+        Some(other) => crate::pyjson::repr(other),
+    }
+}
+
+/// `validate_memory_record(record, require_scope)`.
+pub fn validate(item: &Value, require_scope: bool) -> Option<Candidate> {
+    let map: &Map<String, Value> = item.as_object()?;
+    let field = |key: &str| python_str(map.get(key)).trim().to_owned();
+    let (name, kind, description, body, scope) = (
+        field("name"),
+        field("type"),
+        field("description"),
+        field("body"),
+        field("scope"),
+    );
+    if name.is_empty()
+        || !MEMORY_TYPES.contains(&kind.as_str())
+        || description.is_empty()
+        || body.is_empty()
+    {
+        return None;
+    }
+    if require_scope && scope != "persistent" && scope != "current_task" {
+        return None;
+    }
+    Some(Candidate {
+        name,
+        kind,
+        description,
+        body,
+        scope,
+    })
+}
+
+/// Why `should_store_memory` refuses a candidate, if it does.
+pub fn refusal(candidate: &Candidate, existing: &[Record]) -> Option<String> {
+    if candidate.scope != "persistent" {
+        return Some(format!("scope `{}` is not persistent", candidate.scope));
+    }
+    let text = normalized(&format!(
+        "{}\n{}\n{}",
+        candidate.name, candidate.description, candidate.body
+    ));
+    if let Some(marker) = TEMPORARY_MARKERS.iter().find(|m| text.contains(*m)) {
+        return Some(format!("temporary marker `{marker}`"));
+    }
+    let own_slug = slug(super::profile::Revision::Main, &candidate.name);
+    let description = normalized(&candidate.description);
+    let body = normalized(&candidate.body);
+    for record in existing {
+        if slug(super::profile::Revision::Main, &record.name) == own_slug {
+            return Some(format!("same slug as `{}`", record.name));
+        }
+        if normalized(&record.description) == description {
+            return Some(format!("same description as `{}`", record.name));
+        }
+        if normalized(&record.body) == body {
+            return Some(format!("same body as `{}`", record.name));
+        }
+    }
+    None
+}
+
+/// `dialogue_text`: `role: text` of the last messages, cut.
+fn dialogue(world: &MemoryWorld) -> String {
+    let c = world.profile.constants;
+    let start = world.messages.len().saturating_sub(c.dialogue_messages);
+    let lines: Vec<String> = world.messages[start..]
+        .iter()
+        .filter_map(|m| {
+            let text = message_text(m).trim().to_owned();
+            (!text.is_empty()).then(|| format!("{}: {text}", m.role.as_str()))
+        })
+        .collect();
+    char_prefix(&lines.join("\n"), c.dialogue_limit).to_owned()
+}
+
+impl MemoryWorld {
+    /// `extract_memories`: the number of records stored (0 when skipped).
+    pub fn extract(&mut self) -> usize {
+        if dialogue(self).is_empty() {
+            return 0;
+        }
+        match self.extract_inner() {
+            Ok(stored) => stored,
+            Err(error) => {
+                self.event(
+                    "extract",
+                    "skip",
+                    None,
+                    format!("[Memory extraction skipped: {}]", error.0),
+                );
+                0
+            }
+        }
+    }
+
+    fn extract_inner(&mut self) -> Result<usize, PyError> {
+        let mut existing = self.list_records();
+        let reply = self.call(Call::Extract)?;
+        let candidates: Vec<Candidate> = extract_json_array(&reply)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|item| validate(item, true))
+            .collect();
+        let mut stored = 0;
+        for candidate in candidates {
+            if self.profile.switches.storage_gates {
+                if let Some(why) = refusal(&candidate, &existing) {
+                    self.event(
+                        "extract",
+                        "refuse",
+                        None,
+                        format!("`{}` refused: {why}", candidate.name),
+                    );
+                    continue;
+                }
+            }
+            let filename = self.write_memory_file(
+                &candidate.name,
+                &candidate.kind,
+                &candidate.description,
+                &candidate.body,
+            )?;
+            existing.push(Record {
+                filename,
+                name: candidate.name,
+                description: candidate.description,
+                kind: candidate.kind,
+                body: candidate.body,
+            });
+            stored += 1;
+        }
+        self.stored += stored;
+        if stored > 0 {
+            self.event(
+                "extract",
+                "store",
+                None,
+                format!("[Memory: stored {stored} records]"),
+            );
+        }
+        Ok(stored)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn candidate(name: &str, description: &str, body: &str, scope: &str) -> Candidate {
+        validate(
+            &json!({"name": name, "type": "user", "description": description, "body": body, "scope": scope}),
+            true,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn validity_gate() {
+        assert!(
+            validate(
+                &json!({"name": "a", "type": "user", "description": "d", "body": "b"}),
+                true
+            )
+            .is_none()
+        );
+        assert!(validate(&json!({"name": "a", "type": "note", "description": "d", "body": "b", "scope": "persistent"}), true).is_none());
+        assert!(
+            validate(
+                &json!({"name": "a", "type": "user", "description": "d", "body": "b"}),
+                false
+            )
+            .is_some()
+        );
+        assert!(validate(&json!([1]), false).is_none());
+        // str(3) is "3": a number is a valid name.
+        assert_eq!(
+            validate(
+                &json!({"name": 3, "type": "user", "description": "d", "body": "b"}),
+                false
+            )
+            .unwrap()
+            .name,
+            "3"
+        );
+    }
+
+    #[test]
+    fn storage_gates_in_order() {
+        let existing = vec![Record {
+            filename: "tabs.md".into(),
+            name: "Tabs".into(),
+            description: "Prefers tabs".into(),
+            kind: "user".into(),
+            body: "Use tabs.".into(),
+        }];
+        assert!(
+            refusal(&candidate("x", "d", "b", "current_task"), &existing)
+                .unwrap()
+                .contains("scope")
+        );
+        assert!(
+            refusal(
+                &candidate("x", "for NOW only", "b", "persistent"),
+                &existing
+            )
+            .unwrap()
+            .contains("for now")
+        );
+        assert!(
+            refusal(
+                &candidate("x", "本次会话的偏好", "b", "persistent"),
+                &existing
+            )
+            .unwrap()
+            .contains("本次会话")
+        );
+        assert!(
+            refusal(
+                &candidate("TABS", "other", "other", "persistent"),
+                &existing
+            )
+            .unwrap()
+            .contains("slug")
+        );
+        assert!(
+            refusal(
+                &candidate("y", "prefers   TABS", "other", "persistent"),
+                &existing
+            )
+            .unwrap()
+            .contains("description")
+        );
+        assert!(
+            refusal(&candidate("y", "z", "use tabs.", "persistent"), &existing)
+                .unwrap()
+                .contains("body")
+        );
+        assert_eq!(
+            refusal(&candidate("y", "z", "w", "persistent"), &existing),
+            None
+        );
+    }
+}
