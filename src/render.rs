@@ -158,28 +158,34 @@ pub fn run(report: &RunReport, format: Format) -> String {
         ));
         out.push_str("\n\n");
     }
-    if !report.expect.is_empty() {
-        out.push_str(&heading("Expectations", format));
-        let rows = report
-            .expect
-            .iter()
-            .map(|c| {
-                vec![
-                    c.step.map_or("end".to_owned(), |s| format!("step {s}")),
-                    c.key.clone(),
-                    short(&c.expected),
-                    short(&c.measured),
-                    mark(c.ok).to_owned(),
-                ]
-            })
-            .collect();
-        out.push_str(&table(
-            &["when", "expectation", "expected", "measured", ""],
-            rows,
-            format,
-        ));
-        out.push('\n');
+    out.push_str(&expectations(&report.expect, format));
+    out
+}
+
+/// The expectations of a run (`check` steps and the final `expect`), or nothing.
+fn expectations(checks: &[crate::run::CheckOutcome], format: Format) -> String {
+    if checks.is_empty() {
+        return String::new();
     }
+    let rows = checks
+        .iter()
+        .map(|c| {
+            vec![
+                c.step.map_or("end".to_owned(), |s| format!("step {s}")),
+                c.key.clone(),
+                short(&c.expected),
+                short(&c.measured),
+                mark(c.ok).to_owned(),
+            ]
+        })
+        .collect();
+    let mut out = heading("Expectations", format);
+    out.push_str(&table(
+        &["when", "expectation", "expected", "measured", ""],
+        rows,
+        format,
+    ));
+    out.push('\n');
     out
 }
 
@@ -662,27 +668,6 @@ pub fn memory_run(report: &crate::memory::run::MemoryReport, format: Format) -> 
     out.push_str("\n\n");
     out.push_str(&heading("MEMORY.md", format));
     out.push_str(&format!("```\n{}```\n\n", report.index));
-    if !report.expect.is_empty() {
-        out.push_str(&heading("Expectations", format));
-        let rows = report
-            .expect
-            .iter()
-            .map(|c| {
-                vec![
-                    c.step.map_or("end".to_owned(), |s| format!("step {s}")),
-                    c.key.clone(),
-                    short(&c.expected),
-                    short(&c.measured),
-                    mark(c.ok).to_owned(),
-                ]
-            })
-            .collect();
-        out.push_str(&table(
-            &["when", "expectation", "expected", "measured", ""],
-            rows,
-            format,
-        ));
-        out.push('\n');
-    }
+    out.push_str(&expectations(&report.expect, format));
     out
 }

@@ -170,7 +170,8 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
     Ok(profile)
 }
 
-fn assistant_message(spec: &AssistantSpec) -> Message {
+/// The assistant message of a scripted step: a text block, then tool_use blocks.
+pub(crate) fn assistant_message(spec: &AssistantSpec) -> Message {
     let mut blocks = Vec::new();
     if let Some(text) = &spec.text {
         blocks.push(Block::Text { text: text.clone() });
@@ -277,7 +278,7 @@ fn compact_tool(
 
 /// A text as an expectation measures it: itself, `{"chars": N}` when that is what is expected,
 /// or null when there is none.
-fn text_measure(text: Option<String>, expected: &Value) -> Value {
+pub(crate) fn text_measure(text: Option<String>, expected: &Value) -> Value {
     match (text, expected.is_object()) {
         (None, _) => Value::Null,
         (Some(text), true) => serde_json::json!({ "chars": char_len(&text) }),

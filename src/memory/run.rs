@@ -14,8 +14,8 @@ use super::profile::{self, MEMORY_CONSTANT_NAMES, MemoryProfile};
 use super::world::{MemoryWorld, Reply};
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::pyjson::char_len;
-use crate::run::{CheckOutcome, RunOptions};
-use crate::scenario::{AssistantSpec, ExpectKey, Expectation, Scenario, Step};
+use crate::run::{CheckOutcome, RunOptions, assistant_message, text_measure};
+use crate::scenario::{ExpectKey, Expectation, Scenario, Step};
 use crate::store::StoreKind;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, Role};
@@ -162,21 +162,6 @@ fn resolve(
     Ok(profile)
 }
 
-fn assistant_message(spec: &AssistantSpec) -> Message {
-    let mut blocks = Vec::new();
-    if let Some(text) = &spec.text {
-        blocks.push(Block::Text { text: text.clone() });
-    }
-    for call in &spec.calls {
-        blocks.push(Block::ToolUse {
-            id: call.id.clone(),
-            name: call.name.clone(),
-            input: call.input.clone(),
-        });
-    }
-    Message::blocks(Role::Assistant, blocks)
-}
-
 fn results_message(results: &[crate::scenario::ResultSpec]) -> Message {
     Message::blocks(
         Role::User,
@@ -194,14 +179,6 @@ fn results_message(results: &[crate::scenario::ResultSpec]) -> Message {
 fn end_turn(world: &mut MemoryWorld) {
     if world.extract() > 0 {
         world.consolidate();
-    }
-}
-
-fn text_value(text: Option<String>, expected: &Value) -> Value {
-    match (text, expected.is_object()) {
-        (None, _) => Value::Null,
-        (Some(text), true) => serde_json::json!({ "chars": char_len(&text) }),
-        (Some(text), false) => Value::from(text),
     }
 }
 
@@ -224,11 +201,11 @@ fn check(
                     Ok(()) => "ok".to_owned(),
                     Err(error) => error.0,
                 }),
-                ExpectKey::File(name) => text_value(world.fs.read(name).ok(), &e.expected),
+                ExpectKey::File(name) => text_measure(world.fs.read(name).ok(), &e.expected),
                 ExpectKey::Index => {
-                    text_value(world.fs.read(super::store::INDEX).ok(), &e.expected)
+                    text_measure(world.fs.read(super::store::INDEX).ok(), &e.expected)
                 }
-                ExpectKey::System => text_value(Some(world.last_system.clone()), &e.expected),
+                ExpectKey::System => text_measure(Some(world.last_system.clone()), &e.expected),
                 ExpectKey::Result(_) | ExpectKey::Message(_) => Value::Null,
             };
             CheckOutcome {
