@@ -313,7 +313,11 @@ pub fn check(
                         .last();
                     text_measure(content, &expectation.expected)
                 }
-                ExpectKey::Guard(_) | ExpectKey::File(_) | ExpectKey::Index | ExpectKey::System => {
+                ExpectKey::Guard(_)
+                | ExpectKey::File(_)
+                | ExpectKey::Index
+                | ExpectKey::System
+                | ExpectKey::Recall => {
                     unreachable!("memory expectations are rejected before a compaction run")
                 }
                 ExpectKey::Message(index) => {

@@ -85,6 +85,8 @@ pub enum ExpectKey {
     Index,
     /// Memory: the system prompt of the last agent turn.
     System,
+    /// Memory: the recalled text of the last agent turn (`recall`).
+    Recall,
 }
 
 impl ExpectKey {
@@ -97,6 +99,7 @@ impl ExpectKey {
             ExpectKey::File(name) => format!("file:{name}"),
             ExpectKey::Index => "index".to_owned(),
             ExpectKey::System => "system".to_owned(),
+            ExpectKey::Recall => "recall".to_owned(),
         }
     }
 }
@@ -565,17 +568,17 @@ fn parse_expect(ctx: &Ctx, at: &str, value: &Value) -> Result<Vec<Expectation>, 
                 ));
             }
             ExpectKey::File(name.to_owned())
-        } else if key == "index" || key == "system" {
+        } else if key == "index" || key == "system" || key == "recall" {
             if !text_like {
                 return Err(ctx.err(
                     format!("{at} `{key}`"),
                     "expected the exact text, {\"chars\": N}, or null",
                 ));
             }
-            if key == "index" {
-                ExpectKey::Index
-            } else {
-                ExpectKey::System
+            match key.as_str() {
+                "index" => ExpectKey::Index,
+                "system" => ExpectKey::System,
+                _ => ExpectKey::Recall,
             }
         } else if OBSERVABLE_NAMES.contains(&key.as_str())
             || crate::memory::observables::MEMORY_OBSERVABLE_NAMES.contains(&key.as_str())
@@ -1047,7 +1050,11 @@ impl Scenario {
         let memory_key = |e: &Expectation| {
             matches!(
                 e.key,
-                ExpectKey::Guard(_) | ExpectKey::File(_) | ExpectKey::Index | ExpectKey::System
+                ExpectKey::Guard(_)
+                    | ExpectKey::File(_)
+                    | ExpectKey::Index
+                    | ExpectKey::System
+                    | ExpectKey::Recall
             ) || matches!(&e.key, ExpectKey::Observable(n) if !OBSERVABLE_NAMES.contains(&n.as_str()))
         };
         let checks = self.steps.iter().flat_map(|s| match s {

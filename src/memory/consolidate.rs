@@ -73,7 +73,7 @@ impl MemoryWorld {
 
     fn consolidate_inner(&mut self, count: usize, catalog: &str) -> Result<usize, PyError> {
         let limit = self.profile.constants.consolidate_input;
-        if self.profile.revision == Revision::Main && char_len(catalog) > limit {
+        if char_len(catalog) > limit {
             return Err(PyError::new(
                 "memory store is too large for one consolidation pass",
             ));
@@ -86,14 +86,12 @@ impl MemoryWorld {
             .collect();
         let slugs: Vec<String> = records
             .iter()
-            .map(|r| slug(self.profile.revision, &r.name))
+            .map(|r| slug(Revision::Main, &r.name))
             .collect();
         let mut unique = slugs.clone();
         unique.sort();
         unique.dedup();
-        if self.profile.revision == Revision::Main
-            && (records.is_empty() || unique.len() != slugs.len())
-        {
+        if records.is_empty() || unique.len() != slugs.len() {
             return Err(PyError::new(
                 "consolidation returned empty or duplicate records",
             ));
@@ -103,15 +101,8 @@ impl MemoryWorld {
             let text = self.read_file(&record.filename)?;
             snapshot.push((record.filename, text));
         }
-        let before = snapshot.len();
         match self.rewrite(&records) {
-            Ok(()) => {
-                if records.is_empty() {
-                    // The site revision accepts `[]`: every record is gone.
-                    self.records_lost += before;
-                }
-                Ok(records.len())
-            }
+            Ok(()) => Ok(records.len()),
             Err(error) => {
                 if self.profile.switches.snapshot_restore {
                     self.delete_records();
@@ -157,7 +148,7 @@ impl MemoryWorld {
             self.delete_record(&name)?;
         }
         for record in records {
-            let filename = format!("{}.md", slug(self.profile.revision, &record.name));
+            let filename = format!("{}.md", slug(Revision::Main, &record.name));
             self.memory_path(&filename, false)?;
             let text = document(
                 &record.name,

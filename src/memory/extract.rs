@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::recall::{extract_json_array, message_text};
 use super::store::{MEMORY_TYPES, Record, TEMPORARY_MARKERS, normalized, slug};
 use super::world::{Call, MemoryWorld, PyError};
-use crate::pyjson::char_prefix;
+use crate::pyjson::{char_prefix, py_strip};
 
 /// A validated candidate (`validate_memory_record`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub fn python_str(value: Option<&Value>) -> String {
 /// `validate_memory_record(record, require_scope)`.
 pub fn validate(item: &Value, require_scope: bool) -> Option<Candidate> {
     let map: &Map<String, Value> = item.as_object()?;
-    let field = |key: &str| python_str(map.get(key)).trim().to_owned();
+    let field = |key: &str| py_strip(&python_str(map.get(key))).to_owned();
     let (name, kind, description, body, scope) = (
         field("name"),
         field("type"),
@@ -101,7 +101,7 @@ fn dialogue(world: &MemoryWorld) -> String {
     let lines: Vec<String> = world.messages[start..]
         .iter()
         .filter_map(|m| {
-            let text = message_text(m).trim().to_owned();
+            let text = py_strip(&message_text(m)).to_owned();
             (!text.is_empty()).then(|| format!("{}: {text}", m.role.as_str()))
         })
         .collect();
@@ -111,6 +111,9 @@ fn dialogue(world: &MemoryWorld) -> String {
 impl MemoryWorld {
     /// `extract_memories`: the number of records stored (0 when skipped).
     pub fn extract(&mut self) -> usize {
+        if self.profile.revision == super::profile::Revision::Site {
+            return self.site_extract();
+        }
         if dialogue(self).is_empty() {
             return 0;
         }

@@ -9,6 +9,7 @@ pub mod observables;
 pub mod profile;
 pub mod recall;
 pub mod run;
+pub mod site;
 pub mod store;
 pub mod world;
 mod yaml;

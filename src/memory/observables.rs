@@ -29,7 +29,9 @@ pub struct MemoryObservables {
     pub records: usize,
     /// MEMORY.md equals the index derived from the files now.
     pub index_consistent: bool,
-    /// Records a consolidation pass removed and did not give back.
+    /// Records a consolidation pass deleted and could not give back: the originals missing after
+    /// a failed pass (no restore), every record when a pass writes none (`[]`, site), and the
+    /// records past a silently cut catalog that the consolidator never saw (site).
     pub records_lost: usize,
     /// Records whose normalised text holds a temporary marker.
     pub temporary_stored: usize,

@@ -9,9 +9,10 @@
 
 use serde_json::Value;
 
+use super::profile::Revision;
 use super::store::INDEX;
 use super::world::{Call, MemoryWorld};
-use crate::pyjson::{char_len, char_prefix};
+use crate::pyjson::{char_len, char_prefix, py_strip};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// `message_text`: string content, or the text blocks joined by newlines.
@@ -33,7 +34,7 @@ pub fn message_text(message: &Message) -> String {
 pub fn recent_user_text(messages: &[Message], limit: usize) -> String {
     let mut turns = Vec::new();
     for message in messages.iter().rev().filter(|m| m.role == Role::User) {
-        let text = message_text(message).trim().to_owned();
+        let text = py_strip(&message_text(message)).to_owned();
         if !text.is_empty() {
             turns.push(text);
         }
@@ -57,6 +58,23 @@ pub fn extract_json_array(text: &str) -> Option<Vec<Value>> {
         }
     }
     None
+}
+
+/// The value of a decoded JSON item that passes Python's `isinstance(x, int)`: integers (`-0`
+/// included) and `true`/`false` as 1/0; floats, strings and the rest are not ints.
+pub fn py_int(value: &Value) -> Option<i128> {
+    match value {
+        Value::Bool(b) => Some(i128::from(*b)),
+        Value::Number(n) => {
+            let text = n.to_string();
+            if text.contains(['.', 'e', 'E']) {
+                return None;
+            }
+            // Beyond i128 no store has that many records; treat as out of range.
+            Some(text.parse::<i128>().unwrap_or(i128::MAX))
+        }
+        _ => None,
+    }
 }
 
 /// The words of `keyword_memory_selection`: runs of `[a-z0-9_]` of 3 or more and runs of CJK
@@ -149,13 +167,7 @@ impl MemoryWorld {
         let mut selected: Vec<String> = Vec::new();
         for index in indices {
             // Python's isinstance(index, int) accepts True and False as 1 and 0.
-            let index = match index {
-                Value::Bool(b) => Some(usize::from(b)),
-                Value::Number(n) if !n.to_string().contains(['.', 'e', 'E']) => {
-                    n.to_string().parse::<usize>().ok()
-                }
-                _ => None,
-            };
+            let index = py_int(&index).and_then(|i| usize::try_from(i).ok());
             if let Some(record) = index.and_then(|i| records.get(i)) {
                 if !selected.contains(&record.filename) {
                     selected.push(record.filename.clone());
@@ -176,6 +188,9 @@ impl MemoryWorld {
 
     /// `load_memories` and `build_system`, once at the start of an agent turn.
     pub fn recall(&mut self) {
+        if self.profile.revision == Revision::Site {
+            return self.site_recall();
+        }
         let selected = self.select();
         let limit = self.profile.constants.recall_limit;
         let mut remaining = if limit == 0 { usize::MAX } else { limit };
@@ -211,6 +226,7 @@ impl MemoryWorld {
             json_indent2(&loaded)
         };
         self.last_system = self.build_system(&relevant);
+        self.last_recall = relevant;
     }
 
     /// `build_system`.
@@ -270,6 +286,17 @@ mod tests {
         assert_eq!(
             extract_json_array("[true, false]"),
             Some(vec![true.into(), false.into()])
+        );
+    }
+
+    #[test]
+    fn python_ints() {
+        let parsed: Vec<Value> =
+            serde_json::from_str("[-0, 2, true, 1.0, 1e0, \"1\", -3]").unwrap();
+        let ints: Vec<Option<i128>> = parsed.iter().map(py_int).collect();
+        assert_eq!(
+            ints,
+            [Some(0), Some(2), Some(1), None, None, None, Some(-3)]
         );
     }
 

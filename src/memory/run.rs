@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::fs::{DirFs, MemFs};
 use super::observables::{self, MemoryObservables};
-use super::profile::{self, MEMORY_CONSTANT_NAMES, MemoryProfile};
+use super::profile::{self, MEMORY_CONSTANT_NAMES, MemoryProfile, Revision};
 use super::world::{MemoryWorld, Reply};
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::pyjson::char_len;
@@ -177,8 +177,23 @@ fn results_message(results: &[crate::scenario::ResultSpec]) -> Message {
 
 /// The end of an agent turn: extraction, then consolidation if anything was stored.
 fn end_turn(world: &mut MemoryWorld) {
-    if world.extract() > 0 {
-        world.consolidate();
+    let stored = world.extract();
+    match world.profile.revision {
+        Revision::Main if stored > 0 => {
+            world.consolidate();
+        }
+        Revision::Main => {}
+        // The site consolidates at the end of every turn.
+        Revision::Site => world.site_consolidate(),
+    }
+}
+
+/// A tool-result batch: the agent loop sends the next request, and the site rebuilds its system
+/// prompt from the index before it.
+fn push_results(world: &mut MemoryWorld, results: &[crate::scenario::ResultSpec]) {
+    world.messages.push(results_message(results));
+    if world.profile.revision == Revision::Site {
+        world.site_request();
     }
 }
 
@@ -206,6 +221,7 @@ fn check(
                     text_measure(world.fs.read(super::store::INDEX).ok(), &e.expected)
                 }
                 ExpectKey::System => text_measure(Some(world.last_system.clone()), &e.expected),
+                ExpectKey::Recall => text_measure(Some(world.last_recall.clone()), &e.expected),
                 ExpectKey::Result(_) | ExpectKey::Message(_) => Value::Null,
             };
             CheckOutcome {
@@ -255,13 +271,13 @@ pub fn run(
                     end_turn(&mut world);
                 }
             }
-            Step::Results(results) => world.messages.push(results_message(results)),
+            Step::Results(results) => push_results(&mut world, results),
             Step::Turn { assistant, results } => {
                 world.messages.push(assistant_message(assistant));
                 if assistant.calls.is_empty() {
                     end_turn(&mut world);
                 } else {
-                    world.messages.push(results_message(results));
+                    push_results(&mut world, results);
                 }
             }
             Step::Check(list) => checks.extend(check(&mut world, list, Some(index + 1))),

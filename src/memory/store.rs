@@ -10,6 +10,7 @@ use super::fs::{MEMORY_DIR, Target, WORKDIR, path_name};
 use super::profile::Revision;
 use super::world::{MemoryWorld, PyError};
 use super::yaml::{self, YamlValue};
+use crate::pyjson::py_strip;
 
 /// The index file.
 pub const INDEX: &str = "MEMORY.md";
@@ -50,7 +51,7 @@ pub struct Record {
 
 /// Python's `" ".join(text.split())`.
 pub fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::pyjson::py_split(text).collect::<Vec<_>>().join(" ")
 }
 
 /// `_normalized_memory_text`: lower case, whitespace collapsed.
@@ -99,7 +100,11 @@ pub(crate) fn parse_frontmatter(text: &str) -> (Vec<(String, YamlValue)>, String
     // `yaml.safe_load(parts[1]) or {}`, then the dict check; exceptions PyYAML raises outside
     // YAMLError would crash the course's code and are treated here like a YAML error.
     match yaml::load_metadata(meta) {
-        Ok(Some(map)) => (map, body.trim_start().to_owned()),
+        Ok(Some(map)) => (
+            map,
+            body.trim_start_matches(crate::pyjson::py_is_space)
+                .to_owned(),
+        ),
         Ok(None) => (Vec::new(), text.to_owned()),
         Err(_) => (Vec::new(), text.to_owned()),
     }
@@ -120,7 +125,7 @@ pub fn document(name: &str, kind: &str, description: &str, body: &str) -> String
         ("description", description),
         ("type", kind),
     ]);
-    format!("---\n{}\n---\n\n{}\n", meta.trim(), body.trim())
+    format!("---\n{}\n---\n\n{}\n", py_strip(&meta), py_strip(body))
 }
 
 /// The index line of one record file.
@@ -130,7 +135,7 @@ fn index_line(text: &str, filename: &str) -> String {
     let name = collapse(&meta_str(&meta, "name", stem));
     let first_line = crate::pyjson::splitlines(&body)
         .into_iter()
-        .find(|line| !line.trim().is_empty())
+        .find(|line| !py_strip(line).is_empty())
         .unwrap_or("")
         .to_owned();
     let description = collapse(&meta_str(&meta, "description", &first_line));
@@ -170,13 +175,16 @@ impl MemoryWorld {
         description: &str,
         body: &str,
     ) -> Result<String, PyError> {
-        if name.trim().is_empty() {
+        if self.profile.revision == Revision::Site {
+            return self.site_write(name, kind, description, body);
+        }
+        if py_strip(name).is_empty() {
             return Err(PyError::new("Memory name cannot be empty"));
         }
         if self.profile.revision == Revision::Main && !MEMORY_TYPES.contains(&kind) {
             return Err(PyError(format!("Unknown memory type: {kind}")));
         }
-        if description.trim().is_empty() || body.trim().is_empty() {
+        if py_strip(description).is_empty() || py_strip(body).is_empty() {
             return Err(PyError::new("Memory description and body cannot be empty"));
         }
         let filename = format!("{}.md", slug(self.profile.revision, name));
@@ -209,6 +217,10 @@ impl MemoryWorld {
 
     /// The index `rebuild_memory_index` would write now.
     pub fn derived_index(&self) -> String {
+        let line = match self.profile.revision {
+            Revision::Main => index_line,
+            Revision::Site => super::site::index_line,
+        };
         let mut lines = Vec::new();
         for name in self.fs.glob_md() {
             if name == INDEX || self.memory_path(&name, false).is_err() {
@@ -217,7 +229,7 @@ impl MemoryWorld {
             let Ok(text) = self.fs.read(&name) else {
                 continue;
             };
-            lines.push(index_line(&text, &name));
+            lines.push(line(&text, &name));
         }
         let mut out = lines.join("\n");
         if !lines.is_empty() {
@@ -228,6 +240,9 @@ impl MemoryWorld {
 
     /// `rebuild_memory_index`.
     pub fn rebuild_index(&mut self) -> Result<(), PyError> {
+        if self.profile.revision == Revision::Site {
+            return self.site_rebuild_index();
+        }
         for name in self.fs.glob_md() {
             if name != INDEX && self.memory_path(&name, false).is_ok() {
                 self.note_read(&name);
@@ -266,7 +281,7 @@ impl MemoryWorld {
         }
         self.fs
             .read(INDEX)
-            .map(|t| t.trim().to_owned())
+            .map(|t| py_strip(&t).to_owned())
             .unwrap_or_default()
     }
 
@@ -280,13 +295,17 @@ impl MemoryWorld {
             let Ok(text) = self.read_file(&filename) else {
                 continue;
             };
+            if self.profile.revision == Revision::Site {
+                records.push(super::site::record(&filename, &text));
+                continue;
+            }
             let (meta, body) = parse_frontmatter(&text);
             let stem = filename.strip_suffix(".md").unwrap_or(&filename).to_owned();
             records.push(Record {
                 name: meta_str(&meta, "name", &stem),
                 description: meta_str(&meta, "description", ""),
                 kind: meta_str(&meta, "type", "project"),
-                body: body.trim().to_owned(),
+                body: py_strip(&body).to_owned(),
                 filename,
             });
         }

@@ -58,6 +58,9 @@ pub struct MemoryWorld {
     pub last_system: String,
     /// Files recalled at the start of the last agent turn.
     pub last_recalled: Vec<String>,
+    /// The recalled text of the last agent turn: the system prompt's record section (main) or
+    /// the `<relevant_memories>` block prepended to the user turn (site).
+    pub last_recall: String,
     /// Records cut mid-text by the recall cap, over the run.
     pub recall_cut: usize,
     pub consolidations: usize,
@@ -89,6 +92,7 @@ impl MemoryWorld {
             faults: Faults::default(),
             last_system: String::new(),
             last_recalled: Vec::new(),
+            last_recall: String::new(),
             recall_cut: 0,
             consolidations: 0,
             consolidations_skipped: 0,
