@@ -8,8 +8,8 @@ use crate::render::Format;
 use crate::run::RunOptions;
 use crate::store::StoreKind;
 use crate::{
-    BreakArgs, Command, CompareArgs, ExplainArgs, MatrixArgs, ReportArgs, RunArgs, SweepArgs,
-    VerifyArgs,
+    BreakArgs, Command, CompareArgs, ExplainArgs, MatrixArgs, MemoryArgs, ReportArgs, RunArgs,
+    SweepArgs, VerifyArgs,
 };
 
 /// harness-lab: replay scripted agent sessions through faithful models of context-compaction
@@ -149,6 +149,26 @@ pub enum CliCommand {
         /// Profiles to compare (default: all).
         #[arg(long, value_delimiter = ',')]
         profiles: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
+    /// Memory experiments: a break (MB1..MB5, or all) on its probe scenario, baseline against
+    /// broken, or the 60-session growth experiment against the reverse gate.
+    #[command(group(clap::ArgGroup::new("experiment").required(true).args(["brk", "growth"])))]
+    Memory {
+        /// The break: MB1 path guard, MB2 index rebuild, MB3 storage gates, MB4 snapshot
+        /// restore, MB5 fallback on a parse failure.
+        #[arg(long = "break", value_name = "MB1..MB5|all")]
+        brk: Option<String>,
+        /// Run the growth experiment (memory-main against chunked consolidation).
+        #[arg(long)]
+        growth: bool,
+        /// Run every break on this scenario instead of each break's probe.
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        #[command(flatten)]
+        options: CliRunOptions,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
@@ -316,6 +336,18 @@ impl From<Cli> for Command {
                 to,
                 step,
                 observe,
+                options: options.into(),
+                format: format.into(),
+            }),
+            CliCommand::Memory {
+                brk,
+                growth: _,
+                scenario,
+                options,
+                format,
+            } => Command::Memory(MemoryArgs {
+                name: brk,
+                scenario,
                 options: options.into(),
                 format: format.into(),
             }),

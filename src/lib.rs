@@ -113,6 +113,17 @@ pub struct CompareArgs {
     pub format: Format,
 }
 
+/// `lab memory --break`.
+#[derive(Debug, Clone)]
+pub struct MemoryArgs {
+    /// `MB1`..`MB5` or `all`; the growth experiment when absent.
+    pub name: Option<String>,
+    /// A scenario to run every break on instead of each break's probe.
+    pub scenario: Option<PathBuf>,
+    pub options: RunOptions,
+    pub format: Format,
+}
+
 /// One command of the binary.
 #[derive(Debug, Clone)]
 pub enum Command {
@@ -126,6 +137,7 @@ pub enum Command {
     Matrix(MatrixArgs),
     Sweep(SweepArgs),
     Report(ReportArgs),
+    Memory(MemoryArgs),
 }
 
 /// What a command prints and its exit code (0, or 1 when an expectation or check failed).
@@ -183,6 +195,15 @@ pub fn execute_with(
         }
         Command::Run(args) => {
             let scenario = Scenario::load(&args.scenario)?;
+            if let Some(name) = args
+                .brk
+                .as_deref()
+                .filter(|n| n.len() > 2 && n[..2].eq_ignore_ascii_case("MB"))
+            {
+                let list = memory::breaks::parse(name)?;
+                let report = memory::breaks::run(&list, Some(&scenario), &args.options)?;
+                return Ok(outcome(render::memory_breaks(&report, args.format), true));
+            }
             if let Some(name) = &args.brk {
                 let list = experiments::breaks::parse(name)?;
                 let report = experiments::breaks::run(Some(&scenario), &list, &args.options)?;
@@ -234,6 +255,20 @@ pub fn execute_with(
             let list = experiments::breaks::parse(&args.name)?;
             let report = experiments::breaks::run(None, &list, &args.options)?;
             Ok(outcome(render::breaks(&report, args.format), true))
+        }
+        Command::Memory(args) => {
+            let Some(name) = &args.name else {
+                let report = memory::growth::run();
+                return Ok(outcome(render::memory_growth(&report, args.format), true));
+            };
+            let list = memory::breaks::parse(name)?;
+            let scenario = args
+                .scenario
+                .as_ref()
+                .map(|p| Scenario::load(p))
+                .transpose()?;
+            let report = memory::breaks::run(&list, scenario.as_ref(), &args.options)?;
+            Ok(outcome(render::memory_breaks(&report, args.format), true))
         }
         Command::Selftest(options, format) => {
             let report = experiments::selftest::run(&options)?;

@@ -29,7 +29,7 @@ pub enum Format {
     Json,
 }
 
-fn table(header: &[&str], rows: Vec<Vec<String>>, format: Format) -> String {
+pub fn table(header: &[&str], rows: Vec<Vec<String>>, format: Format) -> String {
     let mut builder = Builder::default();
     builder.push_record(header.iter().map(|h| h.to_string()));
     for row in rows {
@@ -670,4 +670,106 @@ pub fn memory_run(report: &crate::memory::run::MemoryReport, format: Format) -> 
     out.push_str(&format!("```\n{}```\n\n", report.index));
     out.push_str(&expectations(&report.expect, format));
     out
+}
+
+/// `lab memory --break` as text.
+pub fn memory_breaks(report: &crate::memory::breaks::MemoryBreakReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let title = format!("memory breaks · profile {}", report.profile);
+    if format == Format::Markdown {
+        let rows = report
+            .breaks
+            .iter()
+            .map(|b| {
+                let changed = if b.changed.is_empty() {
+                    "no observable difference".to_owned()
+                } else {
+                    changes_line(&b.changed)
+                };
+                vec![
+                    b.name.clone(),
+                    b.change.clone(),
+                    b.scenario.clone(),
+                    changed,
+                ]
+            })
+            .collect();
+        return format!(
+            "{title}\n\n{}\n",
+            table(
+                &["break", "change", "scenario", "observables"],
+                rows,
+                format
+            )
+        );
+    }
+    let mut out = format!("{title}\n");
+    for b in &report.breaks {
+        out.push_str(&format!("\n== {} · {} ==\n", b.name, b.label));
+        out.push_str(&format!("  change:   {}\n", b.change));
+        out.push_str(&format!("  scenario: {}\n", b.scenario));
+        if b.changed.is_empty() {
+            out.push_str("  no observable difference\n");
+        }
+        let width = b
+            .changed
+            .iter()
+            .map(|c| c.observable.len())
+            .max()
+            .unwrap_or(0);
+        for c in &b.changed {
+            out.push_str(&format!(
+                "  {:width$}  {} → {}\n",
+                c.observable,
+                text(&c.baseline),
+                text(&c.broken)
+            ));
+        }
+        let stray: Vec<String> = b.stray().iter().map(|c| c.observable.clone()).collect();
+        if !stray.is_empty() {
+            out.push_str(&format!(
+                "  outside what the safeguard protects: {}\n",
+                stray.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// `lab memory --growth`: every fifth session and the last.
+pub fn memory_growth(report: &crate::memory::growth::GrowthReport, format: Format) -> String {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut header = vec!["session".to_owned()];
+    for run in &report.runs {
+        header.push(format!("{}: records", run.variant));
+        header.push("store chars".to_owned());
+        header.push("consolidated / skipped".to_owned());
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let rows = (0..report.sessions)
+        .filter(|i| (i + 1) % 5 == 0 || *i == 0)
+        .map(|i| {
+            let mut row = vec![(i + 1).to_string()];
+            for run in &report.runs {
+                let r = &run.rows[i];
+                row.push(r.records.to_string());
+                row.push(r.store_chars.to_string());
+                row.push(format!(
+                    "{} / {}",
+                    r.consolidations, r.consolidations_skipped
+                ));
+            }
+            row
+        })
+        .collect();
+    format!(
+        "memory growth · {} sessions · seed {}\n\n{}\n",
+        report.sessions,
+        report.seed,
+        table(&header, rows, format)
+    )
 }

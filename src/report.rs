@@ -11,6 +11,7 @@ use crate::error::LabError;
 use crate::experiments::matrix::{self, Axis};
 use crate::experiments::sweep::{self, SweepReport, Vary};
 use crate::experiments::{breaks, compare, findings, prototype_replay, text};
+use crate::memory::growth::GrowthReport;
 use crate::render::{self, Format};
 use crate::run::RunOptions;
 use crate::scenario::Scenario;
@@ -332,6 +333,192 @@ const WORKLOADS: [(&str, &str); 6] = [
     ),
 ];
 
+fn memory_md() -> Result<String, LabError> {
+    use crate::memory::{breaks as mb, profile};
+    let mut out = String::from(HEADER);
+    out.push_str("# Memory lab\n\n");
+    out.push_str(
+        "The persistent-memory store of learn-claude-code s09 in two revisions (SPEC §8): \
+         `memory-main` (f9e8b28) with its path guard, derived index, storage gates, guarded \
+         consolidation and snapshot restore, and `memory-site` (the older revision the course site \
+         shows) with none of them. Every value below is a run of the lab.\n\n",
+    );
+    out.push_str("## Profiles\n\n");
+    let rows = profile::MEMORY_PROFILES
+        .iter()
+        .map(|p| {
+            let pairs = |v: serde_json::Value| match v {
+                serde_json::Value::Object(map) => map
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", text(v)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                _ => String::new(),
+            };
+            vec![
+                p.name.to_owned(),
+                p.system.to_owned(),
+                pairs(p.constants.to_value()),
+                pairs(p.switches.to_value()),
+            ]
+        })
+        .collect();
+    out.push_str(&render::table(
+        &["profile", "models", "constants", "switches"],
+        rows,
+        Format::Markdown,
+    ));
+    out.push_str("\n\n## Breaks MB1-MB5\n\n");
+    out.push_str(
+        "`lab memory --break all`: each break turns one safeguard of memory-main off and runs the \
+         finding scenario that exercises it; only the observables the safeguard protects change.\n\n",
+    );
+    let report = mb::run(&mb::MEMORY_BREAKS, None, &RunOptions::default())?;
+    out.push_str(&render::memory_breaks(&report, Format::Markdown));
+    out.push_str("\n## Findings M1-M11 and the site revision\n\n");
+    let rows: Vec<findings::FindingRow> = findings::evaluate_all()?
+        .into_iter()
+        .filter(|r| r.id.starts_with('M') && !r.id.starts_with("MB"))
+        .collect();
+    out.push_str(&render::findings_table(&rows, Format::Markdown));
+    out.push_str("\n\n");
+    for row in &rows {
+        out.push_str(&format!(
+            "- **{}** ({}): {}\n",
+            row.id, row.source, row.shows
+        ));
+    }
+    Ok(out)
+}
+
+fn growth_md(report: &GrowthReport) -> String {
+    let mut out = String::from(HEADER);
+    out.push_str("# Memory growth: the reverse gate (M8)\n\n");
+    let [main, chunked] = &report.runs[..] else {
+        return out;
+    };
+    let first_skip = main
+        .rows
+        .iter()
+        .find(|r| r.consolidations_skipped > 0)
+        .map_or(0, |r| r.session);
+    let (last_main, last_chunked) = (
+        &main.rows[main.rows.len() - 1],
+        &chunked.rows[chunked.rows.len() - 1],
+    );
+    out.push_str(&format!(
+        "{} simulated sessions (seed {}), each proposing {} records on six topics, a third of them \
+         restating an earlier fact. A scripted consolidator merges each topic into one record of \
+         its distinct facts, the newest {} kept. memory-main raises before the model call once the \
+         catalog passes 20000 characters, prints one `skipped` line and goes on: from session \
+         {first_skip} on every pass is skipped and the store only grows, to {} records and {} \
+         characters after session {}. The chunked variant (`--set chunked_consolidation=on`, a fix \
+         the course does not have) consolidates in chunks under the cap and ends at {} records and \
+         {} characters, at the price of {} consolidator calls against {} and of the facts its lossy \
+         merge drops ({} of {} facts kept, against {} of {}).\n\n![store size per session](memory-growth.svg)\n\n",
+        report.sessions,
+        report.seed,
+        crate::memory::growth::PER_SESSION,
+        crate::memory::growth::KEEP_FACTS,
+        last_main.records,
+        last_main.store_chars,
+        last_main.session,
+        last_chunked.records,
+        last_chunked.store_chars,
+        last_chunked.model_calls,
+        last_main.model_calls,
+        last_chunked.facts_kept,
+        last_chunked.facts_stored,
+        last_main.facts_kept,
+        last_main.facts_stored,
+    ));
+    out.push_str(
+        "| session | main records | main store chars | main catalog chars | main consolidated / skipped | chunked records | chunked store chars | chunked consolidated | model calls main / chunked | facts kept main / chunked / stored |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (a, b) in main.rows.iter().zip(&chunked.rows) {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} / {} | {} / {} / {} |\n",
+            a.session,
+            a.records,
+            a.store_chars,
+            a.catalog_chars,
+            a.consolidations,
+            a.consolidations_skipped,
+            b.records,
+            b.store_chars,
+            b.consolidations,
+            a.model_calls,
+            b.model_calls,
+            a.facts_kept,
+            b.facts_kept,
+            a.facts_stored,
+        ));
+    }
+    out
+}
+
+fn growth_svg(report: &GrowthReport) -> Result<String, LabError> {
+    let mut svg = String::new();
+    let chart_error =
+        |e: &dyn std::fmt::Display| LabError::Usage(format!("draw the growth chart: {e}"));
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 380)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| chart_error(&e))?;
+        let top = report
+            .runs
+            .iter()
+            .flat_map(|r| r.rows.iter().map(|row| row.store_chars))
+            .max()
+            .unwrap_or(1) as f64
+            * 1.1;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Memory store size per session", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0i32..report.sessions as i32 + 1, 0f64..top)
+            .map_err(|e| chart_error(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("session")
+            .y_desc("characters in .memory/")
+            .draw()
+            .map_err(|e| chart_error(&e))?;
+        for (run, color) in report.runs.iter().zip([RED, BLUE]) {
+            let points: Vec<(i32, f64)> = run
+                .rows
+                .iter()
+                .map(|r| (r.session as i32, r.store_chars as f64))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points, color.stroke_width(2)))
+                .map_err(|e| chart_error(&e))?
+                .label(run.variant.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+        }
+        let cap = RGBColor(120, 120, 120);
+        chart
+            .draw_series(LineSeries::new(
+                vec![(0, 20_000.0), (report.sessions as i32 + 1, 20_000.0)],
+                cap.stroke_width(1),
+            ))
+            .map_err(|e| chart_error(&e))?
+            .label("consolidation input cap (20000 chars of catalog)")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], cap));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| chart_error(&e))?;
+        root.present().map_err(|e| chart_error(&e))?;
+    }
+    svg.push('\n');
+    Ok(svg)
+}
+
 fn index_md() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
@@ -346,7 +533,11 @@ fn index_md() -> String {
          - [sweep-path.md](sweep-path.md): the spill path sweep and its cliff at 90 (F5), with \
          [a chart](sweep-path.svg).\n\
          - [profiles.md](profiles.md): the six workloads under all five profiles, and what each \
-         profile models.\n",
+         profile models.\n\
+         - [memory.md](memory.md): the memory profiles, the breaks MB1-MB5 and the findings \
+         M1-M11 with their site-revision counterparts.\n\
+         - [memory-growth.md](memory-growth.md): sixty sessions against the reverse gate (M8), \
+         with [a chart](memory-growth.svg).\n",
     );
     out
 }
@@ -362,6 +553,10 @@ pub fn generate() -> Result<BTreeMap<String, String>, LabError> {
     files.insert("sweep-path.md".to_owned(), sweep_md(&sweeps));
     files.insert("sweep-path.svg".to_owned(), sweep_svg(&sweeps)?);
     files.insert("profiles.md".to_owned(), profiles_md()?);
+    files.insert("memory.md".to_owned(), memory_md()?);
+    let growth = crate::memory::growth::run();
+    files.insert("memory-growth.md".to_owned(), growth_md(&growth));
+    files.insert("memory-growth.svg".to_owned(), growth_svg(&growth)?);
     Ok(files)
 }
 

@@ -190,7 +190,7 @@ fn probe(scenario: &Scenario, options: &RunOptions, with_layers: bool) -> Result
     }
 }
 
-fn diff(baseline: &[(String, Value)], broken: &[(String, Value)]) -> Vec<Change> {
+pub fn diff(baseline: &[(String, Value)], broken: &[(String, Value)]) -> Vec<Change> {
     baseline
         .iter()
         .zip(broken)

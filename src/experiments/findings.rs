@@ -31,6 +31,11 @@ pub enum Check {
         unchanged: &'static [&'static str],
         nothing: bool,
     },
+    /// One memory break on its probe: exactly these observables change, nothing else.
+    MemoryBreak {
+        name: &'static str,
+        changed: &'static [(&'static str, &'static str, &'static str)],
+    },
     /// The prototype's 2×2, order × unseen_guard, as `lost_forever/pointer_lost` per cell.
     Matrix {
         spill_dir: Option<&'static str>,
@@ -423,6 +428,227 @@ pub const FINDINGS: &[Finding] = &[
             &["api_valid", "pairs_intact"]
         ),
     },
+    Finding {
+        id: "M1",
+        source: "000 §6",
+        shows: "MEMORY.md is derived: after seeding and after an extraction the index equals the rebuild from the files.",
+        check: scenario!(
+            "scenarios/memory/m01-index-derived.json",
+            &["index_consistent", "records"]
+        ),
+    },
+    Finding {
+        id: "M2",
+        source: "000 §6",
+        shows: "Each path guard refuses its input with the course's message; with the guard on, recall never reads a planted symlink.",
+        check: scenario!(
+            "scenarios/memory/m02-path-guards.json",
+            &[
+                "guard:a/b.md (step 3)",
+                "guard:evil.md (step 3)",
+                "path_escapes"
+            ]
+        ),
+    },
+    Finding {
+        id: "M3",
+        source: "000 §7",
+        shows: "Only an exception falls back to keyword matching (substring words: `the` selects a record); a reply without an array selects nothing.",
+        check: scenario!(
+            "scenarios/memory/m03-parse-failure-vs-exception.json",
+            &["recalled (step 4)", "recalled"]
+        ),
+    },
+    Finding {
+        id: "M4",
+        source: "000 §7",
+        shows: "Tool results never reach the selector's query: a record named only in a tool result is not recalled.",
+        check: scenario!(
+            "scenarios/memory/m04-tool-results-never-reach-selector.json",
+            &["recalled"]
+        ),
+    },
+    Finding {
+        id: "M5",
+        source: "000 §7",
+        shows: "The gates store 2 of 7 candidates: scope, temporary marker, same slug and same-batch duplicate body are refused.",
+        check: scenario!(
+            "scenarios/memory/m05-storage-gates.json",
+            &["records", "temporary_stored", "duplicates_stored"]
+        ),
+    },
+    Finding {
+        id: "M6",
+        source: "000 §7",
+        shows: "Consolidation runs only after a turn that stored a record, with at least 10 records.",
+        check: scenario!(
+            "scenarios/memory/m06-consolidation-trigger.json",
+            &["records", "consolidations", "model_calls"]
+        ),
+    },
+    Finding {
+        id: "M7",
+        source: "000 §7",
+        shows: "A consolidation failing mid-rewrite restores its snapshot: nothing is lost, the pass is skipped.",
+        check: scenario!(
+            "scenarios/memory/m07-consolidation-rollback.json",
+            &["records", "records_lost", "consolidations_skipped"]
+        ),
+    },
+    Finding {
+        id: "M8",
+        source: "000 §7",
+        shows: "Reverse gate: past 20000 catalog chars every pass is skipped before the model call, silently; the store only grows.",
+        check: scenario!(
+            "scenarios/memory/m08-reverse-gate.json",
+            &["records", "consolidations_skipped", "model_calls"]
+        ),
+    },
+    Finding {
+        id: "M9",
+        source: "000 §7",
+        shows: "\"At most 30 records\" is only a prompt line: a consolidation returning 35 writes 35.",
+        check: scenario!(
+            "scenarios/memory/m09-thirty-not-enforced.json",
+            &["records", "consolidations"]
+        ),
+    },
+    Finding {
+        id: "M10",
+        source: "000 §7",
+        shows: "The 20000-char recall cap cuts the last record mid-body.",
+        check: scenario!(
+            "scenarios/memory/m10-recall-cut.json",
+            &["recalled", "recall_cut"]
+        ),
+    },
+    Finding {
+        id: "M11",
+        source: "000 §7",
+        shows: "A generic file write into .memory/ bypasses every gate and appears in the next rebuilt index.",
+        check: scenario!(
+            "scenarios/memory/m11-generic-write-poisons-index.json",
+            &["index_consistent", "records", "temporary_stored"]
+        ),
+    },
+    Finding {
+        id: "M1 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site's hand-written frontmatter breaks on a `---` in a description; its index lines use an em dash.",
+        check: scenario!(
+            "scenarios/memory/site-m01-index-em-dash.json",
+            &["records", "index_consistent", "index"]
+        ),
+    },
+    Finding {
+        id: "M2 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site has no path guard: a planted symlink is recalled and written through.",
+        check: scenario!(
+            "scenarios/memory/site-m02-no-path-guard.json",
+            &["recalled (step 6)", "path_escapes"]
+        ),
+    },
+    Finding {
+        id: "M3 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site falls back on a reply without an array too, and keeps repeated indices.",
+        check: scenario!(
+            "scenarios/memory/site-m03-fallback-on-missing-array.json",
+            &["recalled (step 4)", "recalled"]
+        ),
+    },
+    Finding {
+        id: "M5 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site has no storage gates: all 7 candidates are written, one over a seeded record.",
+        check: scenario!(
+            "scenarios/memory/site-m05-no-gates.json",
+            &["records", "temporary_stored", "duplicates_stored"]
+        ),
+    },
+    Finding {
+        id: "M6 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site consolidates every turn with 10 files and accepts `[]`: the store is wiped under a stale index.",
+        check: scenario!(
+            "scenarios/memory/site-m06-every-turn-empty-reply-wipes.json",
+            &["records", "records_lost", "index_consistent"]
+        ),
+    },
+    Finding {
+        id: "M7 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site has no rollback: the failure memory-main survives leaves 2 of 11 records.",
+        check: scenario!(
+            "scenarios/memory/site-m07-no-rollback.json",
+            &["records", "records_lost"]
+        ),
+    },
+    Finding {
+        id: "M8 site",
+        source: "lcc_revisions §1",
+        shows: "memory-site has no reverse gate: the catalog is cut silently at 16000 chars and the unseen records are deleted.",
+        check: scenario!(
+            "scenarios/memory/site-m08-silent-catalog-cut.json",
+            &["records", "records_lost", "consolidations"]
+        ),
+    },
+    Finding {
+        id: "MB1",
+        source: "SPEC §8",
+        shows: "Without the path guard the planted symlink is listed, read twice and recalled; nothing else changes.",
+        check: Check::MemoryBreak {
+            name: "MB1",
+            changed: &[("path_escapes", "0", "2"), ("recalled", "3", "4")],
+        },
+    },
+    Finding {
+        id: "MB2",
+        source: "SPEC §8",
+        shows: "An index kept by hand (appended per write) drifts from the files: the derived-index invariant breaks.",
+        check: Check::MemoryBreak {
+            name: "MB2",
+            changed: &[("index_consistent", "true", "false")],
+        },
+    },
+    Finding {
+        id: "MB3",
+        source: "SPEC §8",
+        shows: "Without the storage gates the temporary, current-task and duplicate candidates are all stored.",
+        check: Check::MemoryBreak {
+            name: "MB3",
+            changed: &[
+                ("records", "3", "6"),
+                ("temporary_stored", "0", "1"),
+                ("duplicates_stored", "0", "1"),
+                ("store_chars", "444", "928"),
+            ],
+        },
+    },
+    Finding {
+        id: "MB4",
+        source: "SPEC §8",
+        shows: "Without the snapshot restore a failed consolidation leaves 2 of 11 records and a stale index.",
+        check: Check::MemoryBreak {
+            name: "MB4",
+            changed: &[
+                ("records", "11", "2"),
+                ("index_consistent", "true", "false"),
+                ("records_lost", "0", "11"),
+                ("store_chars", "2116", "892"),
+            ],
+        },
+    },
+    Finding {
+        id: "MB5",
+        source: "SPEC §8",
+        shows: "A fallback on parse failures turns an empty selection into a keyword guess of 2 records.",
+        check: Check::MemoryBreak {
+            name: "MB5",
+            changed: &[("recalled", "0", "2")],
+        },
+    },
 ];
 
 fn label(check: &CheckOutcome) -> String {
@@ -458,10 +684,10 @@ fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
             headline,
         } => {
             let scenario = Scenario::parse(file, file, text)?;
-            let report = run::run(&scenario, &RunOptions::default())?;
+            let report = run::run_any(&scenario, &RunOptions::default())?;
             let shown: Vec<&CheckOutcome> = headline
                 .iter()
-                .filter_map(|h| report.expect.iter().find(|c| label(c) == *h))
+                .filter_map(|h| report.expect().iter().find(|c| label(c) == *h))
                 .collect();
             assert_eq!(
                 shown.len(),
@@ -513,6 +739,26 @@ fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
             (
                 format!("{name}: {expected}"),
                 format!("{}{path}", change_text(outcome)),
+                ok,
+            )
+        }
+        Check::MemoryBreak { name, changed } => {
+            let list = crate::memory::breaks::parse(name)?;
+            let report = crate::memory::breaks::run(&list, None, &RunOptions::default())?;
+            let outcome = &report.breaks[0];
+            let expected: Vec<String> = changed
+                .iter()
+                .map(|(o, a, b)| format!("{o} {a} → {b}"))
+                .collect();
+            let measured = breaks::describe_changes(&outcome.changed, "; ");
+            let ok = expected.join("; ") == measured;
+            (
+                format!("{name}: {}", expected.join("; ")),
+                if measured.is_empty() {
+                    "no observable difference".to_owned()
+                } else {
+                    format!("{measured} ({})", outcome.scenario)
+                },
                 ok,
             )
         }

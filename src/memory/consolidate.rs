@@ -11,30 +11,48 @@
 use super::extract::{Candidate, validate};
 use super::profile::Revision;
 use super::recall::extract_json_array;
-use super::store::{INDEX, document, slug};
-use super::world::{Call, MemoryWorld, PyError};
+use super::store::{INDEX, Record, document, slug};
+use super::world::{MemoryWorld, PyError};
 use crate::pyjson::char_len;
 
-impl MemoryWorld {
-    /// The catalog handed to the consolidator.
-    fn consolidation_catalog(&mut self) -> (usize, String) {
-        let records = self.list_records();
-        let catalog = records
-            .iter()
-            .map(|r| {
-                format!(
-                    "## {}\nname: {}\ntype: {}\ndescription: {}\n\n{}",
-                    r.filename, r.name, r.kind, r.description, r.body
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        (records.len(), catalog)
-    }
+/// One record's entry in the consolidator's catalog.
+fn entry(r: &Record) -> String {
+    format!(
+        "## {}\nname: {}\ntype: {}\ndescription: {}\n\n{}",
+        r.filename, r.name, r.kind, r.description, r.body
+    )
+}
 
+/// The records in listing order, packed greedily into catalogs of at most `limit` characters;
+/// `None` when one record alone is over the limit.
+fn chunks(records: &[Record], limit: usize) -> Option<Vec<Vec<Record>>> {
+    let mut out: Vec<Vec<Record>> = Vec::new();
+    let mut size = 0;
+    for record in records {
+        let chars = char_len(&entry(record));
+        if chars > limit {
+            return None;
+        }
+        match out.last_mut() {
+            Some(chunk) if size + 2 + chars <= limit => {
+                chunk.push(record.clone());
+                size += 2 + chars;
+            }
+            _ => {
+                out.push(vec![record.clone()]);
+                size = chars;
+            }
+        }
+    }
+    Some(out)
+}
+
+impl MemoryWorld {
     /// `consolidate_memories`: the number of records written (0 when skipped).
     pub fn consolidate(&mut self) -> usize {
-        let (count, catalog) = self.consolidation_catalog();
+        let listed = self.list_records();
+        let count = listed.len();
+        let catalog = listed.iter().map(entry).collect::<Vec<_>>().join("\n\n");
         if count < self.profile.constants.consolidate_threshold {
             self.event(
                 "consolidate",
@@ -47,7 +65,7 @@ impl MemoryWorld {
             );
             return 0;
         }
-        match self.consolidate_inner(count, &catalog) {
+        match self.consolidate_inner(&listed, &catalog) {
             Ok(written) => {
                 self.consolidations += 1;
                 self.event(
@@ -71,19 +89,37 @@ impl MemoryWorld {
         }
     }
 
-    fn consolidate_inner(&mut self, count: usize, catalog: &str) -> Result<usize, PyError> {
+    fn consolidate_inner(&mut self, listed: &[Record], catalog: &str) -> Result<usize, PyError> {
         let limit = self.profile.constants.consolidate_input;
-        if char_len(catalog) > limit {
-            return Err(PyError::new(
-                "memory store is too large for one consolidation pass",
-            ));
+        let too_large = || PyError::new("memory store is too large for one consolidation pass");
+        let parts = if char_len(catalog) <= limit {
+            vec![listed.to_vec()]
+        } else if self.profile.switches.chunked_consolidation {
+            let parts = chunks(listed, limit).ok_or_else(too_large)?;
+            self.event(
+                "consolidate",
+                "chunk",
+                None,
+                format!(
+                    "catalog of {} chars over {limit}: {} chunks under the cap",
+                    char_len(catalog),
+                    parts.len()
+                ),
+            );
+            parts
+        } else {
+            return Err(too_large());
+        };
+        let mut records: Vec<Candidate> = Vec::new();
+        for part in &parts {
+            let reply = self.call_consolidator(part)?;
+            records.extend(
+                extract_json_array(&reply)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|item| validate(item, false)),
+            );
         }
-        let reply = self.call(Call::Consolidate)?;
-        let records: Vec<Candidate> = extract_json_array(&reply)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|item| validate(item, false))
-            .collect();
         let slugs: Vec<String> = records
             .iter()
             .map(|r| slug(Revision::Main, &r.name))
@@ -124,7 +160,6 @@ impl MemoryWorld {
                     .filter(|(f, _)| !present.contains(f))
                     .count();
                 self.records_lost += lost;
-                let _ = count;
                 Err(error)
             }
         }

@@ -107,15 +107,20 @@ pub struct MemorySwitches {
     pub snapshot_restore: bool,
     /// The keyword fallback also runs when the selector's reply holds no JSON array (MB5 on).
     pub parse_fallback: bool,
+    /// A fix, not in the course: a catalog over the input cap is consolidated in chunks under
+    /// the cap (one model call each, one atomic rewrite) instead of raising (the growth
+    /// experiment's variant, M8).
+    pub chunked_consolidation: bool,
 }
 
 /// Names of the switches, in order.
-pub const MEMORY_SWITCH_NAMES: [&str; 5] = [
+pub const MEMORY_SWITCH_NAMES: [&str; 6] = [
     "path_guard",
     "rebuild_index",
     "storage_gates",
     "snapshot_restore",
     "parse_fallback",
+    "chunked_consolidation",
 ];
 
 impl MemorySwitches {
@@ -126,6 +131,7 @@ impl MemorySwitches {
             "storage_gates" => &mut self.storage_gates,
             "snapshot_restore" => &mut self.snapshot_restore,
             "parse_fallback" => &mut self.parse_fallback,
+            "chunked_consolidation" => &mut self.chunked_consolidation,
             _ => return None,
         })
     }
@@ -203,6 +209,7 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
         storage_gates: true,
         snapshot_restore: true,
         parse_fallback: false,
+        chunked_consolidation: false,
     },
     switch_names: &MEMORY_SWITCH_NAMES,
 };
@@ -230,6 +237,7 @@ pub const MEMORY_SITE: MemoryProfile = MemoryProfile {
         storage_gates: false,
         snapshot_restore: false,
         parse_fallback: true,
+        chunked_consolidation: false,
     },
     switch_names: &[],
 };

@@ -42,6 +42,10 @@ pub struct Faults {
     pub delete_after: Option<usize>,
 }
 
+/// A consolidator that answers from the records it is shown (the growth experiment's merge
+/// policy); scripted replies come first.
+pub type Consolidator = Box<dyn FnMut(&[super::store::Record]) -> String>;
+
 /// The state of one memory run.
 pub struct MemoryWorld {
     pub profile: MemoryProfile,
@@ -54,6 +58,8 @@ pub struct MemoryWorld {
     pub extract_replies: VecDeque<Reply>,
     pub consolidate_replies: VecDeque<Reply>,
     pub faults: Faults,
+    /// Answers consolidation calls when no scripted reply is queued.
+    pub consolidator: Option<Consolidator>,
     /// The system prompt built at the start of the last agent turn.
     pub last_system: String,
     /// Files recalled at the start of the last agent turn.
@@ -90,6 +96,7 @@ impl MemoryWorld {
             extract_replies: VecDeque::new(),
             consolidate_replies: VecDeque::new(),
             faults: Faults::default(),
+            consolidator: None,
             last_system: String::new(),
             last_recalled: Vec::new(),
             last_recall: String::new(),
@@ -137,6 +144,20 @@ impl MemoryWorld {
             Some(Reply::Raise(message)) => Err(PyError(message)),
             None => Ok("[]".to_owned()),
         }
+    }
+
+    /// A consolidation call shown `records`: the next scripted reply, else the policy, else `[]`.
+    pub fn call_consolidator(
+        &mut self,
+        records: &[super::store::Record],
+    ) -> Result<String, PyError> {
+        if self.consolidate_replies.is_empty() {
+            if let Some(policy) = self.consolidator.as_mut() {
+                self.model_calls += 1;
+                return Ok(policy(records));
+            }
+        }
+        self.call(Call::Consolidate)
     }
 
     /// Counts down a fault; true when this operation is the one that fails.
