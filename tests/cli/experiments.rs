@@ -15,11 +15,14 @@ use crate::util::{Output, arg, f01, lab, scenarios_dir};
 const SHORT: &str = "/tmp/lab/tool-results";
 
 /// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 7] = [
+const REPORT_FILES: [&str; 10] = [
     "README.md",
     "breaks.md",
     "findings.md",
     "matrix.md",
+    "memory-growth.md",
+    "memory-growth.svg",
+    "memory.md",
     "profiles.md",
     "sweep-path.md",
     "sweep-path.svg",
@@ -767,14 +770,14 @@ fn a_sweep_rejects_bad_ranges_and_parameters() {
 }
 
 #[test]
-fn report_writes_seven_files_and_checks_them() {
+fn report_writes_ten_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
     let out = ok(&["report", "--out", arg(&out_dir)]);
     assert_eq!(
         out.stdout,
         format!(
-            "wrote 7 reports to {}: {}\n",
+            "wrote 10 reports to {}: {}\n",
             out_dir.display(),
             REPORT_FILES.join(", ")
         )
@@ -787,10 +790,10 @@ fn report_writes_seven_files_and_checks_them() {
     assert_eq!(names, REPORT_FILES);
     let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
     assert!(read("sweep-path.svg").starts_with("<svg"));
-    // FINDINGS has 33 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
-    // F13 ×2, C1-C5, C6 ×2).
+    // FINDINGS has 56 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
+    // F13 ×2, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5).
     assert!(
-        read("findings.md").contains("\n33 findings, 33 reproduced, 0 not.\n"),
+        read("findings.md").contains("\n56 findings, 56 reproduced, 0 not.\n"),
         "{}",
         read("findings.md")
     );
@@ -807,7 +810,7 @@ fn report_writes_seven_files_and_checks_them() {
     let check = ok(&["report", "--out", arg(&out_dir), "--check"]);
     assert_eq!(
         check.stdout,
-        format!("7 reports in {} are up to date\n", out_dir.display())
+        format!("10 reports in {} are up to date\n", out_dir.display())
     );
 
     // One line appended to matrix.md: the first difference is that new last line.
@@ -879,7 +882,7 @@ fn the_checked_in_reports_are_current() {
         "stdout: {}\nstderr: {}",
         out.stdout, out.stderr
     );
-    assert_eq!(out.stdout, "7 reports in reports are up to date\n");
+    assert_eq!(out.stdout, "10 reports in reports are up to date\n");
 }
 
 #[test]
@@ -927,14 +930,16 @@ fn verify_reproduces_every_finding() {
         [
             "F1", "F2", "F3", "F4", "F5", "F5", "F6", "F6", "F7", "F7", "F7", "F7", "D2", "D6",
             "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "C1",
-            "C2", "C3", "C4", "C5", "C6", "C6"
+            "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
+            "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site", "M7 site",
+            "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5"
         ]
     );
     for cells in &rows {
         assert_eq!(cells.last().map(String::as_str), Some("✓"), "{cells:?}");
     }
     assert!(
-        findings.contains("\n33 findings, 33 reproduced, 0 not\n"),
+        findings.contains("\n56 findings, 56 reproduced, 0 not\n"),
         "{findings}"
     );
 }
