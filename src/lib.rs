@@ -206,6 +206,13 @@ pub fn execute_with(
             }
             if let Some(name) = &args.brk {
                 let list = experiments::breaks::parse(name)?;
+                if let Some(memory) = memory::run::memory_profile(&scenario, &args.options) {
+                    return Err(LabError::Usage(format!(
+                        "{}: `{name}` is a compaction break and {} is a memory profile; \
+                         memory breaks are MB1..MB5 or all",
+                        scenario.name, memory.name
+                    )));
+                }
                 let report = experiments::breaks::run(Some(&scenario), &list, &args.options)?;
                 let mut text = render::breaks(&report, args.format);
                 if let [single] = list.as_slice() {
@@ -229,6 +236,13 @@ pub fn execute_with(
         }
         Command::Explain(args) => {
             let scenario = Scenario::load(&args.scenario)?;
+            if let Some(memory) = memory::run::memory_profile(&scenario, &args.options) {
+                return Err(LabError::Usage(format!(
+                    "{}: explain follows tool results through compaction, and {} is a memory \
+                     profile; `lab run` prints a memory run's trace",
+                    scenario.name, memory.name
+                )));
+            }
             let options = match &args.brk {
                 Some(name) => match experiments::breaks::parse(name)?.as_slice() {
                     [single] => single.apply(&args.options),

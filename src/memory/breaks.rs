@@ -61,7 +61,8 @@ pub const MEMORY_BREAKS: [MemoryBreak; 5] = [
         value: "off",
         probe: M01.0,
         probe_text: M01.1,
-        protects: &["index_consistent"],
+        // MEMORY.md is a file of the store: a stale index also changes the store's size.
+        protects: &["index_consistent", "store_chars"],
     },
     MemoryBreak {
         name: "MB3",
@@ -171,6 +172,34 @@ fn observe(scenario: &Scenario, options: &RunOptions) -> Result<(String, Flat), 
     }
 }
 
+/// Refuses, before anything runs, a break whose profile is not a memory profile or has no
+/// such safeguard (memory-site has no path guard to turn off).
+fn applicable(b: &MemoryBreak, scenario: &Scenario, options: &RunOptions) -> Result<(), LabError> {
+    let name = options
+        .profile
+        .as_deref()
+        .or(scenario.profile.as_deref())
+        .unwrap_or("course-main");
+    let profile = super::profile::by_name(name).ok_or_else(|| {
+        LabError::Usage(format!(
+            "{}: memory breaks need a memory profile ({}), not {name}",
+            scenario.name,
+            super::profile::MEMORY_PROFILES.map(|p| p.name).join(", ")
+        ))
+    })?;
+    if profile.switch_names.contains(&b.switch) {
+        return Ok(());
+    }
+    let has = match profile.switch_names {
+        [] => "it has no switches".to_owned(),
+        names => format!("it has: {}", names.join(", ")),
+    };
+    Err(LabError::Usage(format!(
+        "{} ({} = {}) does not apply to {name}: the profile has no `{}` switch ({has})",
+        b.name, b.switch, b.value, b.switch
+    )))
+}
+
 /// Memory observables as `(name, value)` pairs, in output order.
 pub fn flatten(observables: &MemoryObservables) -> Flat {
     match serde_json::to_value(observables).expect("observables serialise") {
@@ -196,6 +225,7 @@ pub fn run(
                 &probe
             }
         };
+        applicable(b, scenario, options)?;
         let (name, baseline) = observe(scenario, options)?;
         let (_, broken) = observe(scenario, &b.apply(options))?;
         profile = name;

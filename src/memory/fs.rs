@@ -293,7 +293,13 @@ impl MemoryFs for DirFs {
             }
         }
         if name == "." {
-            fs::remove_dir_all(&self.store)?;
+            // The store moves out and a link takes its place: the records are still listed,
+            // as on the in-memory backend, but every path now resolves outside the workspace.
+            for entry in fs::read_dir(&self.store)? {
+                let entry = entry?;
+                fs::rename(entry.path(), real_target.join(entry.file_name()))?;
+            }
+            fs::remove_dir(&self.store)?;
             link(&real_target, &self.store)
         } else {
             link(&real_target, &self.path(name))

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::fs::{DirFs, MemFs};
 use super::observables::{self, MemoryObservables};
 use super::profile::{self, MEMORY_CONSTANT_NAMES, MemoryProfile, Revision};
-use super::world::{MemoryWorld, Reply};
+use super::world::MemoryWorld;
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::pyjson::char_len;
 use crate::run::{CheckOutcome, RunOptions, assistant_message, text_measure};
@@ -365,7 +365,6 @@ pub fn run(
             name,
         })
         .collect();
-    let _ = Reply::Text(String::new());
     Ok(MemoryReport {
         scenario: scenario.name.clone(),
         profile: world.profile.name.to_owned(),

@@ -4,6 +4,7 @@
 mod combos;
 mod errors;
 mod experiments;
+mod memory;
 mod readme;
 mod run;
 mod snapshots;
