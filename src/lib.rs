@@ -172,7 +172,7 @@ pub fn execute_with(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Outcome, LabError> {
     match command {
-        Command::Profiles(format) => Ok(outcome(render::profiles(profile::PROFILES, format), true)),
+        Command::Profiles(format) => Ok(outcome(render::all_profiles(format), true)),
         Command::Compare(args) => {
             let profiles = experiments::compare::profiles(&args.profiles)?;
             let paths = if args.scenarios.is_empty() {

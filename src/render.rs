@@ -525,24 +525,7 @@ pub fn selftest(report: &Selftest, format: Format) -> String {
 pub fn profiles(profiles: &[crate::profile::Profile], format: Format) -> String {
     use crate::profile::describe_pipeline;
     if format == Format::Json {
-        let list: Vec<serde_json::Value> = profiles
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "name": p.name,
-                    "system": p.provenance.system,
-                    "sources": p.provenance.sources,
-                    "estimate": p.estimator.describe(),
-                    "unit": p.estimator.unit(),
-                    "prepare": describe_pipeline(p.pipeline),
-                    "swapped": p.swapped_pipeline.map(describe_pipeline),
-                    "stages": p.stages.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-                    "constants": p.constants.to_value(p.constant_names),
-                    "switches": p.switches.to_value(p.switch_names),
-                    "absent": p.provenance.absent,
-                })
-            })
-            .collect();
+        let list: Vec<Value> = profiles.iter().map(profile_value).collect();
         return json(&list);
     }
     let mut out = String::new();
@@ -590,6 +573,99 @@ pub fn profiles(profiles: &[crate::profile::Profile], format: Format) -> String 
         out.push_str("\n\n");
     }
     out
+}
+
+/// One compaction profile in `lab profiles --format json`.
+pub fn profile_value(p: &crate::profile::Profile) -> Value {
+    use crate::profile::describe_pipeline;
+    serde_json::json!({
+        "name": p.name,
+        "system": p.provenance.system,
+        "sources": p.provenance.sources,
+        "estimate": p.estimator.describe(),
+        "unit": p.estimator.unit(),
+        "prepare": describe_pipeline(p.pipeline),
+        "swapped": p.swapped_pipeline.map(describe_pipeline),
+        "stages": p.stages.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        "constants": p.constants.to_value(p.constant_names),
+        "switches": p.switches.to_value(p.switch_names),
+        "absent": p.provenance.absent,
+        "kind": "compaction",
+    })
+}
+
+/// `lab profiles`: the compaction profiles, then the memory profiles.
+pub fn all_profiles(format: Format) -> String {
+    use crate::memory::profile::MEMORY_PROFILES;
+    if format == Format::Json {
+        let list: Vec<Value> = crate::profile::PROFILES
+            .iter()
+            .map(profile_value)
+            .chain(MEMORY_PROFILES.iter().map(memory_profile_value))
+            .collect();
+        return json(&list);
+    }
+    let mut out = profiles(crate::profile::PROFILES, format);
+    out.push_str(&memory_profiles(&MEMORY_PROFILES, format));
+    out
+}
+
+/// The memory profiles, as `lab profiles` lists them after the compaction profiles.
+pub fn memory_profiles(
+    profiles: &[crate::memory::profile::MemoryProfile],
+    format: Format,
+) -> String {
+    if format == Format::Json {
+        let list: Vec<Value> = profiles.iter().map(memory_profile_value).collect();
+        return json(&list);
+    }
+    let mut out = String::new();
+    for p in profiles {
+        let heading_text = format!("{} — {}", p.name, p.system);
+        out.push_str(&match format {
+            Format::Markdown => format!("## {heading_text}\n\n"),
+            _ => format!("{heading_text}\n"),
+        });
+        let settable = match p.switch_names {
+            [] => "none".to_owned(),
+            names => names.join(", "),
+        };
+        let rows = vec![
+            vec!["kind".to_owned(), "memory store (SPEC §8)".to_owned()],
+            vec!["constants".to_owned(), {
+                let text = compact_object(&p.constants.to_value());
+                if text.contains("=0 ") || text.ends_with("=0") {
+                    format!("{text} (0: no limit)")
+                } else {
+                    text
+                }
+            }],
+            vec![
+                "switches (defaults)".to_owned(),
+                compact_object(&p.switches.to_value()),
+            ],
+            vec!["settable switches".to_owned(), settable],
+            vec!["sources".to_owned(), p.sources.join("; ")],
+            vec!["not modelled".to_owned(), p.absent.join("; ")],
+        ];
+        out.push_str(&table(&["property", "value"], rows, format));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// One memory profile in `lab profiles --format json`.
+pub fn memory_profile_value(p: &crate::memory::profile::MemoryProfile) -> Value {
+    serde_json::json!({
+        "name": p.name,
+        "system": p.system,
+        "sources": p.sources,
+        "kind": "memory",
+        "constants": p.constants.to_value(),
+        "switches": p.switches.to_value(),
+        "settable": p.switch_names,
+        "absent": p.absent,
+    })
 }
 
 /// `lab compare` as text.

@@ -180,6 +180,8 @@ pub struct MemoryProfile {
     pub switches: MemorySwitches,
     /// The switches a scenario or `--set` may change.
     pub switch_names: &'static [&'static str],
+    /// What the real system does that the profile leaves out, and why.
+    pub absent: &'static [&'static str],
 }
 
 /// s09 at f9e8b28.
@@ -212,6 +214,11 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
         chunked_consolidation: false,
     },
     switch_names: &MEMORY_SWITCH_NAMES,
+    absent: &[
+        "glob order: the store lists its files sorted (Python's glob gives the file system's order)",
+        "NaN and Infinity in model replies: json.loads accepts them, the lab's reader does not",
+        "the agent loop's own tools and compaction: memory runs script the turns",
+    ],
 };
 
 /// The older site s09.
@@ -240,6 +247,11 @@ pub const MEMORY_SITE: MemoryProfile = MemoryProfile {
         chunked_consolidation: false,
     },
     switch_names: &[],
+    absent: &[
+        "glob order: the store lists its files sorted (Python's glob gives the file system's order)",
+        "NaN and Infinity in model replies: json.loads accepts them, the lab's reader does not",
+        "the site chapter's copy of the compaction code: the course-site profile models it",
+    ],
 };
 
 /// Every memory profile.

@@ -235,3 +235,32 @@ fn memory_commands_refuse_what_they_cannot_run() {
         assert_eq!(out.stdout, "", "lab {args:?}");
     }
 }
+
+#[test]
+fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
+    let out = lab(&["profiles", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let list: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<(&str, &str)> = list
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("course-site", "compaction"),
+            ("course-main", "compaction"),
+            ("course-latest", "compaction"),
+            ("prototype", "compaction"),
+            ("claude-code", "compaction"),
+            ("memory-main", "memory"),
+            ("memory-site", "memory"),
+        ]
+    );
+    assert_eq!(list[5]["constants"]["recall_limit"], 20000);
+    assert_eq!(list[6]["constants"]["consolidate_input"], 16000);
+    assert_eq!(list[6]["settable"], serde_json::json!([]));
+    let text = lab(&["profiles"]).stdout;
+    assert!(text.contains("\nmemory-site — "), "{text}");
+    assert!(text.contains("(0: no limit)"), "{text}");
+}
