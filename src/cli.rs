@@ -8,8 +8,8 @@ use crate::render::Format;
 use crate::run::RunOptions;
 use crate::store::StoreKind;
 use crate::{
-    BreakArgs, Command, CompareArgs, ExplainArgs, MatrixArgs, MemoryArgs, ReportArgs, RunArgs,
-    SweepArgs, VerifyArgs,
+    BreakArgs, Command, CompareArgs, ExplainArgs, MatrixArgs, MemoryArgs, MergeArgs,
+    MonteCarloArgs, ReportArgs, RunArgs, SweepArgs, VerifyArgs,
 };
 
 /// harness-lab: replay scripted agent sessions through faithful models of context-compaction
@@ -173,6 +173,56 @@ pub enum CliCommand {
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
     },
+    /// Run N generated sessions under profiles × a switch grid: per cell the mean and a 95%
+    /// interval of each loss, the context peak and the model calls. `--shard K/N` runs one slice
+    /// and prints its sums as JSON for `lab merge`.
+    Montecarlo {
+        /// Sessions to generate (session i uses the child seed (seed, "session", i)).
+        #[arg(long, default_value_t = 1000)]
+        sessions: u64,
+        /// Master seed of the study.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Turns per session.
+        #[arg(long, default_value_t = 12)]
+        turns: usize,
+        /// Tool mix of the generator (`lab gen --help` lists them).
+        #[arg(long, default_value = "default")]
+        mix: String,
+        /// Log-normal location of result sizes (ln chars).
+        #[arg(long, default_value_t = 7.5)]
+        size_mu: f64,
+        /// Log-normal scale of result sizes.
+        #[arg(long, default_value_t = 2.0)]
+        size_sigma: f64,
+        /// Largest result in chars.
+        #[arg(long, default_value_t = 400_000)]
+        size_max: usize,
+        /// Profiles (default: the five compaction profiles).
+        #[arg(long, value_delimiter = ',')]
+        profiles: Vec<String>,
+        /// A grid axis: `--grid unseen_guard=on,off` (repeatable; cells are profiles × axes).
+        #[arg(long = "grid", value_name = "SWITCH=V1,V2,..", value_parser = parse_axis)]
+        grid: Vec<(String, Vec<String>)>,
+        /// Run slice K of N (1-based) and print its sums as JSON, for `lab merge`.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<(u64, u64)>,
+        /// Worker threads (default: one per core). The output does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Output format (a shard is always JSON).
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
+    /// Combine the shard files of one `lab montecarlo` study into its result.
+    Merge {
+        /// The shard files (every shard of the split, each once).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
     /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
     /// that the checked-in ones are current.
     Report {
@@ -206,6 +256,30 @@ pub struct CliRunOptions {
     /// Store backend: memory (virtual paths, default) or dir (a real temporary directory).
     #[arg(long, value_enum, default_value_t = CliStore::Memory)]
     pub store: CliStore,
+}
+
+fn parse_axis(text: &str) -> Result<(String, Vec<String>), String> {
+    let (name, values) = parse_pair(text)?;
+    let values: Vec<String> = values.split(',').map(|v| v.trim().to_owned()).collect();
+    if values.iter().any(String::is_empty) {
+        return Err(format!(
+            "expected SWITCH=V1,V2,.. with no empty value, got `{text}`"
+        ));
+    }
+    Ok((name, values))
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, got `{text}`");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 fn parse_pair(text: &str) -> Result<(String, String), String> {
@@ -349,6 +423,37 @@ impl From<Cli> for Command {
                 name: brk,
                 scenario,
                 options: options.into(),
+                format: format.into(),
+            }),
+            CliCommand::Montecarlo {
+                sessions,
+                seed,
+                turns,
+                mix,
+                size_mu,
+                size_sigma,
+                size_max,
+                profiles,
+                grid,
+                shard,
+                threads,
+                format,
+            } => Command::MonteCarlo(MonteCarloArgs {
+                sessions,
+                seed,
+                turns,
+                mix,
+                size_mu,
+                size_sigma,
+                size_max,
+                profiles,
+                grid,
+                shard,
+                threads,
+                format: format.into(),
+            }),
+            CliCommand::Merge { files, format } => Command::Merge(MergeArgs {
+                files,
                 format: format.into(),
             }),
             CliCommand::Report { out, check } => Command::Report(ReportArgs { out, check }),

@@ -25,6 +25,7 @@ pub mod switches;
 pub mod trace;
 pub mod transcript;
 pub mod verify;
+pub mod workload;
 pub mod world;
 
 use std::path::PathBuf;
@@ -124,6 +125,33 @@ pub struct MemoryArgs {
     pub format: Format,
 }
 
+/// `lab montecarlo`.
+#[derive(Debug, Clone)]
+pub struct MonteCarloArgs {
+    pub sessions: u64,
+    pub seed: u64,
+    pub turns: usize,
+    pub mix: String,
+    pub size_mu: f64,
+    pub size_sigma: f64,
+    pub size_max: usize,
+    /// Profile names (the five compaction profiles when empty).
+    pub profiles: Vec<String>,
+    /// Switch axes, each with its values.
+    pub grid: Vec<(String, Vec<String>)>,
+    /// `(K, N)`: run slice K of N and print its sums.
+    pub shard: Option<(u64, u64)>,
+    pub threads: Option<usize>,
+    pub format: Format,
+}
+
+/// `lab merge`.
+#[derive(Debug, Clone)]
+pub struct MergeArgs {
+    pub files: Vec<PathBuf>,
+    pub format: Format,
+}
+
 /// One command of the binary.
 #[derive(Debug, Clone)]
 pub enum Command {
@@ -138,6 +166,8 @@ pub enum Command {
     Sweep(SweepArgs),
     Report(ReportArgs),
     Memory(MemoryArgs),
+    MonteCarlo(MonteCarloArgs),
+    Merge(MergeArgs),
 }
 
 /// What a command prints and its exit code (0, or 1 when an expectation or check failed).
@@ -309,6 +339,54 @@ pub fn execute_with(
                 progress,
             )?;
             Ok(outcome(render::sweep(&report, args.format), true))
+        }
+        Command::MonteCarlo(args) => {
+            use experiments::montecarlo as mc;
+            let profiles = if args.profiles.is_empty() {
+                profile::PROFILES
+                    .iter()
+                    .map(|p| p.name.to_owned())
+                    .collect()
+            } else {
+                args.profiles.clone()
+            };
+            let study = mc::Study {
+                seed: args.seed,
+                sessions: args.sessions,
+                turns: args.turns,
+                mix: args.mix.clone(),
+                size_mu: args.size_mu,
+                size_sigma: args.size_sigma,
+                size_max: args.size_max,
+                cells: mc::cells(&profiles, &args.grid),
+            };
+            let (index, of) = args.shard.unwrap_or((1, 1));
+            let shard = mc::run_with_threads(&study, index, of, args.threads)?;
+            if args.shard.is_some() {
+                return Ok(outcome(render::json(&shard), true));
+            }
+            Ok(outcome(mc::render(&mc::report(&shard), args.format), true))
+        }
+        Command::Merge(args) => {
+            use experiments::montecarlo as mc;
+            let mut shards = Vec::new();
+            for path in &args.files {
+                let name = path.display().to_string();
+                let text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
+                    path: name.clone(),
+                    source,
+                })?;
+                let shard: mc::Shard = serde_json::from_str(&text).map_err(|e| {
+                    LabError::Usage(format!(
+                        "{name}:{}:{}: not a montecarlo shard: {e}",
+                        e.line(),
+                        e.column()
+                    ))
+                })?;
+                shards.push((name, shard));
+            }
+            let whole = mc::merge(shards)?;
+            Ok(outcome(mc::render(&mc::report(&whole), args.format), true))
         }
         Command::Report(args) => {
             let done = report::report(&args.out, args.check)?;

@@ -5,6 +5,7 @@ pub mod breaks;
 pub mod compare;
 pub mod findings;
 pub mod matrix;
+pub mod montecarlo;
 pub mod selftest;
 pub mod sweep;
 

@@ -15,7 +15,7 @@ use crate::util::{Output, arg, f01, lab, scenarios_dir};
 const SHORT: &str = "/tmp/lab/tool-results";
 
 /// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 10] = [
+const REPORT_FILES: [&str; 11] = [
     "README.md",
     "breaks.md",
     "findings.md",
@@ -23,6 +23,7 @@ const REPORT_FILES: [&str; 10] = [
     "memory-growth.md",
     "memory-growth.svg",
     "memory.md",
+    "montecarlo.md",
     "profiles.md",
     "sweep-path.md",
     "sweep-path.svg",
@@ -770,14 +771,14 @@ fn a_sweep_rejects_bad_ranges_and_parameters() {
 }
 
 #[test]
-fn report_writes_ten_files_and_checks_them() {
+fn report_writes_eleven_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
     let out = ok(&["report", "--out", arg(&out_dir)]);
     assert_eq!(
         out.stdout,
         format!(
-            "wrote 10 reports to {}: {}\n",
+            "wrote 11 reports to {}: {}\n",
             out_dir.display(),
             REPORT_FILES.join(", ")
         )
@@ -810,7 +811,7 @@ fn report_writes_ten_files_and_checks_them() {
     let check = ok(&["report", "--out", arg(&out_dir), "--check"]);
     assert_eq!(
         check.stdout,
-        format!("10 reports in {} are up to date\n", out_dir.display())
+        format!("11 reports in {} are up to date\n", out_dir.display())
     );
 
     // One line appended to matrix.md: the first difference is that new last line.
@@ -882,7 +883,7 @@ fn the_checked_in_reports_are_current() {
         "stdout: {}\nstderr: {}",
         out.stdout, out.stderr
     );
-    assert_eq!(out.stdout, "10 reports in reports are up to date\n");
+    assert_eq!(out.stdout, "11 reports in reports are up to date\n");
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod combos;
 mod errors;
 mod experiments;
 mod memory;
+mod montecarlo;
 mod readme;
 mod run;
 mod snapshots;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use lab::run::{Ran, RunOptions, run, run_any};
+use lab::run::{Ran, RunOptions, run_any};
 use lab::scenario::Scenario;
 use lab::verify::scenario_files;
 use serde_json::Value;

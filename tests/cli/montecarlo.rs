@@ -1,0 +1,197 @@
+//! `lab montecarlo` and `lab merge`: the numbers are those of the single runs they sum, and
+//! neither the thread count nor the split into shards changes a byte of the output.
+
+use lab::experiments::montecarlo::{self as mc, Study};
+use lab::run::{self, RunOptions};
+
+use crate::util::{arg, lab, write};
+
+fn study(sessions: u64, profiles: &[&str]) -> Study {
+    Study {
+        seed: 7,
+        sessions,
+        turns: 12,
+        mix: "default".to_owned(),
+        size_mu: 7.5,
+        size_sigma: 2.0,
+        size_max: 400_000,
+        cells: mc::cells(
+            &profiles.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(),
+            &[],
+        ),
+    }
+}
+
+#[test]
+fn each_cell_sums_the_runs_of_its_sessions() {
+    let study = study(6, &["course-main", "course-latest"]);
+    let shard = mc::run_shard(&study, 1, 1).unwrap();
+    for (cell, sums) in study.cells.iter().zip(&shard.cells) {
+        assert_eq!(sums.sessions, 6);
+        let mut lost = 0u128;
+        let mut any = 0u128;
+        let mut peak_squares = 0u128;
+        for i in 0..6 {
+            let scenario = mc::session_scenario(&study, i).unwrap();
+            let options = RunOptions {
+                profile: Some(cell.profile.clone()),
+                ..RunOptions::default()
+            };
+            let o = run::run(&scenario, &options).unwrap().observables;
+            lost += o.lost_forever as u128;
+            any += u128::from(o.lost_forever + o.pointer_lost + o.unrecoverable > 0);
+            peak_squares += (o.peak_context_chars as u128).pow(2);
+        }
+        assert_eq!(sums.metrics[0].total, lost, "{}", cell.label());
+        assert_eq!(sums.metrics[3].total, any, "{}", cell.label());
+        assert_eq!(sums.metrics[4].squares, peak_squares, "{}", cell.label());
+    }
+    // The workloads are heavy enough that course-main loses results and course-latest, which
+    // saves before it replaces, loses none.
+    assert!(shard.cells[0].metrics[0].total > 0);
+    assert_eq!(shard.cells[1].metrics[0].total, 0);
+}
+
+#[test]
+fn one_thread_and_two_threads_give_the_same_result() {
+    let study = study(40, &["course-main", "claude-code"]);
+    let one = mc::run_with_threads(&study, 1, 1, Some(1)).unwrap();
+    let two = mc::run_with_threads(&study, 1, 1, Some(2)).unwrap();
+    assert_eq!(one, two);
+    let args = [
+        "montecarlo",
+        "--sessions",
+        "40",
+        "--turns",
+        "6",
+        "--profiles",
+        "course-main,claude-code",
+        "--format",
+        "json",
+    ];
+    let single = lab(&[&args[..], &["--threads", "1"]].concat());
+    let double = lab(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(single.code, 0, "{}", single.stderr);
+    assert_eq!(single.stdout, double.stdout);
+}
+
+#[test]
+fn shards_merge_into_the_whole_study_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "montecarlo",
+        "--sessions",
+        "30",
+        "--turns",
+        "5",
+        "--seed",
+        "3",
+    ];
+    let whole = lab(&base);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    assert!(
+        whole
+            .stdout
+            .starts_with("montecarlo · 30 sessions · seed 3 · 5 turns")
+    );
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let shard_arg = format!("{k}/3");
+        let threads = if k == 2 { "1" } else { "2" };
+        let out = lab(&[&base[..], &["--shard", &shard_arg, "--threads", threads]].concat());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(value["format"], mc::SHARD_FORMAT);
+        assert_eq!(value["index"], k);
+        files.push(write(dir.path(), &format!("shard-{k}.json"), &out.stdout));
+    }
+    // Sessions 0..10, 10..20, 20..30.
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        (value["first"].clone(), value["end"].clone()),
+        (10.into(), 20.into())
+    );
+    // Any order of the files.
+    let merged = lab(&["merge", arg(&files[2]), arg(&files[0]), arg(&files[1])]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(merged.stdout, whole.stdout);
+}
+
+#[test]
+fn merge_refuses_incomplete_or_foreign_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |seed: &str, k: &str| {
+        let out = lab(&[
+            "montecarlo",
+            "--sessions",
+            "4",
+            "--turns",
+            "3",
+            "--profiles",
+            "course-main",
+            "--seed",
+            seed,
+            "--shard",
+            k,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let a1 = write(dir.path(), "a1.json", &shard("1", "1/2"));
+    let a2 = write(dir.path(), "a2.json", &shard("1", "2/2"));
+    let b2 = write(dir.path(), "b2.json", &shard("2", "2/2"));
+    let junk = write(dir.path(), "junk.json", "{\"format\": 3}");
+    let cases: [(Vec<&str>, String); 4] = [
+        (vec![arg(&a1)], "merge: shards missing: 2/2".to_owned()),
+        (
+            vec![arg(&a1), arg(&a2), arg(&a1)],
+            format!("{}: shard 1/2 is also in {}", arg(&a1), arg(&a1)),
+        ),
+        (
+            vec![arg(&a1), arg(&b2)],
+            format!("{}: a different study than {}", arg(&b2), arg(&a1)),
+        ),
+        (vec![arg(&junk)], format!("{}:1:", arg(&junk))),
+    ];
+    for (files, message) in cases {
+        let out = lab(&[&["merge"][..], &files].concat());
+        assert_eq!(out.code, 2, "{files:?}: {}", out.stderr);
+        assert!(out.stderr.contains(&message), "{files:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn montecarlo_refuses_cells_it_cannot_run() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "--profiles",
+                "course-main,claude-code",
+                "--grid",
+                "unseen_guard=on,off",
+            ],
+            "--grid unseen_guard: profile claude-code has no such switch",
+        ),
+        (
+            &["--profiles", "memory-main"],
+            "--profiles memory-main: a memory profile",
+        ),
+        (&["--shard", "3/2"], "expected K/N with 1 <= K <= N"),
+        (&["--mix", "nope"], "unknown mix `nope`"),
+        (&["--seed", "x"], "invalid value 'x' for '--seed <SEED>'"),
+    ];
+    for (args, message) in cases {
+        let out = lab(&[&["montecarlo", "--sessions", "2", "--turns", "2"][..], args].concat());
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, "");
+    }
+    let out = lab(&["montecarlo", "--sessions", "0"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("--sessions: expected at least 1"),
+        "{}",
+        out.stderr
+    );
+}
