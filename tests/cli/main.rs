@@ -6,6 +6,7 @@ mod errors;
 mod experiments;
 mod readme;
 mod run;
+mod search;
 mod snapshots;
 mod stores;
 mod util;
