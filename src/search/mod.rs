@@ -171,8 +171,8 @@ pub fn search(
             })
             .collect();
         frame.about = format!(
-            "Found by `lab search` (seed {}, candidate {candidate}, child seed {candidate_seed:#018x}): {} = {} under {profile}. Shrunk from {original_turns} turns / {original_calls} calls to {} turns / {} calls in {} kept reductions ({} runs, {} passes).",
-            params.generator.seed,
+            "Found by `{}`: candidate {candidate} (child seed {candidate_seed:#018x}) violates {} under {profile} (measured {}). Shrunk from {original_turns} turns / {original_calls} calls to {} turns / {} calls by {} kept reductions ({} runs, {} passes): removing any step or call makes the property hold.",
+            command_line(params),
             property.violated_when,
             property.value(&observables),
             workload.turns(),
