@@ -17,6 +17,9 @@ use crate::run::{self, RunOptions};
 use crate::workload::{self, Body, Frame, GenParams, GenStep, Workload};
 use properties::Property;
 
+/// How errors name a candidate scenario (it has no file yet).
+const GENERATED: &str = "the generated workload";
+
 /// Observables every found scenario's `expect` records after the property's own.
 const EXPECT_ALSO: &[&str] = &[
     "lost_forever",
@@ -84,6 +87,16 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
         .profile
         .clone()
         .unwrap_or_else(|| crate::profile::DEFAULT_PROFILE.to_owned());
+    for (flag, dir) in [
+        ("--spill-dir", &params.options.spill_dir),
+        ("--transcript-dir", &params.options.transcript_dir),
+    ] {
+        if let Some(dir) = dir.as_deref().filter(|d| !d.starts_with('/')) {
+            return Err(LabError::Usage(format!(
+                "{flag} must be an absolute path, got `{dir}`"
+            )));
+        }
+    }
     if crate::memory::profile::by_name(&name).is_some() {
         return Err(LabError::Usage(format!(
             "lab search runs compaction profiles; `{name}` is a memory profile"
@@ -99,7 +112,7 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
         turns: 1,
         ..params.generator.clone()
     })
-    .scenario(&frame, "generated")?;
+    .scenario(&frame, GENERATED)?;
     run::resolve_profile(&probe, &params.options)?;
     frame.profile = Some(name);
     frame.switches = params.options.switches.clone();
@@ -116,7 +129,7 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
 
 /// Runs a workload in its frame; `None` when it does not parse or validate.
 fn observe(workload: &Workload, frame: &Frame, options: &RunOptions) -> Option<Observables> {
-    let scenario = workload.scenario(frame, "generated").ok()?;
+    let scenario = workload.scenario(frame, GENERATED).ok()?;
     run::run(&scenario, options).ok().map(|r| r.observables)
 }
 
@@ -145,7 +158,7 @@ pub fn search(
             ..params.generator.clone()
         });
         // A generated workload always validates: an error here is the options' fault.
-        let scenario = workload.scenario(&frame, "generated")?;
+        let scenario = workload.scenario(&frame, GENERATED)?;
         let report = run::run(&scenario, &options)?;
         progress(candidate + 1, params.budget);
         if !property.violated(&report.observables) {
@@ -433,6 +446,59 @@ mod tests {
         assert!(runs <= 40, "{runs} runs");
         assert_eq!(shrink_number(5, 5, &mut |_| true), 5);
         assert_eq!(shrink_number(9, 0, &mut |_| true), 0);
+    }
+
+    #[test]
+    fn command_line_names_what_differs_from_the_defaults() {
+        let mut params = SearchParams {
+            property: properties::by_name("pointer_lost").unwrap(),
+            generator: GenParams::default(),
+            budget: DEFAULT_BUDGET,
+            options: RunOptions::default(),
+        };
+        assert_eq!(
+            command_line(&params),
+            "lab search --property pointer_lost --seed 1"
+        );
+        params.generator.seed = 9;
+        params.generator.turns = 30;
+        params.generator.mix = crate::workload::mix_by_name("web").unwrap();
+        params.budget = 50;
+        params.options.profile = Some("course-site".to_owned());
+        params.options.switches = vec![("unseen_guard".to_owned(), "off".to_owned())];
+        assert_eq!(
+            command_line(&params),
+            "lab search --property pointer_lost --profile course-site --set unseen_guard=off --seed 9 --budget 50 --turns 30 --mix web"
+        );
+    }
+
+    #[test]
+    fn search_is_reproducible_and_reports_the_candidate() {
+        let params = SearchParams {
+            property: properties::by_name("forged_pointers").unwrap(),
+            generator: GenParams::default(),
+            budget: 20,
+            options: RunOptions::default(),
+        };
+        let mut calls = 0;
+        let report = search(&params, &mut |_, _| calls += 1).unwrap();
+        let found = report.found.as_ref().unwrap();
+        assert_eq!(report.tried, 7);
+        assert_eq!(calls, 7);
+        assert_eq!(found.candidate, 6);
+        assert_eq!(
+            found.candidate_seed,
+            workload::seed::child_seed(1, "candidate", 6)
+        );
+        assert_eq!(found.observables.forged_pointers, 1);
+        assert_eq!(
+            found.frame.expect[0],
+            ("forged_pointers".to_owned(), 1.into())
+        );
+        let again = search(&params, &mut |_, _| {}).unwrap();
+        let again = again.found.unwrap();
+        assert_eq!(again.workload, found.workload);
+        assert_eq!(again.shrink, found.shrink);
     }
 
     #[test]

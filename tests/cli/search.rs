@@ -369,6 +369,20 @@ fn bad_input_is_a_usage_error() {
             "--budget must be at least 1",
         ),
         (
+            &["search", "--property", "lost_forever", "--spill-dir", "rel"],
+            "--spill-dir must be an absolute path, got `rel`",
+        ),
+        (
+            &[
+                "search",
+                "--property",
+                "lost_forever",
+                "--const",
+                "snip_head=60",
+            ],
+            "failed to load the generated workload: constants: snip_head (60) must be smaller",
+        ),
+        (
             &["gen", "--mix", "loud"],
             "unknown mix `loud` (known: default,",
         ),
