@@ -7,9 +7,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::render::Format;
 use crate::run::RunOptions;
 use crate::store::StoreKind;
+use crate::workload::GenParams;
 use crate::{
-    BreakArgs, Command, CompareArgs, ExplainArgs, MatrixArgs, MemoryArgs, MergeArgs,
-    MonteCarloArgs, ReportArgs, RunArgs, SweepArgs, VerifyArgs,
+    BreakArgs, Command, CompareArgs, ExplainArgs, GenArgs, GenOptions, MatrixArgs, MemoryArgs,
+    MergeArgs, MonteCarloArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs, VerifyArgs,
 };
 
 /// harness-lab: replay scripted agent sessions through faithful models of context-compaction
@@ -180,24 +181,8 @@ pub enum CliCommand {
         /// Sessions to generate (session i uses the child seed (seed, "session", i)).
         #[arg(long, default_value_t = 1000)]
         sessions: u64,
-        /// Master seed of the study.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Turns per session.
-        #[arg(long, default_value_t = 12)]
-        turns: usize,
-        /// Tool mix of the generator (`lab gen --help` lists them).
-        #[arg(long, default_value = "default")]
-        mix: String,
-        /// Log-normal location of result sizes (ln chars).
-        #[arg(long, default_value_t = 7.5)]
-        size_mu: f64,
-        /// Log-normal scale of result sizes.
-        #[arg(long, default_value_t = 2.0)]
-        size_sigma: f64,
-        /// Largest result in chars.
-        #[arg(long, default_value_t = 400_000)]
-        size_max: usize,
+        #[command(flatten)]
+        generator: CliGenOptions,
         /// Profiles (default: the five compaction profiles).
         #[arg(long, value_delimiter = ',')]
         profiles: Vec<String>,
@@ -223,6 +208,38 @@ pub enum CliCommand {
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
     },
+    /// Write a seeded synthetic session as a scenario (same seed and flags, same bytes).
+    Gen {
+        #[command(flatten)]
+        generator: CliGenOptions,
+        /// Write the scenario to FILE instead of printing it.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Search generated sessions for one that violates a property, shrink it to a minimal
+    /// scenario and write it to OUT_DIR/<property>-<profile>.json. Exit 0 when one is found,
+    /// 1 when none is found within the budget.
+    Search {
+        /// The property to violate (see --list).
+        #[arg(long, required_unless_present = "list")]
+        property: Option<String>,
+        /// List the properties and exit.
+        #[arg(long, conflicts_with = "property")]
+        list: bool,
+        #[command(flatten)]
+        generator: CliGenOptions,
+        /// Candidates to try; candidate i is the workload of child seed (seed, "candidate", i).
+        #[arg(long, default_value_t = crate::search::DEFAULT_BUDGET)]
+        budget: usize,
+        #[command(flatten)]
+        options: CliRunOptions,
+        /// Directory of the minimal scenario.
+        #[arg(long, default_value = "scenarios/found")]
+        out_dir: PathBuf,
+        /// Output format (of --list).
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
     /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
     /// that the checked-in ones are current.
     Report {
@@ -233,6 +250,46 @@ pub enum CliCommand {
         #[arg(long)]
         check: bool,
     },
+}
+
+/// Workload parameters shared by `gen` and `search`.
+#[derive(Debug, Args)]
+pub struct CliGenOptions {
+    /// Master seed.
+    #[arg(long, default_value_t = GenParams::default().seed)]
+    pub seed: u64,
+    /// Agent-loop turns with tool calls (a final text answer follows).
+    #[arg(long, default_value_t = GenParams::default().turns)]
+    pub turns: usize,
+    /// Tool mix: default, read-heavy, web, bash-heavy.
+    #[arg(long, default_value = "default")]
+    pub mix: String,
+    /// Most tool calls in one turn.
+    #[arg(long, default_value_t = GenParams::default().max_calls)]
+    pub max_calls: usize,
+    /// Log-normal location of result sizes (ln chars).
+    #[arg(long, default_value_t = GenParams::default().size_mu)]
+    pub size_mu: f64,
+    /// Log-normal scale of result sizes.
+    #[arg(long, default_value_t = GenParams::default().size_sigma)]
+    pub size_sigma: f64,
+    /// Largest result in chars.
+    #[arg(long, default_value_t = GenParams::default().size_max)]
+    pub size_max: usize,
+}
+
+impl From<CliGenOptions> for GenOptions {
+    fn from(value: CliGenOptions) -> Self {
+        GenOptions {
+            seed: value.seed,
+            turns: value.turns,
+            mix: value.mix,
+            max_calls: value.max_calls,
+            size_mu: value.size_mu,
+            size_sigma: value.size_sigma,
+            size_max: value.size_max,
+        }
+    }
 }
 
 /// Overrides shared by the commands that run a scenario.
@@ -427,12 +484,7 @@ impl From<Cli> for Command {
             }),
             CliCommand::Montecarlo {
                 sessions,
-                seed,
-                turns,
-                mix,
-                size_mu,
-                size_sigma,
-                size_max,
+                generator,
                 profiles,
                 grid,
                 shard,
@@ -440,12 +492,7 @@ impl From<Cli> for Command {
                 format,
             } => Command::MonteCarlo(MonteCarloArgs {
                 sessions,
-                seed,
-                turns,
-                mix,
-                size_mu,
-                size_sigma,
-                size_max,
+                generator: generator.into(),
                 profiles,
                 grid,
                 shard,
@@ -454,6 +501,26 @@ impl From<Cli> for Command {
             }),
             CliCommand::Merge { files, format } => Command::Merge(MergeArgs {
                 files,
+                format: format.into(),
+            }),
+            CliCommand::Gen { generator, out } => Command::Gen(GenArgs {
+                generator: generator.into(),
+                out,
+            }),
+            CliCommand::Search {
+                property,
+                list: _,
+                generator,
+                budget,
+                options,
+                out_dir,
+                format,
+            } => Command::Search(SearchArgs {
+                property,
+                generator: generator.into(),
+                budget,
+                options: options.into(),
+                out_dir,
                 format: format.into(),
             }),
             CliCommand::Report { out, check } => Command::Report(ReportArgs { out, check }),

@@ -55,6 +55,12 @@ pub enum LabError {
         #[source]
         source: io::Error,
     },
+    #[error("write {path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
 }
 
 impl LabError {

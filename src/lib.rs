@@ -19,6 +19,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod scenario;
+pub mod search;
 pub mod stages;
 pub mod store;
 pub mod switches;
@@ -129,12 +130,8 @@ pub struct MemoryArgs {
 #[derive(Debug, Clone)]
 pub struct MonteCarloArgs {
     pub sessions: u64,
-    pub seed: u64,
-    pub turns: usize,
-    pub mix: String,
-    pub size_mu: f64,
-    pub size_sigma: f64,
-    pub size_max: usize,
+    /// The generator; its seed is the study's master seed.
+    pub generator: GenOptions,
     /// Profile names (the five compaction profiles when empty).
     pub profiles: Vec<String>,
     /// Switch axes, each with its values.
@@ -149,6 +146,74 @@ pub struct MonteCarloArgs {
 #[derive(Debug, Clone)]
 pub struct MergeArgs {
     pub files: Vec<PathBuf>,
+    pub format: Format,
+}
+
+/// Workload options shared by `lab gen`, `lab search` and `lab montecarlo`, as given on the
+/// command line.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GenOptions {
+    pub seed: u64,
+    pub turns: usize,
+    /// A mix name of [`workload::MIXES`].
+    pub mix: String,
+    pub max_calls: usize,
+    pub size_mu: f64,
+    pub size_sigma: f64,
+    pub size_max: usize,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        let d = workload::GenParams::default();
+        GenOptions {
+            seed: d.seed,
+            turns: d.turns,
+            mix: d.mix.name.to_owned(),
+            max_calls: d.max_calls,
+            size_mu: d.size_mu,
+            size_sigma: d.size_sigma,
+            size_max: d.size_max,
+        }
+    }
+}
+
+impl GenOptions {
+    /// The checked generator parameters.
+    pub fn params(&self) -> Result<workload::GenParams, LabError> {
+        let params = workload::GenParams {
+            seed: self.seed,
+            turns: self.turns,
+            mix: workload::mix_by_name(&self.mix)?,
+            max_calls: self.max_calls,
+            size_mu: self.size_mu,
+            size_sigma: self.size_sigma,
+            size_max: self.size_max,
+            ..workload::GenParams::default()
+        };
+        params.check()?;
+        Ok(params)
+    }
+}
+
+/// `lab gen`.
+#[derive(Debug, Clone)]
+pub struct GenArgs {
+    pub generator: GenOptions,
+    /// Write the scenario here instead of printing it.
+    pub out: Option<PathBuf>,
+}
+
+/// `lab search`.
+#[derive(Debug, Clone)]
+pub struct SearchArgs {
+    /// The property to violate; `None` lists the properties.
+    pub property: Option<String>,
+    pub generator: GenOptions,
+    pub budget: usize,
+    pub options: RunOptions,
+    /// Where the minimal scenario is written (`<property>-<profile>.json`).
+    pub out_dir: PathBuf,
     pub format: Format,
 }
 
@@ -168,6 +233,8 @@ pub enum Command {
     Memory(MemoryArgs),
     MonteCarlo(MonteCarloArgs),
     Merge(MergeArgs),
+    Gen(GenArgs),
+    Search(SearchArgs),
 }
 
 /// What a command prints and its exit code (0, or 1 when an expectation or check failed).
@@ -182,6 +249,18 @@ fn outcome(text: String, ok: bool) -> Outcome {
         text,
         code: if ok { 0 } else { 1 },
     }
+}
+
+/// Writes a generated file, creating its directory.
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), LabError> {
+    let error = |source| LabError::Write {
+        path: path.display().to_string(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(error)?;
+    }
+    std::fs::write(path, text).map_err(error)
 }
 
 fn load_or_replay(path: &Option<PathBuf>) -> Result<Scenario, LabError> {
@@ -314,6 +393,57 @@ pub fn execute_with(
             let report = memory::breaks::run(&list, scenario.as_ref(), &args.options)?;
             Ok(outcome(render::memory_breaks(&report, args.format), true))
         }
+        Command::Gen(args) => {
+            let params = args.generator.params()?;
+            let mut command = format!("lab gen --seed {}", params.seed);
+            for flag in search::gen_flags(&params, &workload::GenParams::default()) {
+                command.push(' ');
+                command.push_str(&flag);
+            }
+            let workload = workload::generate(&params);
+            let text = workload.to_json(&workload::gen_frame(&params, &command));
+            let Some(out) = args.out else {
+                return Ok(outcome(text, true));
+            };
+            write_file(&out, &text)?;
+            Ok(outcome(
+                format!(
+                    "wrote {}: {} turns, {} calls\n",
+                    out.display(),
+                    workload.turns(),
+                    workload.calls()
+                ),
+                true,
+            ))
+        }
+        Command::Search(args) => {
+            let Some(name) = &args.property else {
+                return Ok(outcome(
+                    render::properties(search::properties::PROPERTIES, args.format),
+                    true,
+                ));
+            };
+            let params = search::SearchParams {
+                property: search::properties::by_name(name)?,
+                generator: args.generator.params()?,
+                budget: args.budget,
+                options: args.options.clone(),
+            };
+            let report = search::search(&params, progress)?;
+            let command = search::command_line(&params);
+            let written = match &report.found {
+                Some(found) => {
+                    let path = args.out_dir.join(format!("{}.json", found.frame.name));
+                    write_file(&path, &found.workload.to_json(&found.frame))?;
+                    Some(path)
+                }
+                None => None,
+            };
+            Ok(outcome(
+                render::search(&report, written.as_deref(), &command),
+                report.found.is_some(),
+            ))
+        }
         Command::Selftest(options, format) => {
             let report = experiments::selftest::run(&options)?;
             Ok(outcome(render::selftest(&report, format), report.passed()))
@@ -351,13 +481,8 @@ pub fn execute_with(
                 args.profiles.clone()
             };
             let study = mc::Study {
-                seed: args.seed,
                 sessions: args.sessions,
-                turns: args.turns,
-                mix: args.mix.clone(),
-                size_mu: args.size_mu,
-                size_sigma: args.size_sigma,
-                size_max: args.size_max,
+                generator: args.generator.clone(),
                 cells: mc::cells(&profiles, &args.grid),
             };
             let (index, of) = args.shard.unwrap_or((1, 1));

@@ -849,3 +849,82 @@ pub fn memory_growth(report: &crate::memory::growth::GrowthReport, format: Forma
         table(&header, rows, format)
     )
 }
+
+/// `lab search --list`: the property registry.
+pub fn properties(list: &[crate::search::properties::Property], format: Format) -> String {
+    if format == Format::Json {
+        let rows: Vec<Value> = list
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "property": p.name,
+                    "violated_when": p.violated_when,
+                    "observable": p.observable,
+                    "about": p.about,
+                })
+            })
+            .collect();
+        return json(&rows);
+    }
+    let rows = list
+        .iter()
+        .map(|p| {
+            vec![
+                p.name.to_owned(),
+                p.violated_when.to_owned(),
+                p.about.to_owned(),
+            ]
+        })
+        .collect();
+    table(&["property", "violated when", "meaning"], rows, format) + "\n"
+}
+
+/// `lab search`: what was found, where it was written and how to reproduce it.
+pub fn search(
+    report: &crate::search::SearchReport,
+    written: Option<&std::path::Path>,
+    command: &str,
+) -> String {
+    let property = report.property;
+    let Some(found) = &report.found else {
+        return format!(
+            "no counterexample in {} candidates: {} ({}) held under {} (seed {})\nrepeat: {command}\n",
+            report.budget, property.name, property.violated_when, report.profile, report.seed
+        );
+    };
+    let measured: Vec<String> = found
+        .frame
+        .expect
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let mut out = format!(
+        "{} ({}) violated under {}: candidate {} of {} (seed {}, child seed {:#018x})\n",
+        property.name,
+        property.violated_when,
+        report.profile,
+        found.candidate,
+        report.budget,
+        report.seed,
+        found.candidate_seed
+    );
+    out.push_str(&format!(
+        "shrunk from {} turns / {} calls to {} turns / {} calls: {} reductions kept in {} runs ({} passes)\n",
+        found.original_turns,
+        found.original_calls,
+        found.workload.turns(),
+        found.workload.calls(),
+        found.shrink.accepted,
+        found.shrink.runs,
+        found.shrink.passes
+    ));
+    out.push_str(&format!("measured: {}\n", measured.join(", ")));
+    if let Some(path) = written {
+        out.push_str(&format!(
+            "wrote {}\nreproduce:\n  lab run {}\n  {command}\n",
+            path.display(),
+            path.display()
+        ));
+    }
+    out
+}

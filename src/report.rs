@@ -550,13 +550,8 @@ fn montecarlo_md() -> Result<String, LabError> {
     use crate::experiments::montecarlo as mc;
     const SESSIONS: u64 = 500;
     let study = |profiles: &[&str], grid: &[(&str, &[&str])]| mc::Study {
-        seed: 1,
         sessions: SESSIONS,
-        turns: 12,
-        mix: "default".to_owned(),
-        size_mu: 7.5,
-        size_sigma: 2.0,
-        size_max: 400_000,
+        generator: crate::GenOptions::default(),
         cells: mc::cells(
             &profiles.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(),
             &grid

@@ -10,10 +10,10 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::LabError;
 use crate::render::{self, Format};
 use crate::run::{self, RunOptions};
 use crate::workload::{self, Frame, GenParams};
+use crate::{GenOptions, LabError};
 
 /// Identifies a shard file; `lab merge` refuses anything else.
 pub const SHARD_FORMAT: &str = "harness-lab montecarlo shard v1";
@@ -32,13 +32,9 @@ pub const METRICS: [&str; 6] = [
 /// studies are equal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Study {
-    pub seed: u64,
     pub sessions: u64,
-    pub turns: usize,
-    pub mix: String,
-    pub size_mu: f64,
-    pub size_sigma: f64,
-    pub size_max: usize,
+    /// The generator of every session; its seed is the study's master seed.
+    pub generator: GenOptions,
     /// The cells, in output order.
     pub cells: Vec<Cell>,
 }
@@ -129,22 +125,16 @@ pub struct Shard {
 
 /// The generator parameters of one session of a study.
 pub fn session_params(study: &Study, index: u64) -> Result<GenParams, LabError> {
-    Ok(GenParams {
-        seed: workload::seed::child_seed(study.seed, "session", index),
-        turns: study.turns,
-        mix: workload::mix_by_name(&study.mix)?,
-        size_mu: study.size_mu,
-        size_sigma: study.size_sigma,
-        size_max: study.size_max,
-        ..GenParams::default()
-    })
+    let mut params = study.generator.params()?;
+    params.seed = workload::seed::child_seed(study.generator.seed, "session", index);
+    Ok(params)
 }
 
 /// The scenario of one session (the `lab gen` output for its parameters).
 pub fn session_scenario(study: &Study, index: u64) -> Result<crate::scenario::Scenario, LabError> {
     let params = session_params(study, index)?;
     let frame = Frame {
-        name: format!("montecarlo-{}-{index}", study.seed),
+        name: format!("montecarlo-{}-{index}", study.generator.seed),
         ..Frame::default()
     };
     workload::generate(&params).scenario(&frame, &frame.name)
@@ -159,8 +149,8 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
         .map(|cell| {
             let report = run::run(&scenario, &cell.options()).map_err(|e| {
                 LabError::Usage(format!(
-                    "session {index} (seed {}) under {}: {e}",
-                    study.seed,
+                    "session {index} of seed {} under {}: {e}",
+                    study.generator.seed,
                     cell.label()
                 ))
             })?;
@@ -197,7 +187,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
             "no cells: name at least one profile".to_owned(),
         ));
     }
-    session_params(study, 0)?.check()?;
+    session_params(study, 0)?;
     let scenario = session_scenario(study, 0)?;
     for (k, cell) in study.cells.iter().enumerate() {
         if study.cells[..k].contains(cell) {
@@ -413,10 +403,11 @@ fn wilson(n: u64, successes: u128) -> Estimate {
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n_f)) / (1.0 + z2 / n_f);
     let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / (1.0 + z2 / n_f);
+    // At 0 or n successes the bound is exactly 0 or 1; the formula leaves a rounding residue.
     Estimate {
         mean: p,
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
+        low: if successes == 0 { 0.0 } else { (centre - half).max(0.0) },
+        high: if successes == u128::from(n) { 1.0 } else { (centre + half).min(1.0) },
     }
 }
 
@@ -520,10 +511,10 @@ pub fn render(report: &MonteCarloReport, format: Format) -> String {
     if format == Format::Json {
         return render::json(report);
     }
-    let s = &report.study;
+    let (n, g) = (report.study.sessions, &report.study.generator);
     let mut out = format!(
-        "montecarlo · {} sessions · seed {} · {} turns · mix {} · result sizes log-normal(mu {}, sigma {}, max {})\n",
-        s.sessions, s.seed, s.turns, s.mix, s.size_mu, s.size_sigma, s.size_max
+        "montecarlo · {n} sessions · seed {} · {} turns · mix {} · at most {} calls a turn · result sizes log-normal(mu {}, sigma {}, max {})\n",
+        g.seed, g.turns, g.mix, g.max_calls, g.size_mu, g.size_sigma, g.size_max
     );
     out.push_str("mean [95% interval] per session; P(any loss) with the Wilson interval\n\n");
     out.push_str(&render_table(report, format));

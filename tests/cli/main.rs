@@ -8,6 +8,7 @@ mod memory;
 mod montecarlo;
 mod readme;
 mod run;
+mod search;
 mod snapshots;
 mod stores;
 mod util;

@@ -8,13 +8,11 @@ use crate::util::{arg, lab, write};
 
 fn study(sessions: u64, profiles: &[&str]) -> Study {
     Study {
-        seed: 7,
         sessions,
-        turns: 12,
-        mix: "default".to_owned(),
-        size_mu: 7.5,
-        size_sigma: 2.0,
-        size_max: 400_000,
+        generator: lab::GenOptions {
+            seed: 7,
+            ..lab::GenOptions::default()
+        },
         cells: mc::cells(
             &profiles.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(),
             &[],

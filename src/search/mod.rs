@@ -1,0 +1,528 @@
+//! `lab search`: find a generated workload that violates a property under a profile, then shrink
+//! it to a minimal scenario (proptest-state-machine style: drop whole steps, then single calls,
+//! then simplify sizes and path lengths, until nothing changes).
+//!
+//! Candidate `i` is the workload of the child seed (seed, "candidate", i), so a search is
+//! reproducible from its command line. A reduction is kept only when the scenario still parses
+//! and validates and the property is still violated; the result is a local minimum: no step and
+//! no call can be removed, no size made smaller by one, without losing the violation.
+
+pub mod properties;
+
+use serde_json::Value;
+
+use crate::error::LabError;
+use crate::observables::Observables;
+use crate::run::{self, RunOptions};
+use crate::workload::{self, Body, Frame, GenParams, GenStep, Workload};
+use properties::Property;
+
+/// How errors name a candidate scenario (it has no file yet).
+const GENERATED: &str = "the generated workload";
+
+/// Observables every found scenario's `expect` records after the property's own.
+const EXPECT_ALSO: &[&str] = &[
+    "lost_forever",
+    "pointer_lost",
+    "unrecoverable",
+    "orphan_files",
+    "forged_pointers",
+];
+
+/// What to search for.
+#[derive(Debug, Clone)]
+pub struct SearchParams {
+    pub property: &'static Property,
+    /// Workload parameters; `gen.seed` is the master seed of the search.
+    pub generator: GenParams,
+    /// Candidates to try (at least 1).
+    pub budget: usize,
+    /// Profile, switches and constants of every run.
+    pub options: RunOptions,
+}
+
+/// How shrinking went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ShrinkStats {
+    /// Reductions kept.
+    pub accepted: usize,
+    /// Runs made while shrinking.
+    pub runs: usize,
+    /// Passes over the whole workload (the last one changed nothing).
+    pub passes: usize,
+}
+
+/// A counterexample.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The candidate index and its child seed.
+    pub candidate: usize,
+    pub candidate_seed: u64,
+    /// Turns and calls before shrinking.
+    pub original_turns: usize,
+    pub original_calls: usize,
+    pub workload: Workload,
+    /// The frame of the scenario file, `expect` and `about` filled in.
+    pub frame: Frame,
+    pub shrink: ShrinkStats,
+    pub observables: Observables,
+}
+
+/// The outcome of a search.
+#[derive(Debug, Clone)]
+pub struct SearchReport {
+    pub property: &'static Property,
+    pub profile: String,
+    pub seed: u64,
+    pub budget: usize,
+    /// Candidates run.
+    pub tried: usize,
+    pub found: Option<Found>,
+}
+
+/// The profile, switches and constants of `options`, checked, as a frame for generated files.
+fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
+    let name = params
+        .options
+        .profile
+        .clone()
+        .unwrap_or_else(|| crate::profile::DEFAULT_PROFILE.to_owned());
+    for (flag, dir) in [
+        ("--spill-dir", &params.options.spill_dir),
+        ("--transcript-dir", &params.options.transcript_dir),
+    ] {
+        if let Some(dir) = dir.as_deref().filter(|d| !d.starts_with('/')) {
+            return Err(LabError::Usage(format!(
+                "{flag} must be an absolute path, got `{dir}`"
+            )));
+        }
+    }
+    if crate::memory::profile::by_name(&name).is_some() {
+        return Err(LabError::Usage(format!(
+            "lab search runs compaction profiles; `{name}` is a memory profile"
+        )));
+    }
+    let mut frame = Frame {
+        name: format!("{}-{name}", params.property.name),
+        source: "lab search".to_owned(),
+        ..Frame::default()
+    };
+    // Checks --profile, --set and --const with the messages `lab run` gives.
+    let probe = workload::generate(&GenParams {
+        turns: 1,
+        ..params.generator.clone()
+    })
+    .scenario(&frame, GENERATED)?;
+    run::resolve_profile(&probe, &params.options)?;
+    frame.profile = Some(name);
+    frame.switches = params.options.switches.clone();
+    frame.constants = params
+        .options
+        .constants
+        .iter()
+        .map(|(k, v)| (k.clone(), v.parse().expect("checked by resolve_profile")))
+        .collect();
+    frame.spill_dir = params.options.spill_dir.clone();
+    frame.transcript_dir = params.options.transcript_dir.clone();
+    Ok(frame)
+}
+
+/// Runs a workload in its frame; `None` when it does not parse or validate.
+fn observe(workload: &Workload, frame: &Frame, options: &RunOptions) -> Option<Observables> {
+    let scenario = workload.scenario(frame, GENERATED).ok()?;
+    run::run(&scenario, options).ok().map(|r| r.observables)
+}
+
+/// Searches within the budget; `progress(done, budget)` after each candidate.
+pub fn search(
+    params: &SearchParams,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SearchReport, LabError> {
+    params.generator.check()?;
+    if params.budget == 0 {
+        return Err(LabError::Usage("--budget must be at least 1".to_owned()));
+    }
+    let mut frame = frame_for(params)?;
+    // The frame carries profile, switches and constants; only the store comes from options.
+    let options = RunOptions {
+        store: params.options.store,
+        ..RunOptions::default()
+    };
+    let profile = frame.profile.clone().unwrap_or_default();
+    let property = params.property;
+    for candidate in 0..params.budget {
+        let candidate_seed =
+            workload::seed::child_seed(params.generator.seed, "candidate", candidate as u64);
+        let workload = workload::generate(&GenParams {
+            seed: candidate_seed,
+            ..params.generator.clone()
+        });
+        // A generated workload always validates: an error here is the options' fault.
+        let scenario = workload.scenario(&frame, GENERATED)?;
+        let report = run::run(&scenario, &options)?;
+        progress(candidate + 1, params.budget);
+        if !property.violated(&report.observables) {
+            continue;
+        }
+        let (original_turns, original_calls) = (workload.turns(), workload.calls());
+        let mut fails =
+            |w: &Workload| observe(w, &frame, &options).is_some_and(|o| property.violated(&o));
+        let (workload, shrink) = shrink(workload, &mut fails);
+        let observables =
+            observe(&workload, &frame, &options).expect("the shrunk workload still runs");
+        frame.expect = std::iter::once(property.observable)
+            .chain(EXPECT_ALSO.iter().copied())
+            .enumerate()
+            .filter(|(i, name)| *i == 0 || *name != property.observable)
+            .map(|(_, name)| {
+                let value = serde_json::to_value(&observables)
+                    .expect("observables serialise")
+                    .get(name)
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                (name.to_owned(), value)
+            })
+            .collect();
+        frame.about = format!(
+            "Found by `{}`: candidate {candidate} (child seed {candidate_seed:#018x}) violates {} under {profile} (measured {}). Shrunk from {original_turns} turns / {original_calls} calls to {} turns / {} calls by {} kept reductions ({} runs, {} passes): removing any step or call makes the property hold.",
+            command_line(params),
+            property.violated_when,
+            property.value(&observables),
+            workload.turns(),
+            workload.calls(),
+            shrink.accepted,
+            shrink.runs,
+            shrink.passes,
+        );
+        return Ok(SearchReport {
+            property,
+            profile,
+            seed: params.generator.seed,
+            budget: params.budget,
+            tried: candidate + 1,
+            found: Some(Found {
+                candidate,
+                candidate_seed,
+                original_turns,
+                original_calls,
+                workload,
+                frame,
+                shrink,
+                observables,
+            }),
+        });
+    }
+    Ok(SearchReport {
+        property,
+        profile,
+        seed: params.generator.seed,
+        budget: params.budget,
+        tried: params.budget,
+        found: None,
+    })
+}
+
+/// The smallest value in `min..=current` reachable by steps that keep `keep(value)` true:
+/// jump by the whole distance, halve the jump on each refusal, down to steps of one.
+fn shrink_number(current: usize, min: usize, keep: &mut dyn FnMut(usize) -> bool) -> usize {
+    let mut current = current;
+    let mut delta = current.saturating_sub(min);
+    while delta > 0 {
+        if keep(current - delta) {
+            current -= delta;
+            delta = delta.min(current - min);
+        } else {
+            delta /= 2;
+        }
+    }
+    current
+}
+
+/// Shrinks a failing workload until no reduction keeps it failing. `fails` must hold for the
+/// input.
+pub fn shrink(
+    mut workload: Workload,
+    fails: &mut dyn FnMut(&Workload) -> bool,
+) -> (Workload, ShrinkStats) {
+    let mut stats = ShrinkStats::default();
+    let mut attempt = |candidate: &Workload, stats: &mut ShrinkStats| {
+        stats.runs += 1;
+        let kept = fails(candidate);
+        if kept {
+            stats.accepted += 1;
+        }
+        kept
+    };
+    loop {
+        stats.passes += 1;
+        let before = workload.clone();
+        // 1. Whole steps (turns, idle gaps, user requests, the answer), last first.
+        let mut index = workload.steps.len();
+        while index > 0 {
+            index -= 1;
+            let mut candidate = workload.clone();
+            candidate.steps.remove(index);
+            if attempt(&candidate, &mut stats) {
+                workload = candidate;
+            }
+        }
+        // 2. Single calls (with their results) of turns that keep at least one.
+        for step in (0..workload.steps.len()).rev() {
+            let mut call = match &workload.steps[step] {
+                GenStep::Turn(calls) => calls.len(),
+                _ => 0,
+            };
+            while call > 0 {
+                call -= 1;
+                let mut candidate = workload.clone();
+                if let GenStep::Turn(calls) = &mut candidate.steps[step] {
+                    if calls.len() < 2 {
+                        break;
+                    }
+                    calls.remove(call);
+                }
+                if attempt(&candidate, &mut stats) {
+                    workload = candidate;
+                }
+            }
+        }
+        // 3. Result sizes and idle gaps.
+        for step in 0..workload.steps.len() {
+            let calls = match &workload.steps[step] {
+                GenStep::Turn(calls) => calls.len(),
+                GenStep::Idle(minutes) => {
+                    let minutes = *minutes as usize;
+                    let kept = shrink_number(minutes, 1, &mut |m| {
+                        let mut candidate = workload.clone();
+                        candidate.steps[step] = GenStep::Idle(m as u64);
+                        attempt(&candidate, &mut stats)
+                    });
+                    workload.steps[step] = GenStep::Idle(kept as u64);
+                    continue;
+                }
+                _ => continue,
+            };
+            for call in 0..calls {
+                let GenStep::Turn(list) = &workload.steps[step] else {
+                    unreachable!("a turn stays a turn")
+                };
+                let (chars, min) = match &list[call].body {
+                    Body::Chars(n) | Body::Injected { chars: n, .. } => {
+                        (*n, list[call].min_chars())
+                    }
+                    Body::Ack => continue,
+                };
+                let set = |w: &mut Workload, n: usize| {
+                    if let GenStep::Turn(list) = &mut w.steps[step] {
+                        match &mut list[call].body {
+                            Body::Chars(c) | Body::Injected { chars: c, .. } => *c = n,
+                            Body::Ack => {}
+                        }
+                    }
+                };
+                // An injected page shorter than its header renders as the header.
+                let chars = chars.max(min);
+                let kept = shrink_number(chars, min, &mut |n| {
+                    let mut candidate = workload.clone();
+                    set(&mut candidate, n);
+                    attempt(&candidate, &mut stats)
+                });
+                set(&mut workload, kept);
+            }
+        }
+        // 4. The spill path and the input paths.
+        let pad = shrink_number(workload.spill_pad, 0, &mut |p| {
+            let mut candidate = workload.clone();
+            candidate.spill_pad = p;
+            attempt(&candidate, &mut stats)
+        });
+        workload.spill_pad = pad;
+        for step in 0..workload.steps.len() {
+            let calls = match &workload.steps[step] {
+                GenStep::Turn(calls) => calls.len(),
+                _ => continue,
+            };
+            for call in 0..calls {
+                loop {
+                    let mut candidate = workload.clone();
+                    let GenStep::Turn(list) = &mut candidate.steps[step] else {
+                        unreachable!("a turn stays a turn")
+                    };
+                    if list[call].dirs.is_empty() {
+                        break;
+                    }
+                    list[call].dirs.clear();
+                    if attempt(&candidate, &mut stats) {
+                        workload = candidate;
+                        break;
+                    }
+                    let mut candidate = workload.clone();
+                    let GenStep::Turn(list) = &mut candidate.steps[step] else {
+                        unreachable!("a turn stays a turn")
+                    };
+                    list[call].dirs.pop();
+                    if !attempt(&candidate, &mut stats) {
+                        break;
+                    }
+                    workload = candidate;
+                }
+            }
+        }
+        if workload == before {
+            return (workload, stats);
+        }
+    }
+}
+
+/// The command line that repeats a search (flags at their defaults left out).
+pub fn command_line(params: &SearchParams) -> String {
+    let defaults = GenParams::default();
+    let mut parts = vec![
+        "lab search".to_owned(),
+        format!("--property {}", params.property.name),
+    ];
+    if let Some(profile) = &params.options.profile {
+        parts.push(format!("--profile {profile}"));
+    }
+    for (k, v) in &params.options.switches {
+        parts.push(format!("--set {k}={v}"));
+    }
+    for (k, v) in &params.options.constants {
+        parts.push(format!("--const {k}={v}"));
+    }
+    parts.push(format!("--seed {}", params.generator.seed));
+    if params.budget != DEFAULT_BUDGET {
+        parts.push(format!("--budget {}", params.budget));
+    }
+    parts.extend(gen_flags(&params.generator, &defaults));
+    if let Some(dir) = &params.options.spill_dir {
+        parts.push(format!("--spill-dir {dir}"));
+    }
+    if let Some(dir) = &params.options.transcript_dir {
+        parts.push(format!("--transcript-dir {dir}"));
+    }
+    parts.join(" ")
+}
+
+/// `--turns`, `--mix`, ... for the generator parameters that differ from `defaults`.
+pub fn gen_flags(params: &GenParams, defaults: &GenParams) -> Vec<String> {
+    let mut flags = Vec::new();
+    if params.turns != defaults.turns {
+        flags.push(format!("--turns {}", params.turns));
+    }
+    if params.mix.name != defaults.mix.name {
+        flags.push(format!("--mix {}", params.mix.name));
+    }
+    if params.max_calls != defaults.max_calls {
+        flags.push(format!("--max-calls {}", params.max_calls));
+    }
+    if params.size_mu != defaults.size_mu {
+        flags.push(format!("--size-mu {}", params.size_mu));
+    }
+    if params.size_sigma != defaults.size_sigma {
+        flags.push(format!("--size-sigma {}", params.size_sigma));
+    }
+    if params.size_max != defaults.size_max {
+        flags.push(format!("--size-max {}", params.size_max));
+    }
+    flags
+}
+
+/// Candidates `lab search` tries by default.
+pub const DEFAULT_BUDGET: usize = 200;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shrink_number_finds_the_threshold() {
+        let mut runs = 0;
+        let kept = shrink_number(250_000, 1, &mut |n| {
+            runs += 1;
+            n > 120
+        });
+        assert_eq!(kept, 121);
+        assert!(runs <= 40, "{runs} runs");
+        assert_eq!(shrink_number(5, 5, &mut |_| true), 5);
+        assert_eq!(shrink_number(9, 0, &mut |_| true), 0);
+    }
+
+    #[test]
+    fn command_line_names_what_differs_from_the_defaults() {
+        let mut params = SearchParams {
+            property: properties::by_name("pointer_lost").unwrap(),
+            generator: GenParams::default(),
+            budget: DEFAULT_BUDGET,
+            options: RunOptions::default(),
+        };
+        assert_eq!(
+            command_line(&params),
+            "lab search --property pointer_lost --seed 1"
+        );
+        params.generator.seed = 9;
+        params.generator.turns = 30;
+        params.generator.mix = crate::workload::mix_by_name("web").unwrap();
+        params.budget = 50;
+        params.options.profile = Some("course-site".to_owned());
+        params.options.switches = vec![("unseen_guard".to_owned(), "off".to_owned())];
+        assert_eq!(
+            command_line(&params),
+            "lab search --property pointer_lost --profile course-site --set unseen_guard=off --seed 9 --budget 50 --turns 30 --mix web"
+        );
+    }
+
+    #[test]
+    fn search_is_reproducible_and_reports_the_candidate() {
+        let params = SearchParams {
+            property: properties::by_name("forged_pointers").unwrap(),
+            generator: GenParams::default(),
+            budget: 20,
+            options: RunOptions::default(),
+        };
+        let mut calls = 0;
+        let report = search(&params, &mut |_, _| calls += 1).unwrap();
+        let found = report.found.as_ref().unwrap();
+        assert_eq!(report.tried, 7);
+        assert_eq!(calls, 7);
+        assert_eq!(found.candidate, 6);
+        assert_eq!(
+            found.candidate_seed,
+            workload::seed::child_seed(1, "candidate", 6)
+        );
+        assert_eq!(found.observables.forged_pointers, 1);
+        assert_eq!(
+            found.frame.expect[0],
+            ("forged_pointers".to_owned(), 1.into())
+        );
+        let again = search(&params, &mut |_, _| {}).unwrap();
+        let again = again.found.unwrap();
+        assert_eq!(again.workload, found.workload);
+        assert_eq!(again.shrink, found.shrink);
+    }
+
+    #[test]
+    fn shrink_reaches_a_local_minimum() {
+        // Fails while some turn has a call whose size exceeds 1000: one call of 1001 remains.
+        let workload = workload::generate(&GenParams::default());
+        let big = |w: &Workload| {
+            w.steps.iter().any(|s| match s {
+                GenStep::Turn(calls) => calls
+                    .iter()
+                    .any(|c| matches!(c.body, Body::Chars(n) if n > 1000)),
+                _ => false,
+            })
+        };
+        assert!(big(&workload));
+        let (small, stats) = shrink(workload, &mut |w| big(w));
+        assert_eq!(small.steps.len(), 1);
+        assert_eq!(small.calls(), 1);
+        let GenStep::Turn(calls) = &small.steps[0] else {
+            panic!("{small:?}")
+        };
+        assert_eq!(calls[0].body, Body::Chars(1001));
+        assert!(calls[0].dirs.is_empty());
+        assert_eq!(small.spill_pad, 0);
+        assert!(stats.accepted > 0 && stats.passes >= 2);
+    }
+}
