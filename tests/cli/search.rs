@@ -369,6 +369,10 @@ fn bad_input_is_a_usage_error() {
             "--budget must be at least 1",
         ),
         (
+            &["search", "--property", "lost_forever", "--store", "dir"],
+            "run it on the memory store (drop --store dir)",
+        ),
+        (
             &["search", "--property", "lost_forever", "--spill-dir", "rel"],
             "--spill-dir must be an absolute path, got `rel`",
         ),
