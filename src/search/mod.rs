@@ -37,7 +37,8 @@ pub struct SearchParams {
     pub generator: GenParams,
     /// Candidates to try (at least 1).
     pub budget: usize,
-    /// Profile, switches and constants of every run.
+    /// Profile, switch, constant and directory overrides, written into every candidate (the
+    /// memory store only: `--store dir` is refused).
     pub options: RunOptions,
 }
 
@@ -87,6 +88,14 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
         .profile
         .clone()
         .unwrap_or_else(|| crate::profile::DEFAULT_PROFILE.to_owned());
+    if params.options.store == crate::store::StoreKind::Dir {
+        // The spill path length is part of a workload (F4); a temporary directory would
+        // replace it, and the found file would not reproduce.
+        return Err(LabError::Usage(
+            "lab search invents spill directories of every length; run it on the memory store (drop --store dir)"
+                .to_owned(),
+        ));
+    }
     for (flag, dir) in [
         ("--spill-dir", &params.options.spill_dir),
         ("--transcript-dir", &params.options.transcript_dir),
@@ -143,11 +152,9 @@ pub fn search(
         return Err(LabError::Usage("--budget must be at least 1".to_owned()));
     }
     let mut frame = frame_for(params)?;
-    // The frame carries profile, switches and constants; only the store comes from options.
-    let options = RunOptions {
-        store: params.options.store,
-        ..RunOptions::default()
-    };
+    // The frame carries profile, switches, constants and directories: every run reads the
+    // scenario alone, as `lab run` and `lab verify` will read the found file.
+    let options = RunOptions::default();
     let profile = frame.profile.clone().unwrap_or_default();
     let property = params.property;
     for candidate in 0..params.budget {
