@@ -406,8 +406,16 @@ fn wilson(n: u64, successes: u128) -> Estimate {
     // At 0 or n successes the bound is exactly 0 or 1; the formula leaves a rounding residue.
     Estimate {
         mean: p,
-        low: if successes == 0 { 0.0 } else { (centre - half).max(0.0) },
-        high: if successes == u128::from(n) { 1.0 } else { (centre + half).min(1.0) },
+        low: if successes == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        high: if successes == u128::from(n) {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 
