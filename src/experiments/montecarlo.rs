@@ -524,7 +524,10 @@ pub fn render(report: &MonteCarloReport, format: Format) -> String {
         "montecarlo · {n} sessions · seed {} · {} turns · mix {} · at most {} calls a turn · result sizes log-normal(mu {}, sigma {}, max {})\n",
         g.seed, g.turns, g.mix, g.max_calls, g.size_mu, g.size_sigma, g.size_max
     );
-    out.push_str("mean [95% interval] per session; P(any loss) with the Wilson interval\n\n");
+    out.push_str(
+        "mean [95% interval] per session; P(any loss): sessions with lost_forever, pointer_lost \
+         or unrecoverable above 0, with the Wilson interval\n\n",
+    );
     out.push_str(&render_table(report, format));
     out.push('\n');
     out
@@ -549,6 +552,12 @@ pub fn render_table(report: &MonteCarloReport, format: Format) -> String {
             for (name, estimate) in &c.estimates {
                 row.push(match name.as_str() {
                     "peak_context" => format!("{} {}", fmt_estimate(estimate, 0), c.unit),
+                    "any_loss" => format!(
+                        "{:.2}% [{:.2}%, {:.2}%]",
+                        100.0 * estimate.mean,
+                        100.0 * estimate.low,
+                        100.0 * estimate.high
+                    ),
                     _ => fmt_estimate(estimate, 3),
                 });
             }
