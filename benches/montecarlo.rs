@@ -70,7 +70,10 @@ fn montecarlo(c: &mut Criterion) {
         cells: mc::cells(&profiles(), &[]),
     };
     group.bench_function("100 sessions x 5 profiles, 1 thread", |b| {
-        b.iter(|| mc::run_with_threads(black_box(&study), 1, 1, Some(1)).expect("study runs"))
+        b.iter(|| {
+            mc::run_with_threads(black_box(&study), 1, 1, Some(1), &mut |_, _| {})
+                .expect("study runs")
+        })
     });
     group.finish();
 }

@@ -486,7 +486,7 @@ pub fn execute_with(
                 cells: mc::cells(&profiles, &args.grid),
             };
             let (index, of) = args.shard.unwrap_or((1, 1));
-            let shard = mc::run_with_threads(&study, index, of, args.threads)?;
+            let shard = mc::run_with_threads(&study, index, of, args.threads, progress)?;
             if args.shard.is_some() {
                 return Ok(outcome(render::json(&shard), true));
             }

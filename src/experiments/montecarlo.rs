@@ -234,26 +234,68 @@ pub fn shard_range(sessions: u64, index: u64, of: u64) -> (u64, u64) {
     (start(index - 1), start(index))
 }
 
-/// Runs shard `index` of `of` (1/1 is the whole study) on the current rayon pool.
+/// Runs shard `index` of `of` (1/1 is the whole study) on the global rayon pool.
 pub fn run_shard(study: &Study, index: u64, of: u64) -> Result<Shard, LabError> {
+    run_with_threads(study, index, of, None, &mut |_, _| {})
+}
+
+/// Sessions run between two progress reports.
+const CHUNK: u64 = 256;
+
+/// Runs shard `index` of `of` on `threads` threads (`None`: the global pool, one per core),
+/// reporting `progress(done, total)` after each chunk of sessions.
+pub fn run_with_threads(
+    study: &Study,
+    index: u64,
+    of: u64,
+    threads: Option<usize>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Shard, LabError> {
     if of == 0 || index == 0 || index > of {
         return Err(LabError::Usage(format!(
             "--shard {index}/{of}: expected K/N with 1 <= K <= N"
         )));
     }
+    let pool = match threads {
+        None => None,
+        Some(0) => {
+            return Err(LabError::Usage(
+                "--threads 0: expected at least 1".to_owned(),
+            ));
+        }
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| LabError::Usage(format!("--threads {n}: {e}")))?,
+        ),
+    };
     check(study)?;
     let (first, end) = shard_range(study.sessions, index, of);
-    // Collected in session order, so the first failing session is the one reported, whatever
-    // the threads did.
-    let per_session: Vec<Result<Vec<CellSums>, LabError>> = (first..end)
-        .into_par_iter()
-        .map(|i| run_session(study, i))
-        .collect();
+    let total = (end - first) as usize;
     let mut cells = vec![CellSums::empty(); study.cells.len()];
-    for session in per_session {
-        for (total, one) in cells.iter_mut().zip(session?) {
-            total.add(&one);
+    let mut start = first;
+    while start < end {
+        let stop = end.min(start + CHUNK);
+        let chunk = || -> Vec<Result<Vec<CellSums>, LabError>> {
+            (start..stop)
+                .into_par_iter()
+                .map(|i| run_session(study, i))
+                .collect()
+        };
+        // Collected in session order, so the first failing session is the one reported,
+        // whatever the threads did.
+        let per_session = match &pool {
+            Some(pool) => pool.install(chunk),
+            None => chunk(),
+        };
+        for session in per_session {
+            for (sum, one) in cells.iter_mut().zip(session?) {
+                sum.add(&one);
+            }
         }
+        start = stop;
+        progress((start - first) as usize, total);
     }
     Ok(Shard {
         format: SHARD_FORMAT.to_owned(),
@@ -264,26 +306,6 @@ pub fn run_shard(study: &Study, index: u64, of: u64) -> Result<Shard, LabError> 
         end,
         cells,
     })
-}
-
-/// Runs a study on `threads` threads (`None`: one per core).
-pub fn run_with_threads(
-    study: &Study,
-    index: u64,
-    of: u64,
-    threads: Option<usize>,
-) -> Result<Shard, LabError> {
-    match threads {
-        None => run_shard(study, index, of),
-        Some(0) => Err(LabError::Usage(
-            "--threads 0: expected at least 1".to_owned(),
-        )),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| LabError::Usage(format!("--threads {n}: {e}")))?
-            .install(|| run_shard(study, index, of)),
-    }
 }
 
 /// Adds shards of one study up into the whole study. Every shard of the split must be there

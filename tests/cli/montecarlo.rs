@@ -53,8 +53,8 @@ fn each_cell_sums_the_runs_of_its_sessions() {
 #[test]
 fn one_thread_and_two_threads_give_the_same_result() {
     let study = study(40, &["course-main", "claude-code"]);
-    let one = mc::run_with_threads(&study, 1, 1, Some(1)).unwrap();
-    let two = mc::run_with_threads(&study, 1, 1, Some(2)).unwrap();
+    let one = mc::run_with_threads(&study, 1, 1, Some(1), &mut |_, _| {}).unwrap();
+    let two = mc::run_with_threads(&study, 1, 1, Some(2), &mut |_, _| {}).unwrap();
     assert_eq!(one, two);
     let args = [
         "montecarlo",
@@ -192,4 +192,23 @@ fn montecarlo_refuses_cells_it_cannot_run() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn progress_is_reported_per_chunk_of_the_shard() {
+    let study = study(300, &["course-latest"]);
+    let mut seen = Vec::new();
+    let shard = mc::run_with_threads(&study, 2, 2, Some(2), &mut |done, total| {
+        seen.push((done, total))
+    })
+    .unwrap();
+    // Shard 2/2 holds sessions 150..300: one chunk of at most 256.
+    assert_eq!((shard.first, shard.end), (150, 300));
+    assert_eq!(seen, [(150, 150)]);
+    let mut seen = Vec::new();
+    mc::run_with_threads(&study, 1, 1, None, &mut |done, total| {
+        seen.push((done, total))
+    })
+    .unwrap();
+    assert_eq!(seen, [(256, 300), (300, 300)]);
 }
