@@ -7,6 +7,8 @@
 //! shard file holds the sums of its slice, `lab merge` adds the slices up, and the statistics are
 //! computed once, at the end, from exact integers.
 
+use std::collections::BTreeMap;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -189,6 +191,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
     }
     session_params(study, 0)?;
     let scenario = session_scenario(study, 0)?;
+    let mut resolved_cells: Vec<(String, crate::profile::Profile)> = Vec::new();
     for (k, cell) in study.cells.iter().enumerate() {
         if study.cells[..k].contains(cell) {
             return Err(LabError::Usage(format!(
@@ -222,7 +225,34 @@ pub fn check(study: &Study) -> Result<(), LabError> {
                 )));
             }
         }
-        run::resolve_profile(&scenario, &cell.options())?;
+        for (k, (name, _)) in cell.switches.iter().enumerate() {
+            if cell.switches[..k].iter().any(|(other, _)| other == name) {
+                return Err(LabError::Usage(format!(
+                    "--grid {name} is given twice; list its values in one axis: --grid {name}=V1,V2"
+                )));
+            }
+        }
+        let resolved = run::resolve_profile(&scenario, &cell.options()).map_err(|e| {
+            LabError::Usage(format!(
+                "cell `{}`: {}",
+                cell.label(),
+                e.to_string().replacen("--set ", "--grid ", 1)
+            ))
+        })?;
+        if let Some(twin) =
+            resolved_cells
+                .iter()
+                .find(|(_, p): &&(String, crate::profile::Profile)| {
+                    p.name == resolved.name && p.switches == resolved.switches
+                })
+        {
+            return Err(LabError::Usage(format!(
+                "cells `{}` and `{}` are the same run (two spellings of one switch value)",
+                twin.0,
+                cell.label()
+            )));
+        }
+        resolved_cells.push((cell.label(), resolved));
     }
     Ok(())
 }
@@ -238,6 +268,9 @@ pub fn shard_range(sessions: u64, index: u64, of: u64) -> (u64, u64) {
 pub fn run_shard(study: &Study, index: u64, of: u64) -> Result<Shard, LabError> {
     run_with_threads(study, index, of, None, &mut |_, _| {})
 }
+
+/// Most worker threads `--threads` accepts.
+pub const MAX_THREADS: usize = 256;
 
 /// Sessions run between two progress reports.
 const CHUNK: u64 = 256;
@@ -263,6 +296,11 @@ pub fn run_with_threads(
                 "--threads 0: expected at least 1".to_owned(),
             ));
         }
+        Some(n) if n > MAX_THREADS => {
+            return Err(LabError::Usage(format!(
+                "--threads {n}: expected at most {MAX_THREADS}"
+            )));
+        }
         Some(n) => Some(
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -271,6 +309,12 @@ pub fn run_with_threads(
         ),
     };
     check(study)?;
+    if of > study.sessions {
+        return Err(LabError::Usage(format!(
+            "--shard {index}/{of}: more shards than the {} sessions",
+            study.sessions
+        )));
+    }
     let (first, end) = shard_range(study.sessions, index, of);
     let total = (end - first) as usize;
     let mut cells = vec![CellSums::empty(); study.cells.len()];
@@ -314,7 +358,7 @@ pub fn merge(shards: Vec<(String, Shard)>) -> Result<Shard, LabError> {
     let Some((first_name, first)) = shards.first() else {
         return Err(LabError::Usage("merge: no shard files given".to_owned()));
     };
-    let mut seen = vec![None::<&str>; first.of as usize];
+    let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
     for (name, shard) in &shards {
         if shard.format != SHARD_FORMAT {
             return Err(LabError::Usage(format!(
@@ -333,49 +377,55 @@ pub fn merge(shards: Vec<(String, Shard)>) -> Result<Shard, LabError> {
                 shard.index, shard.of, shard.of, first.of
             )));
         }
-        let slot = seen
-            .get_mut(shard.index.wrapping_sub(1) as usize)
-            .ok_or_else(|| {
-                LabError::Usage(format!(
-                    "{name}: shard {}/{} is out of range",
-                    shard.index, shard.of
-                ))
-            })?;
-        if let Some(other) = slot {
+        if shard.index == 0 || shard.index > shard.of {
+            return Err(LabError::Usage(format!(
+                "{name}: shard {}/{} is out of range",
+                shard.index, shard.of
+            )));
+        }
+        if let Some(other) = seen.insert(shard.index, name) {
             return Err(LabError::Usage(format!(
                 "{name}: shard {}/{} is also in {other}",
                 shard.index, shard.of
             )));
         }
-        if (shard.first, shard.end) != shard_range(shard.study.sessions, shard.index, shard.of)
-            || shard.cells.len() != shard.study.cells.len()
-        {
-            return Err(LabError::Usage(format!(
-                "{name}: shard {}/{} does not hold the sessions its header names",
-                shard.index, shard.of
-            )));
-        }
-        *slot = Some(name);
+        check_sums(name, shard)?;
     }
-    let missing: Vec<String> = seen
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.is_none())
-        .map(|(k, _)| format!("{}/{}", k + 1, first.of))
-        .collect();
-    if !missing.is_empty() {
+    if seen.len() as u64 != first.of {
+        let missing: Vec<String> = (1..=first.of)
+            .filter(|k| !seen.contains_key(k))
+            .take(5)
+            .map(|k| format!("{k}/{}", first.of))
+            .collect();
+        let more = first.of - seen.len() as u64 - missing.len() as u64;
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
         return Err(LabError::Usage(format!(
-            "merge: shards missing: {}",
+            "merge: shards missing: {}{tail}",
             missing.join(", ")
         )));
     }
+    let overflow = || LabError::Usage("merge: the sums overflow".to_owned());
     let mut cells = vec![CellSums::empty(); first.study.cells.len()];
     for (_, shard) in &shards {
         for (total, part) in cells.iter_mut().zip(&shard.cells) {
-            total.add(part);
+            total.sessions = total
+                .sessions
+                .checked_add(part.sessions)
+                .ok_or_else(overflow)?;
+            for (mine, theirs) in total.metrics.iter_mut().zip(&part.metrics) {
+                mine.total = mine.total.checked_add(theirs.total).ok_or_else(overflow)?;
+                mine.squares = mine
+                    .squares
+                    .checked_add(theirs.squares)
+                    .ok_or_else(overflow)?;
+            }
         }
     }
-    Ok(Shard {
+    let whole = Shard {
         format: SHARD_FORMAT.to_owned(),
         study: first.study.clone(),
         index: 1,
@@ -383,7 +433,58 @@ pub fn merge(shards: Vec<(String, Shard)>) -> Result<Shard, LabError> {
         first: 0,
         end: first.study.sessions,
         cells,
-    })
+    };
+    check_sums("merge", &whole)?;
+    Ok(whole)
+}
+
+/// Refuses a shard whose sums cannot come from its sessions (an edited or corrupted file): every
+/// cell counts each session once, has every metric, a 0/1 any-loss metric, and sums that obey
+/// n·Σx² ≥ (Σx)² without overflowing.
+fn check_sums(name: &str, shard: &Shard) -> Result<(), LabError> {
+    let bad = |what: String| {
+        Err(LabError::Usage(format!(
+            "{name}: shard {}/{}: {what}",
+            shard.index, shard.of
+        )))
+    };
+    if (shard.first, shard.end) != shard_range(shard.study.sessions, shard.index, shard.of)
+        || shard.cells.len() != shard.study.cells.len()
+    {
+        return bad("does not hold the sessions its header names".to_owned());
+    }
+    let n = shard.end - shard.first;
+    for (cell, sums) in shard.study.cells.iter().zip(&shard.cells) {
+        let label = cell.label();
+        if sums.sessions != n {
+            return bad(format!(
+                "cell {label} counts {} sessions, not {n}",
+                sums.sessions
+            ));
+        }
+        if sums.metrics.len() != METRICS.len() {
+            return bad(format!(
+                "cell {label} has {} metrics, not {}",
+                sums.metrics.len(),
+                METRICS.len()
+            ));
+        }
+        for (metric, m) in METRICS.iter().zip(&sums.metrics) {
+            let consistent = match (
+                u128::from(n).checked_mul(m.squares),
+                m.total.checked_mul(m.total),
+            ) {
+                (Some(left), Some(right)) => left >= right && m.squares >= m.total,
+                _ => false,
+            };
+            let binary =
+                *metric != "any_loss" || (m.total <= u128::from(n) && m.squares == m.total);
+            if !consistent || !binary {
+                return bad(format!("cell {label}: the sums of {metric} are impossible"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Mean and 95% interval of one metric of one cell.

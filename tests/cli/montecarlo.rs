@@ -212,3 +212,144 @@ fn progress_is_reported_per_chunk_of_the_shard() {
     .unwrap();
     assert_eq!(seen, [(256, 300), (300, 300)]);
 }
+
+#[test]
+fn merge_refuses_sums_no_run_can_produce() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |k: &str| {
+        let out = lab(&[
+            "montecarlo",
+            "--sessions",
+            "4",
+            "--turns",
+            "3",
+            "--profiles",
+            "course-main",
+            "--shard",
+            k,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let first = write(dir.path(), "s1.json", &run("1/2").to_string());
+    let second = run("2/2");
+    let edits: [(&str, fn(&mut serde_json::Value), &str); 5] = [
+        (
+            "sessions",
+            |v| v["cells"][0]["sessions"] = 0.into(),
+            "cell course-main counts 0 sessions, not 2",
+        ),
+        (
+            "metrics",
+            |v| v["cells"][0]["metrics"] = serde_json::json!([]),
+            "cell course-main has 0 metrics, not 6",
+        ),
+        (
+            "any",
+            |v| v["cells"][0]["metrics"][3]["total"] = 1_000_000.into(),
+            "the sums of any_loss are impossible",
+        ),
+        (
+            "squares",
+            |v| v["cells"][0]["metrics"][0]["squares"] = serde_json::json!(1u128 << 127),
+            "the sums of lost_forever are impossible",
+        ),
+        (
+            "huge",
+            |v| {
+                v["of"] = serde_json::json!(1u64 << 63);
+                v["index"] = 1.into();
+            },
+            "shard 1/9223372036854775808 of a split into 9223372036854775808",
+        ),
+    ];
+    for (label, edit, message) in edits {
+        let mut value = second.clone();
+        edit(&mut value);
+        let path = write(dir.path(), &format!("{label}.json"), &value.to_string());
+        let out = lab(&["merge", arg(&first), arg(&path)]);
+        assert_eq!(out.code, 2, "{label}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{label}: {}", out.stderr);
+        // Alone, it is refused on its header, without allocating anything per shard.
+        if label == "huge" {
+            let out = lab(&["merge", arg(&path)]);
+            assert_eq!(out.code, 2);
+            assert!(
+                out.stderr
+                    .contains("does not hold the sessions its header names"),
+                "{}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn merge_names_the_first_missing_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = lab(&[
+        "montecarlo",
+        "--sessions",
+        "10",
+        "--turns",
+        "2",
+        "--profiles",
+        "course-main",
+        "--shard",
+        "1/10",
+    ]);
+    let path = write(dir.path(), "s1.json", &out.stdout);
+    let out = lab(&["merge", arg(&path)]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "lab: merge: shards missing: 2/10, 3/10, 4/10, 5/10, 6/10 and 4 more\n"
+    );
+}
+
+#[test]
+fn montecarlo_refuses_grids_that_repeat_a_cell() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--grid", "unseen_guard=on", "--grid", "unseen_guard=off"],
+            "--grid unseen_guard is given twice",
+        ),
+        (
+            &["--grid", "unseen_guard=on,true"],
+            "cells `course-main unseen_guard=on` and `course-main unseen_guard=true` are the same run",
+        ),
+        (
+            &["--grid", "unseen_guard=maybe"],
+            "cell `course-main unseen_guard=maybe`: --grid unseen_guard=maybe:",
+        ),
+        (
+            &["--threads", "100000"],
+            "--threads 100000: expected at most 256",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = lab(&[
+            &[
+                "montecarlo",
+                "--sessions",
+                "2",
+                "--turns",
+                "2",
+                "--profiles",
+                "course-main",
+            ][..],
+            args,
+        ]
+        .concat());
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
+    let out = lab(&["montecarlo", "--sessions", "3", "--shard", "1/4"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("--shard 1/4: more shards than the 3 sessions"),
+        "{}",
+        out.stderr
+    );
+}
