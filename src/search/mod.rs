@@ -112,7 +112,7 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
         )));
     }
     let mut frame = Frame {
-        name: format!("{}-{name}", params.property.name),
+        name: found_name(params.property.name, &name, &params.options),
         source: "lab search".to_owned(),
         ..Frame::default()
     };
@@ -263,7 +263,22 @@ pub fn shrink(
     loop {
         stats.passes += 1;
         let before = workload.clone();
-        // 1. Whole steps (turns, idle gaps, user requests, the answer), last first.
+        // 1. Runs of steps, halving the run length (as delta debugging does), so that a long
+        // workload loses most of its steps in a few runs; then whole single steps (turns, idle
+        // gaps, user requests, the answer), last first.
+        let mut size = workload.steps.len() / 2;
+        while size >= 2 {
+            let mut end = workload.steps.len();
+            while end >= size {
+                let mut candidate = workload.clone();
+                candidate.steps.drain(end - size..end);
+                if attempt(&candidate, &mut stats) {
+                    workload = candidate;
+                }
+                end -= size;
+            }
+            size /= 2;
+        }
         let mut index = workload.steps.len();
         while index > 0 {
             index -= 1;
@@ -381,6 +396,27 @@ pub fn shrink(
     }
 }
 
+/// `<property>-<profile>`, with `-<switch>-<value>` and `-<constant>-<value>` for every `--set`
+/// and `--const`, so that a search under changed switches never overwrites the scenario of the
+/// profile as it ships.
+pub fn found_name(property: &str, profile: &str, options: &RunOptions) -> String {
+    let mut name = format!("{property}-{profile}");
+    for (k, v) in options.switches.iter().chain(&options.constants) {
+        let clean: String = v
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        name.push_str(&format!("-{k}-{clean}"));
+    }
+    name
+}
+
 /// The command line that repeats a search (flags at their defaults left out).
 pub fn command_line(params: &SearchParams) -> String {
     let defaults = GenParams::default();
@@ -392,10 +428,10 @@ pub fn command_line(params: &SearchParams) -> String {
         parts.push(format!("--profile {profile}"));
     }
     for (k, v) in &params.options.switches {
-        parts.push(format!("--set {k}={v}"));
+        parts.push(format!("--set {}", shell_word(&format!("{k}={v}"))));
     }
     for (k, v) in &params.options.constants {
-        parts.push(format!("--const {k}={v}"));
+        parts.push(format!("--const {}", shell_word(&format!("{k}={v}"))));
     }
     parts.push(format!("--seed {}", params.generator.seed));
     if params.budget != DEFAULT_BUDGET {
@@ -403,12 +439,22 @@ pub fn command_line(params: &SearchParams) -> String {
     }
     parts.extend(gen_flags(&params.generator, &defaults));
     if let Some(dir) = &params.options.spill_dir {
-        parts.push(format!("--spill-dir {dir}"));
+        parts.push(format!("--spill-dir {}", shell_word(dir)));
     }
     if let Some(dir) = &params.options.transcript_dir {
-        parts.push(format!("--transcript-dir {dir}"));
+        parts.push(format!("--transcript-dir {}", shell_word(dir)));
     }
     parts.join(" ")
+}
+
+/// `word` as one shell word: unchanged when it holds only safe characters, else single-quoted.
+pub fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=,:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// `--turns`, `--mix`, ... for the generator parameters that differ from `defaults`.
@@ -441,6 +487,31 @@ pub const DEFAULT_BUDGET: usize = 200;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_words_survive_a_shell() {
+        assert_eq!(shell_word("/tmp/lab/tool-results"), "/tmp/lab/tool-results");
+        assert_eq!(shell_word("/tmp/my dir"), "'/tmp/my dir'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
+
+    #[test]
+    fn found_names_carry_the_overrides() {
+        let options = RunOptions {
+            switches: vec![("unseen_guard".to_owned(), "off".to_owned())],
+            constants: vec![("keep_results".to_owned(), "0".to_owned())],
+            ..RunOptions::default()
+        };
+        assert_eq!(
+            found_name("lost_forever", "course-main", &options),
+            "lost_forever-course-main-unseen_guard-off-keep_results-0"
+        );
+        assert_eq!(
+            found_name("lost_forever", "course-main", &RunOptions::default()),
+            "lost_forever-course-main"
+        );
+    }
 
     #[test]
     fn shrink_number_finds_the_threshold() {

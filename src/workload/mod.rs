@@ -148,6 +148,12 @@ impl Default for GenParams {
     }
 }
 
+/// Largest `--size-max`.
+pub const MAX_RESULT_CHARS: usize = 10_000_000;
+
+/// Largest worst-case total of result characters in one workload (turns × calls × size max).
+pub const MAX_WORKLOAD_CHARS: u128 = 2_000_000_000;
+
 impl GenParams {
     /// Rejects values that cannot make a workload (exit status 2).
     pub fn check(&self) -> Result<(), LabError> {
@@ -158,16 +164,33 @@ impl GenParams {
         if self.max_calls == 0 || self.max_calls > 64 {
             return bad(format!("--max-calls {}: expected 1..=64", self.max_calls));
         }
-        if !self.size_mu.is_finite() || !(0.0..=20.0).contains(&self.size_mu) {
+        // `-0` is refused with the negatives: it would print as `-0`, which no shell command
+        // line can pass back as a value.
+        if !self.size_mu.is_finite()
+            || self.size_mu.is_sign_negative()
+            || !(0.0..=20.0).contains(&self.size_mu)
+        {
             return bad(format!("--size-mu {}: expected 0..=20", self.size_mu));
         }
-        if !self.size_sigma.is_finite() || !(0.0..=10.0).contains(&self.size_sigma) {
+        if !self.size_sigma.is_finite()
+            || self.size_sigma.is_sign_negative()
+            || !(0.0..=10.0).contains(&self.size_sigma)
+        {
             return bad(format!("--size-sigma {}: expected 0..=10", self.size_sigma));
         }
-        if self.size_max == 0 || self.size_max > 50_000_000 {
+        if self.size_max == 0 || self.size_max > MAX_RESULT_CHARS {
             return bad(format!(
-                "--size-max {}: expected 1..=50000000",
+                "--size-max {}: expected 1..={MAX_RESULT_CHARS}",
                 self.size_max
+            ));
+        }
+        // A run holds every result in full: bound the worst case, not the typical one.
+        let worst = (self.turns as u128) * (self.max_calls as u128) * (self.size_max as u128);
+        if worst > MAX_WORKLOAD_CHARS {
+            return bad(format!(
+                "--turns {} × --max-calls {} × --size-max {} = {worst} chars at worst, over the \
+                 {MAX_WORKLOAD_CHARS} a run may hold; lower one of them",
+                self.turns, self.max_calls, self.size_max
             ));
         }
         for (name, p) in [

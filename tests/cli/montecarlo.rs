@@ -213,6 +213,9 @@ fn progress_is_reported_per_chunk_of_the_shard() {
     assert_eq!(seen, [(256, 300), (300, 300)]);
 }
 
+/// A name, an edit of a shard's JSON, and the error it must draw.
+type Edit = (&'static str, fn(&mut serde_json::Value), &'static str);
+
 #[test]
 fn merge_refuses_sums_no_run_can_produce() {
     let dir = tempfile::tempdir().unwrap();
@@ -233,7 +236,7 @@ fn merge_refuses_sums_no_run_can_produce() {
     };
     let first = write(dir.path(), "s1.json", &run("1/2").to_string());
     let second = run("2/2");
-    let edits: [(&str, fn(&mut serde_json::Value), &str); 5] = [
+    let edits: [Edit; 5] = [
         (
             "sessions",
             |v| v["cells"][0]["sessions"] = 0.into(),

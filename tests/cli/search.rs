@@ -167,7 +167,7 @@ fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
     );
     assert_eq!(
         lines[1],
-        "shrunk from 12 turns / 20 calls to 6 turns / 6 calls: 27 reductions kept in 60 runs (2 passes)"
+        "shrunk from 12 turns / 20 calls to 6 turns / 6 calls: 21 reductions kept in 59 runs (2 passes)"
     );
     assert_eq!(
         &lines[3..],
@@ -400,6 +400,23 @@ fn bad_input_is_a_usage_error() {
             "--size-sigma NaN: expected",
         ),
         (&["gen", "--size-mu=-1"], "--size-mu -1: expected 0..=20"),
+        (&["gen", "--size-mu=-0"], "--size-mu -0: expected 0..=20"),
+        (
+            &["gen", "--size-max", "10000001"],
+            "--size-max 10000001: expected 1..=10000000",
+        ),
+        (
+            &[
+                "gen",
+                "--turns",
+                "10000",
+                "--max-calls",
+                "64",
+                "--size-max",
+                "4000",
+            ],
+            "--turns 10000 × --max-calls 64 × --size-max 4000 = 2560000000 chars at worst",
+        ),
         (
             &["gen", "--seed=-1"],
             "invalid value '-1' for '--seed <SEED>'",
@@ -416,4 +433,57 @@ fn bad_input_is_a_usage_error() {
         );
         assert_eq!(out.stdout, "", "lab {args:?}");
     }
+}
+
+#[test]
+fn a_long_workload_shrinks_in_few_runs() {
+    // Runs of steps go first, so twelve hundred turns shrink in a few dozen runs.
+    let dir = tempfile::tempdir().unwrap();
+    let out = lab(&[
+        "search",
+        "--property",
+        "lost_forever",
+        "--turns",
+        "1200",
+        "--out-dir",
+        arg(dir.path()),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("shrunk from 1200 turns / 2094 calls to 4 turns / 6 calls"),
+        "{}",
+        out.stdout
+    );
+    let value =
+        json(&std::fs::read_to_string(dir.path().join("lost_forever-course-main.json")).unwrap());
+    assert_minimal(&value, "lost_forever");
+}
+
+#[test]
+fn overrides_name_their_own_file_and_quote_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = lab(&[
+        "search",
+        "--property",
+        "lost_forever",
+        "--set",
+        "unseen_guard=off",
+        "--spill-dir",
+        "/tmp/my spill",
+        "--out-dir",
+        arg(dir.path()),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let file = dir
+        .path()
+        .join("lost_forever-course-main-unseen_guard-off.json");
+    assert!(file.exists(), "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with(
+            "  lab search --property lost_forever --set unseen_guard=off --seed 1 --spill-dir '/tmp/my spill'\n"
+        ),
+        "{}",
+        out.stdout
+    );
 }
