@@ -547,12 +547,23 @@ fn wilson(n: u64, successes: u128) -> Estimate {
 pub struct CellResult {
     pub cell: String,
     pub profile: String,
+    /// Printed as a JSON object in grid order.
+    #[serde(serialize_with = "as_map")]
     pub switches: Vec<(String, String)>,
     pub sessions: u64,
     /// The unit of `peak_context` (chars, or tokens for claude-code).
     pub unit: String,
-    /// One per [`METRICS`] name.
+    /// One per [`METRICS`] name, printed as a JSON object in that order.
+    #[serde(serialize_with = "as_map")]
     pub estimates: Vec<(String, Estimate)>,
+}
+
+/// Serialises `(name, value)` pairs as a JSON object, keeping their order.
+fn as_map<S: serde::Serializer, T: Serialize>(
+    pairs: &[(String, T)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
 /// The statistics of a whole study.
