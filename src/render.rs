@@ -58,8 +58,13 @@ pub fn short(value: &Value) -> String {
 }
 
 fn heading(title: &str, format: Format) -> String {
+    heading_at(3, title, format)
+}
+
+/// A title line: a markdown heading of `level`, or the bare line in a terminal.
+fn heading_at(level: usize, title: &str, format: Format) -> String {
     match format {
-        Format::Markdown => format!("### {title}\n\n"),
+        Format::Markdown => format!("{} {title}\n\n", "#".repeat(level)),
         _ => format!("{title}\n"),
     }
 }
@@ -530,11 +535,11 @@ pub fn profiles(profiles: &[crate::profile::Profile], format: Format) -> String 
     }
     let mut out = String::new();
     for p in profiles {
-        let heading_text = format!("{} — {}", p.name, p.provenance.system);
-        out.push_str(&match format {
-            Format::Markdown => format!("## {heading_text}\n\n"),
-            _ => format!("{heading_text}\n"),
-        });
+        out.push_str(&heading_at(
+            2,
+            &format!("{} — {}", p.name, p.provenance.system),
+            format,
+        ));
         let mut rows = vec![
             vec![
                 "estimate".to_owned(),
@@ -621,11 +626,11 @@ pub fn memory_profiles(
     }
     let mut out = String::new();
     for p in profiles {
-        let heading_text = format!("{} — {}", p.name, p.system);
-        out.push_str(&match format {
-            Format::Markdown => format!("## {heading_text}\n\n"),
-            _ => format!("{heading_text}\n"),
-        });
+        out.push_str(&heading_at(
+            2,
+            &format!("{} — {}", p.name, p.system),
+            format,
+        ));
         let settable = match p.switch_names {
             [] => "none".to_owned(),
             names => names.join(", "),

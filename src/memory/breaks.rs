@@ -175,18 +175,19 @@ fn observe(scenario: &Scenario, options: &RunOptions) -> Result<(String, Flat), 
 /// Refuses, before anything runs, a break whose profile is not a memory profile or has no
 /// such safeguard (memory-site has no path guard to turn off).
 fn applicable(b: &MemoryBreak, scenario: &Scenario, options: &RunOptions) -> Result<(), LabError> {
-    let name = options
-        .profile
-        .as_deref()
-        .or(scenario.profile.as_deref())
-        .unwrap_or("course-main");
-    let profile = super::profile::by_name(name).ok_or_else(|| {
+    let profile = super::run::memory_profile(scenario, options).ok_or_else(|| {
+        let name = options
+            .profile
+            .as_deref()
+            .or(scenario.profile.as_deref())
+            .unwrap_or(crate::profile::DEFAULT_PROFILE);
         LabError::Usage(format!(
             "{}: memory breaks need a memory profile ({}), not {name}",
             scenario.name,
             super::profile::MEMORY_PROFILES.map(|p| p.name).join(", ")
         ))
     })?;
+    let name = profile.name;
     if profile.switch_names.contains(&b.switch) {
         return Ok(());
     }

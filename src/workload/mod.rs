@@ -238,34 +238,25 @@ const URL_ROOT: &str = "https://docs.example.test";
 impl GenCall {
     /// The file path the call's input names.
     pub fn path(&self) -> String {
-        let mut path = ROOT.to_owned();
-        for dir in &self.dirs {
-            path.push('/');
-            path.push_str(dir);
-        }
-        path.push('/');
-        path.push_str(&self.file);
-        path
+        format!("{}/{}", self.dir(), self.file)
     }
 
     fn dir(&self) -> String {
-        let mut path = ROOT.to_owned();
+        self.under(ROOT)
+    }
+
+    fn url(&self) -> String {
+        format!("{}/{}", self.under(URL_ROOT), self.file)
+    }
+
+    /// `root` followed by the call's directories.
+    fn under(&self, root: &str) -> String {
+        let mut path = root.to_owned();
         for dir in &self.dirs {
             path.push('/');
             path.push_str(dir);
         }
         path
-    }
-
-    fn url(&self) -> String {
-        let mut url = URL_ROOT.to_owned();
-        for dir in &self.dirs {
-            url.push('/');
-            url.push_str(dir);
-        }
-        url.push('/');
-        url.push_str(&self.file);
-        url
     }
 
     /// The tool input, keys in the order Claude Code's tools declare them.

@@ -116,26 +116,30 @@ fn shards_merge_into_the_whole_study_byte_for_byte() {
     assert_eq!(merged.stdout, whole.stdout);
 }
 
+/// The JSON text of shard `k` (`K/N`) of a small course-main study: `sessions` sessions of three
+/// turns from master seed `seed`.
+fn small_shard(sessions: &str, seed: &str, k: &str) -> String {
+    let out = lab(&[
+        "montecarlo",
+        "--sessions",
+        sessions,
+        "--turns",
+        "3",
+        "--profiles",
+        "course-main",
+        "--seed",
+        seed,
+        "--shard",
+        k,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
 #[test]
 fn merge_refuses_incomplete_or_foreign_shards() {
     let dir = tempfile::tempdir().unwrap();
-    let shard = |seed: &str, k: &str| {
-        let out = lab(&[
-            "montecarlo",
-            "--sessions",
-            "4",
-            "--turns",
-            "3",
-            "--profiles",
-            "course-main",
-            "--seed",
-            seed,
-            "--shard",
-            k,
-        ]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        out.stdout
-    };
+    let shard = |seed: &str, k: &str| small_shard("4", seed, k);
     let a1 = write(dir.path(), "a1.json", &shard("1", "1/2"));
     let a2 = write(dir.path(), "a2.json", &shard("1", "2/2"));
     let b2 = write(dir.path(), "b2.json", &shard("2", "2/2"));
@@ -219,21 +223,8 @@ type Edit = (&'static str, fn(&mut serde_json::Value), &'static str);
 #[test]
 fn merge_refuses_sums_no_run_can_produce() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |k: &str| {
-        let out = lab(&[
-            "montecarlo",
-            "--sessions",
-            "4",
-            "--turns",
-            "3",
-            "--profiles",
-            "course-main",
-            "--shard",
-            k,
-        ]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap()
-    };
+    let run =
+        |k: &str| serde_json::from_str::<serde_json::Value>(&small_shard("4", "1", k)).unwrap();
     let first = write(dir.path(), "s1.json", &run("1/2").to_string());
     let second = run("2/2");
     let edits: [Edit; 5] = [
@@ -290,18 +281,7 @@ fn merge_refuses_sums_no_run_can_produce() {
 #[test]
 fn merge_names_the_first_missing_shards() {
     let dir = tempfile::tempdir().unwrap();
-    let out = lab(&[
-        "montecarlo",
-        "--sessions",
-        "10",
-        "--turns",
-        "2",
-        "--profiles",
-        "course-main",
-        "--shard",
-        "1/10",
-    ]);
-    let path = write(dir.path(), "s1.json", &out.stdout);
+    let path = write(dir.path(), "s1.json", &small_shard("10", "1", "1/10"));
     let out = lab(&["merge", arg(&path)]);
     assert_eq!(out.code, 2);
     assert_eq!(

@@ -10,7 +10,7 @@ use lab::scenario::Scenario;
 use lab::search::properties;
 use serde_json::Value;
 
-use crate::util::{arg, lab, scenarios_dir};
+use crate::util::{Output, arg, lab, scenarios_dir};
 
 fn manifest(path: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -18,6 +18,16 @@ fn manifest(path: &str) -> std::path::PathBuf {
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
+}
+
+/// `lab search ARGS --out-dir DIR`.
+fn search_into(dir: &Path, args: &[&str]) -> Output {
+    lab(&[&["search"][..], args, &["--out-dir", arg(dir)]].concat())
+}
+
+/// The scenario `lab search` wrote to `dir/<name>.json`, as a value.
+fn found(dir: &Path, name: &str) -> Value {
+    json(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap())
 }
 
 /// The `turn` steps of a scenario value, in order.
@@ -147,17 +157,17 @@ fn more_turns_keep_the_first_turns_and_seeds_differ() {
 #[test]
 fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
     let dir = tempfile::tempdir().unwrap();
-    let out = lab(&[
-        "search",
-        "--property",
-        "lost_forever",
-        "--profile",
-        "course-main",
-        "--seed",
-        "1",
-        "--out-dir",
-        arg(dir.path()),
-    ]);
+    let out = search_into(
+        dir.path(),
+        &[
+            "--property",
+            "lost_forever",
+            "--profile",
+            "course-main",
+            "--seed",
+            "1",
+        ],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let file = dir.path().join("lost_forever-course-main.json");
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -208,15 +218,7 @@ fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
 #[test]
 fn search_rediscovers_f4_at_the_90_char_path_cliff() {
     let dir = tempfile::tempdir().unwrap();
-    let out = lab(&[
-        "search",
-        "--property",
-        "pointer_lost",
-        "--seed",
-        "1",
-        "--out-dir",
-        arg(dir.path()),
-    ]);
+    let out = search_into(dir.path(), &["--property", "pointer_lost", "--seed", "1"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stdout
@@ -224,8 +226,7 @@ fn search_rediscovers_f4_at_the_90_char_path_cliff() {
         "{}",
         out.stdout
     );
-    let value =
-        json(&std::fs::read_to_string(dir.path().join("pointer_lost-course-main.json")).unwrap());
+    let value = found(dir.path(), "pointer_lost-course-main");
     assert_eq!(value["expect"]["pointer_lost"], 1);
     assert_eq!(value["expect"]["orphan_files"], 1);
     // The shrinker walked the spill path down to F5's cliff: the spilled file's path is 90
@@ -248,19 +249,12 @@ fn search_rediscovers_f4_at_the_90_char_path_cliff() {
 #[test]
 fn search_rediscovers_f13_a_forged_pointer() {
     let dir = tempfile::tempdir().unwrap();
-    let out = lab(&[
-        "search",
-        "--property",
-        "forged_pointers",
-        "--profile",
-        "course-main",
-        "--out-dir",
-        arg(dir.path()),
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let value = json(
-        &std::fs::read_to_string(dir.path().join("forged_pointers-course-main.json")).unwrap(),
+    let out = search_into(
+        dir.path(),
+        &["--property", "forged_pointers", "--profile", "course-main"],
     );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value = found(dir.path(), "forged_pointers-course-main");
     assert_eq!(value["expect"]["forged_pointers"], 1);
     let text = value["steps"][0]["turn"]["results"][0]["text"]
         .as_str()
@@ -275,15 +269,10 @@ fn search_rediscovers_f13_a_forged_pointer() {
 fn course_latest_has_no_f1_or_f4() {
     let dir = tempfile::tempdir().unwrap();
     for property in ["lost_forever", "pointer_lost"] {
-        let out = lab(&[
-            "search",
-            "--property",
-            property,
-            "--profile",
-            "course-latest",
-            "--out-dir",
-            arg(dir.path()),
-        ]);
+        let out = search_into(
+            dir.path(),
+            &["--property", property, "--profile", "course-latest"],
+        );
         assert_eq!(out.code, 1, "{}", out.stdout);
         assert!(
             out.stdout.starts_with(&format!(
@@ -307,17 +296,17 @@ fn course_latest_has_no_f1_or_f4() {
 fn committed_found_scenarios_are_what_search_writes() {
     let dir = tempfile::tempdir().unwrap();
     for property in ["lost_forever", "pointer_lost", "forged_pointers"] {
-        let out = lab(&[
-            "search",
-            "--property",
-            property,
-            "--profile",
-            "course-main",
-            "--seed",
-            "1",
-            "--out-dir",
-            arg(dir.path()),
-        ]);
+        let out = search_into(
+            dir.path(),
+            &[
+                "--property",
+                property,
+                "--profile",
+                "course-main",
+                "--seed",
+                "1",
+            ],
+        );
         assert_eq!(out.code, 0, "{}", out.stderr);
         let name = format!("{property}-course-main.json");
         assert_eq!(
@@ -439,15 +428,10 @@ fn bad_input_is_a_usage_error() {
 fn a_long_workload_shrinks_in_few_runs() {
     // Runs of steps go first, so twelve hundred turns shrink in a few dozen runs.
     let dir = tempfile::tempdir().unwrap();
-    let out = lab(&[
-        "search",
-        "--property",
-        "lost_forever",
-        "--turns",
-        "1200",
-        "--out-dir",
-        arg(dir.path()),
-    ]);
+    let out = search_into(
+        dir.path(),
+        &["--property", "lost_forever", "--turns", "1200"],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stdout
@@ -455,25 +439,24 @@ fn a_long_workload_shrinks_in_few_runs() {
         "{}",
         out.stdout
     );
-    let value =
-        json(&std::fs::read_to_string(dir.path().join("lost_forever-course-main.json")).unwrap());
+    let value = found(dir.path(), "lost_forever-course-main");
     assert_minimal(&value, "lost_forever");
 }
 
 #[test]
 fn overrides_name_their_own_file_and_quote_the_command() {
     let dir = tempfile::tempdir().unwrap();
-    let out = lab(&[
-        "search",
-        "--property",
-        "lost_forever",
-        "--set",
-        "unseen_guard=off",
-        "--spill-dir",
-        "/tmp/my spill",
-        "--out-dir",
-        arg(dir.path()),
-    ]);
+    let out = search_into(
+        dir.path(),
+        &[
+            "--property",
+            "lost_forever",
+            "--set",
+            "unseen_guard=off",
+            "--spill-dir",
+            "/tmp/my spill",
+        ],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let file = dir
         .path()
