@@ -12,15 +12,16 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lab::GenOptions;
+use lab::compaction::driver::run;
 use lab::experiments::montecarlo::{self as mc, Study};
-use lab::run::{RunOptions, run};
+use lab::options::RunOptions;
 use lab::workload::{self, Frame};
 
 /// Sessions of the Monte Carlo measurement.
 const SESSIONS: u64 = 100;
 
 fn profiles() -> Vec<String> {
-    lab::profile::PROFILES
+    lab::compaction::profile::PROFILES
         .iter()
         .map(|p| p.name.to_owned())
         .collect()

@@ -1,4 +1,4 @@
-//! Replay throughput: how long `lab::run::run` takes to replay a long synthetic session through
+//! Replay throughput: how long `lab::compaction::driver::run` takes to replay a long synthetic session through
 //! the course-main profile (budget → snip → micro → compact when over the limit) with the
 //! in-memory store.
 //!
@@ -16,7 +16,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use lab::run::{RunOptions, run};
+use lab::compaction::driver::run;
+use lab::options::RunOptions;
 use lab::scenario::Scenario;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::compaction::store::StoreKind;
+use crate::options::RunOptions;
 use crate::render::Format;
-use crate::run::RunOptions;
-use crate::store::StoreKind;
 use crate::workload::GenParams;
 use crate::{
     BreakArgs, Command, CompareArgs, ExplainArgs, GenArgs, GenOptions, MatrixArgs, MemoryArgs,

@@ -5,35 +5,31 @@
 //! ([`switches`]) and measures what breaks ([`observables`]). Every command is one library call
 //! ([`execute`]); the binary only parses arguments and prints.
 
+pub mod check;
 pub mod cli;
+pub mod compaction;
 pub mod error;
 pub mod experiments;
-pub mod explain;
-pub mod layers;
 pub mod memory;
-pub mod observables;
-pub mod profile;
-pub mod pyjson;
-mod pyrepr_table;
+pub mod options;
+pub mod python;
 pub mod render;
+pub mod replay;
 pub mod report;
-pub mod run;
 pub mod scenario;
 pub mod search;
-pub mod stages;
-pub mod store;
-pub mod switches;
 pub mod trace;
 pub mod transcript;
-pub mod verify;
 pub mod workload;
-pub mod world;
 
 use std::path::PathBuf;
 
+use compaction::driver;
+use compaction::{explain, profile};
 pub use error::LabError;
+use experiments::verify;
+use options::RunOptions;
 use render::Format;
-use run::RunOptions;
 use scenario::Scenario;
 
 /// `lab run`.
@@ -326,18 +322,18 @@ pub fn execute_with(
                 let mut text = render::breaks(&report, args.format);
                 if let [single] = list.as_slice() {
                     if args.format != Format::Json {
-                        let broken = run::run(&scenario, &single.apply(&args.options))?;
+                        let broken = driver::run(&scenario, &single.apply(&args.options))?;
                         text.push_str(&format!("\nthe run with {}:\n\n", single.name));
                         text.push_str(&render::run(&broken, args.format));
                     }
                 }
                 return Ok(outcome(text, true));
             }
-            match run::run_any(&scenario, &args.options)? {
-                run::Ran::Compaction(report) => {
+            match crate::replay::run_any(&scenario, &args.options)? {
+                crate::replay::Ran::Compaction(report) => {
                     Ok(outcome(render::run(&report, args.format), report.passed()))
                 }
-                run::Ran::Memory(report) => Ok(outcome(
+                crate::replay::Ran::Memory(report) => Ok(outcome(
                     render::memory_run(&report, args.format),
                     report.passed(),
                 )),
@@ -363,7 +359,7 @@ pub fn execute_with(
                 },
                 None => args.options.clone(),
             };
-            let report = run::run(&scenario, &options)?;
+            let report = driver::run(&scenario, &options)?;
             let explanation = explain::explain(&report, &args.id)?;
             Ok(outcome(render::explain(&explanation, args.format), true))
         }

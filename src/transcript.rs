@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::pyjson::{self, Counter, Dialect, Sink};
+use crate::python::json::{self, Counter, Dialect, Sink};
 
 /// Who sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -248,7 +248,7 @@ impl Block {
                 sink.raw("{");
                 for (index, (name, value)) in input.iter().enumerate() {
                     key(sink, name, index == 0);
-                    pyjson::write_value(sink, value, d);
+                    json::write_value(sink, value, d);
                 }
                 sink.raw("}");
             }
@@ -294,7 +294,7 @@ pub fn list_chars(count: usize, sum_of_items: usize) -> usize {
 }
 
 /// `len(json.dumps(messages, ensure_ascii=False))`, serialising everything (the slow reference
-/// for the incremental estimate kept by [`crate::world::History`]).
+/// for the incremental estimate kept by [`crate::compaction::world::History`]).
 pub fn estimate_chars(messages: &[Message]) -> usize {
     list_chars(
         messages.len(),
@@ -343,12 +343,12 @@ mod tests {
         let messages = sample();
         assert_eq!(estimate_chars(&messages), 336);
         let values = Value::Array(messages.iter().map(Message::to_value).collect());
-        assert_eq!(pyjson::value_chars(&values), 336);
+        assert_eq!(json::value_chars(&values), 336);
     }
 
     #[test]
     fn canonical_shape_key_order() {
-        let text = pyjson::dumps(&sample()[2].to_value());
+        let text = json::dumps(&sample()[2].to_value());
         assert_eq!(
             text,
             r#"{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "line1\nline2\t😀"}]}"#

@@ -6,12 +6,13 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Flat, flatten, flatten_probe, prototype_replay, spill_path_of};
+use crate::compaction::driver::{self, resolve_profile};
+use crate::compaction::profile::Profile;
+use crate::compaction::prototype;
+use crate::compaction::switches::SwitchName;
 use crate::error::LabError;
-use crate::layers;
-use crate::profile::Profile;
-use crate::run::{self, RunOptions, resolve_profile};
+use crate::options::RunOptions;
 use crate::scenario::Scenario;
-use crate::switches::SwitchName;
 
 /// One named break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,12 +179,12 @@ impl BreakOutcome {
 type Probe = (Flat, Flat, Option<(String, usize)>);
 
 fn probe(scenario: &Scenario, options: &RunOptions, with_layers: bool) -> Result<Probe, LabError> {
-    let report = run::run(scenario, options)?;
+    let report = driver::run(scenario, options)?;
     let path = spill_path_of(&report);
     if with_layers {
         let profile = resolve_profile(scenario, options)?;
         let (primary, extra) =
-            flatten_probe(&layers::probe(&profile.switches), &report.observables);
+            flatten_probe(&prototype::probe(&profile.switches), &report.observables);
         Ok((primary, extra, path))
     } else {
         Ok((flatten(&report.observables), Vec::new(), path))

@@ -5,9 +5,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{flatten, observable_value};
+use crate::compaction::driver;
+use crate::compaction::profile::{self, Profile};
 use crate::error::LabError;
-use crate::profile::{self, Profile};
-use crate::run::{self, RunOptions};
+use crate::options::RunOptions;
 use crate::scenario::Scenario;
 
 /// The observables a comparison shows, in order.
@@ -74,7 +75,7 @@ pub fn run(profiles: &[&Profile], scenarios: &[Scenario]) -> Result<CompareRepor
                 profile: Some(profile.name.to_owned()),
                 ..RunOptions::default()
             };
-            let row = match run::run(scenario, &options) {
+            let row = match driver::run(scenario, &options) {
                 Ok(report) => {
                     let flat = flatten(&report.observables);
                     CompareRow {

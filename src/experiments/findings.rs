@@ -9,8 +9,9 @@ use super::breaks::{self, BreakOutcome};
 use super::matrix::{self, Axis};
 use super::sweep::{self, Vary};
 use super::{prototype_replay, text};
+use crate::check::CheckOutcome;
 use crate::error::LabError;
-use crate::run::{self, CheckOutcome, RunOptions};
+use crate::options::RunOptions;
 use crate::scenario::Scenario;
 
 /// How a finding is measured.
@@ -684,7 +685,7 @@ fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
             headline,
         } => {
             let scenario = Scenario::parse(file, file, text)?;
-            let report = run::run_any(&scenario, &RunOptions::default())?;
+            let report = crate::replay::run_any(&scenario, &RunOptions::default())?;
             let shown: Vec<&CheckOutcome> = headline
                 .iter()
                 .filter_map(|h| report.expect().iter().find(|c| label(c) == *h))

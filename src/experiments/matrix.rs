@@ -7,11 +7,12 @@ use serde_json::Value;
 
 use super::breaks::BREAKS;
 use super::{flatten, observable_value, reference_file, spill_dir_for};
+use crate::compaction::driver::{self, resolve_profile};
+use crate::compaction::observables::OBSERVABLE_NAMES;
+use crate::compaction::switches::SwitchName;
 use crate::error::LabError;
-use crate::observables::OBSERVABLE_NAMES;
-use crate::run::{self, RunOptions, resolve_profile};
+use crate::options::RunOptions;
 use crate::scenario::Scenario;
-use crate::switches::SwitchName;
 
 /// One axis of a matrix or sweep.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -239,15 +240,15 @@ pub fn run(
     let reference = if uses_path {
         Some(reference_file(scenario, options)?)
     } else {
-        run::run(scenario, options)?
+        driver::run(scenario, options)?
             .observables
             .persisted_files
             .first()
             .cloned()
     };
-    let baseline = run::run(scenario, options)?;
+    let baseline = driver::run(scenario, options)?;
     let spill_path_chars = reference.as_ref().map(|name| {
-        crate::store::join(&baseline.spill_dir, name)
+        crate::compaction::store::join(&baseline.spill_dir, name)
             .chars()
             .count()
     });
@@ -260,7 +261,7 @@ pub fn run(
                 &rows.apply(r, options, reference.as_deref())?,
                 reference.as_deref(),
             )?;
-            let report = run::run(scenario, &cell_options)?;
+            let report = driver::run(scenario, &cell_options)?;
             let flat = flatten(&report.observables);
             row.push(Cell {
                 values: observe

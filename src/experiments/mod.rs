@@ -8,15 +8,17 @@ pub mod matrix;
 pub mod montecarlo;
 pub mod selftest;
 pub mod sweep;
+pub mod verify;
 
 use serde_json::Value;
 
+use crate::compaction::driver::{self, RunReport};
+use crate::compaction::observables::Observables;
+use crate::compaction::prototype::LayerObservables;
+use crate::compaction::store;
 use crate::error::LabError;
-use crate::layers::LayerObservables;
-use crate::observables::Observables;
-use crate::run::{self, RunOptions, RunReport};
+use crate::options::RunOptions;
 use crate::scenario::Scenario;
-use crate::store;
 
 /// The companion prototype's scripted replay, built in (the same file as
 /// `scenarios/prototype-replay.json`).
@@ -106,7 +108,7 @@ pub fn spill_dir_for(file_len: usize, basename: &str) -> Result<String, LabError
 /// Path experiments make up spill directories (`/lab/ppp…/tool-results`); on the real-directory
 /// store they would be created on the machine, so they run on the memory store only.
 pub fn refuse_real_paths(options: &RunOptions) -> Result<(), LabError> {
-    if options.store == crate::store::StoreKind::Dir {
+    if options.store == crate::compaction::store::StoreKind::Dir {
         return Err(LabError::Usage(
             "a spill path experiment invents directories; run it on the memory store (drop --store dir)"
                 .to_owned(),
@@ -117,7 +119,7 @@ pub fn refuse_real_paths(options: &RunOptions) -> Result<(), LabError> {
 
 /// The spill file a path experiment measures: the first file the baseline run persists.
 pub fn reference_file(scenario: &Scenario, options: &RunOptions) -> Result<String, LabError> {
-    let report = run::run(scenario, options)?;
+    let report = driver::run(scenario, options)?;
     report
         .observables
         .persisted_files

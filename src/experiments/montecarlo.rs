@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::compaction::driver;
+use crate::options::RunOptions;
 use crate::render::{self, Format};
-use crate::run::{self, RunOptions};
 use crate::workload::{self, Frame, GenParams};
 use crate::{GenOptions, LabError};
 
@@ -147,7 +148,7 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
         .cells
         .iter()
         .map(|cell| {
-            let report = run::run(&scenario, &cell.options()).map_err(|e| {
+            let report = driver::run(&scenario, &cell.options()).map_err(|e| {
                 LabError::Usage(format!(
                     "session {index} of seed {} under {}: {e}",
                     study.generator.seed,
@@ -189,7 +190,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
     }
     session_params(study, 0)?;
     let scenario = session_scenario(study, 0)?;
-    let mut resolved_cells: Vec<(String, crate::profile::Profile)> = Vec::new();
+    let mut resolved_cells: Vec<(String, crate::compaction::profile::Profile)> = Vec::new();
     for (k, cell) in study.cells.iter().enumerate() {
         if study.cells[..k].contains(cell) {
             return Err(LabError::Usage(format!(
@@ -197,7 +198,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
                 cell.label()
             )));
         }
-        if crate::profile::by_name(&cell.profile).is_none() {
+        if crate::compaction::profile::by_name(&cell.profile).is_none() {
             let kind = if crate::memory::profile::by_name(&cell.profile).is_some() {
                 "a memory profile; montecarlo generates compaction sessions"
             } else {
@@ -206,7 +207,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
             return Err(LabError::Usage(format!(
                 "--profiles {}: {kind} (known: {})",
                 cell.profile,
-                crate::profile::names()
+                crate::compaction::profile::names()
             )));
         }
         for (k, (name, _)) in cell.switches.iter().enumerate() {
@@ -216,7 +217,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
                 )));
             }
         }
-        let resolved = run::resolve_profile(&scenario, &cell.options()).map_err(|e| {
+        let resolved = driver::resolve_profile(&scenario, &cell.options()).map_err(|e| {
             LabError::Usage(format!(
                 "cell `{}`: {}",
                 cell.label(),
@@ -226,7 +227,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
         if let Some(twin) =
             resolved_cells
                 .iter()
-                .find(|(_, p): &&(String, crate::profile::Profile)| {
+                .find(|(_, p): &&(String, crate::compaction::profile::Profile)| {
                     p.name == resolved.name && p.switches == resolved.switches
                 })
         {
@@ -556,7 +557,7 @@ pub fn report(shard: &Shard) -> MonteCarloReport {
         .iter()
         .zip(&shard.cells)
         .map(|(cell, sums)| {
-            let unit = crate::profile::by_name(&cell.profile)
+            let unit = crate::compaction::profile::by_name(&cell.profile)
                 .map(|p| p.estimator.unit())
                 .unwrap_or("chars");
             let estimates = METRICS

@@ -7,9 +7,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{flatten_probe, prototype_replay, text};
+use crate::compaction::driver::{self, resolve_profile};
+use crate::compaction::prototype;
 use crate::error::LabError;
-use crate::layers;
-use crate::run::{self, RunOptions, resolve_profile};
+use crate::options::RunOptions;
 
 /// One selftest assertion.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,8 +38,8 @@ impl Selftest {
 pub fn run(options: &RunOptions) -> Result<Selftest, LabError> {
     let scenario = prototype_replay();
     let profile = resolve_profile(&scenario, options)?;
-    let report = run::run(&scenario, options)?;
-    let (baseline, _) = flatten_probe(&layers::probe(&profile.switches), &report.observables);
+    let report = driver::run(&scenario, options)?;
+    let (baseline, _) = flatten_probe(&prototype::probe(&profile.switches), &report.observables);
     let value = |key: &str| {
         baseline
             .iter()

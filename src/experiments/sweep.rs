@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use super::matrix::check_observe;
 use super::{flatten, observable_value, reference_file, spill_dir_for};
+use crate::compaction::driver::{self, resolve_profile};
 use crate::error::LabError;
-use crate::run::{self, RunOptions, resolve_profile};
+use crate::options::RunOptions;
 use crate::scenario::{Body, Scenario, Step};
 
 /// What a sweep varies.
@@ -164,7 +165,7 @@ pub fn run(
                 .push((name.clone(), value.to_string())),
             Vary::Size { id } => point = with_size(scenario, id, value),
         }
-        let report = run::run(&point, &point_options)?;
+        let report = driver::run(&point, &point_options)?;
         let flat = flatten(&report.observables);
         rows.push(SweepRow {
             value,

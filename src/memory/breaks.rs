@@ -9,7 +9,8 @@ use super::observables::MemoryObservables;
 use crate::error::LabError;
 use crate::experiments::Flat;
 use crate::experiments::breaks::Change;
-use crate::run::{Ran, RunOptions, run_any};
+use crate::options::RunOptions;
+use crate::replay::{Ran, run_any};
 use crate::scenario::Scenario;
 
 /// One memory break.
@@ -180,7 +181,7 @@ fn applicable(b: &MemoryBreak, scenario: &Scenario, options: &RunOptions) -> Res
             .profile
             .as_deref()
             .or(scenario.profile.as_deref())
-            .unwrap_or(crate::profile::DEFAULT_PROFILE);
+            .unwrap_or(crate::compaction::profile::DEFAULT_PROFILE);
         LabError::Usage(format!(
             "{}: memory breaks need a memory profile ({}), not {name}",
             scenario.name,

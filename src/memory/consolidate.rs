@@ -13,7 +13,7 @@ use super::profile::Revision;
 use super::recall::extract_json_array;
 use super::store::{INDEX, Record, document, slug};
 use super::world::{MemoryWorld, PyError};
-use crate::pyjson::char_len;
+use crate::python::json::char_len;
 
 /// One record's entry in the consolidator's catalog.
 fn entry(r: &Record) -> String {

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::recall::{extract_json_array, message_text};
 use super::store::{MEMORY_TYPES, Record, TEMPORARY_MARKERS, normalized, slug};
 use super::world::{Call, MemoryWorld, PyError};
-use crate::pyjson::{char_prefix, py_strip};
+use crate::python::json::{char_prefix, py_strip};
 
 /// A validated candidate (`validate_memory_record`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub fn python_str(value: Option<&Value>) -> String {
         None => String::new(),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Null) => "None".to_owned(),
-        Some(other) => crate::pyjson::repr(other),
+        Some(other) => crate::python::json::repr(other),
     }
 }
 

@@ -165,7 +165,7 @@ impl MemoryFs for MemFs {
     fn root_escapes(&self) -> bool {
         self.root_link
             .as_deref()
-            .is_some_and(|target| !crate::store::is_within(target, WORKDIR))
+            .is_some_and(|target| !crate::compaction::store::is_within(target, WORKDIR))
     }
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {

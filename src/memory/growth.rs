@@ -18,7 +18,7 @@ use super::fs::MemFs;
 use super::profile::{MEMORY_MAIN, MemoryProfile};
 use super::store::Record;
 use super::world::{MemoryWorld, Reply};
-use crate::pyjson::char_len;
+use crate::python::json::char_len;
 use crate::transcript::{Block, Message, Role};
 
 /// Sessions simulated.

@@ -14,4 +14,3 @@ pub mod run;
 pub mod site;
 pub mod store;
 pub mod world;
-mod yaml;

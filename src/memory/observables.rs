@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::store::{INDEX, TEMPORARY_MARKERS, normalized};
 use super::world::MemoryWorld;
-use crate::pyjson::char_len;
+use crate::python::json::char_len;
 
 /// Names accepted in `expect` for memory profiles, in output order.
 pub const MEMORY_OBSERVABLE_NAMES: &[&str] = &[

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::profile::Revision;
 use super::store::INDEX;
 use super::world::{Call, MemoryWorld};
-use crate::pyjson::{char_len, char_prefix, py_strip};
+use crate::python::json::{char_len, char_prefix, py_strip};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// `message_text`: string content, or the text blocks joined by newlines.
@@ -255,9 +255,9 @@ fn json_indent2(loaded: &[(String, String)]) -> String {
     let mut out = String::from("[\n");
     for (index, (source, content)) in loaded.iter().enumerate() {
         let mut source_json = String::new();
-        crate::pyjson::Dialect::Json.write_str(&mut source_json, source);
+        crate::python::json::Dialect::Json.write_str(&mut source_json, source);
         let mut content_json = String::new();
-        crate::pyjson::Dialect::Json.write_str(&mut content_json, content);
+        crate::python::json::Dialect::Json.write_str(&mut content_json, content);
         out.push_str(&format!(
             "  {{\n    \"source\": {source_json},\n    \"content\": {content_json}\n  }}"
         ));

@@ -12,11 +12,12 @@ use super::fs::{DirFs, MemFs};
 use super::observables::{self, MemoryObservables};
 use super::profile::{self, MEMORY_CONSTANT_NAMES, MemoryProfile, Revision};
 use super::world::MemoryWorld;
+use crate::check::{CheckOutcome, text_measure};
+use crate::compaction::store::StoreKind;
 use crate::error::{LabError, RunError, ScenarioError};
-use crate::pyjson::char_len;
-use crate::run::{CheckOutcome, RunOptions, assistant_message, text_measure};
+use crate::options::RunOptions;
+use crate::python::json::char_len;
 use crate::scenario::{ExpectKey, Expectation, Scenario, Step};
-use crate::store::StoreKind;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, Role};
 
@@ -266,14 +267,14 @@ pub fn run(
                 world.recall();
             }
             Step::Assistant(spec) => {
-                world.messages.push(assistant_message(spec));
+                world.messages.push(spec.message());
                 if spec.calls.is_empty() {
                     end_turn(&mut world);
                 }
             }
             Step::Results(results) => push_results(&mut world, results),
             Step::Turn { assistant, results } => {
-                world.messages.push(assistant_message(assistant));
+                world.messages.push(assistant.message());
                 if assistant.calls.is_empty() {
                     end_turn(&mut world);
                 } else {

@@ -9,8 +9,8 @@
 use super::fs::{MEMORY_DIR, Target, WORKDIR, path_name};
 use super::profile::Revision;
 use super::world::{MemoryWorld, PyError};
-use super::yaml::{self, YamlValue};
-use crate::pyjson::py_strip;
+use crate::python::json::py_strip;
+use crate::python::yaml::{self, YamlValue};
 
 /// The index file.
 pub const INDEX: &str = "MEMORY.md";
@@ -51,7 +51,9 @@ pub struct Record {
 
 /// Python's `" ".join(text.split())`.
 pub fn collapse(text: &str) -> String {
-    crate::pyjson::py_split(text).collect::<Vec<_>>().join(" ")
+    crate::python::json::py_split(text)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `_normalized_memory_text`: lower case, whitespace collapsed.
@@ -102,7 +104,7 @@ pub(crate) fn parse_frontmatter(text: &str) -> (Vec<(String, YamlValue)>, String
     match yaml::load_metadata(meta) {
         Ok(Some(map)) => (
             map,
-            body.trim_start_matches(crate::pyjson::py_is_space)
+            body.trim_start_matches(crate::python::json::py_is_space)
                 .to_owned(),
         ),
         Ok(None) => (Vec::new(), text.to_owned()),
@@ -133,7 +135,7 @@ fn index_line(text: &str, filename: &str) -> String {
     let (meta, body) = parse_frontmatter(text);
     let stem = filename.strip_suffix(".md").unwrap_or(filename);
     let name = collapse(&meta_str(&meta, "name", stem));
-    let first_line = crate::pyjson::splitlines(&body)
+    let first_line = crate::python::json::splitlines(&body)
         .into_iter()
         .find(|line| !py_strip(line).is_empty())
         .unwrap_or("")

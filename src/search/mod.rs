@@ -11,9 +11,10 @@ pub mod properties;
 
 use serde_json::Value;
 
+use crate::compaction::driver;
+use crate::compaction::observables::Observables;
 use crate::error::LabError;
-use crate::observables::Observables;
-use crate::run::{self, RunOptions};
+use crate::options::RunOptions;
 use crate::workload::{self, Body, Frame, GenParams, GenStep, Workload};
 use properties::Property;
 
@@ -87,8 +88,8 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
         .options
         .profile
         .clone()
-        .unwrap_or_else(|| crate::profile::DEFAULT_PROFILE.to_owned());
-    if params.options.store == crate::store::StoreKind::Dir {
+        .unwrap_or_else(|| crate::compaction::profile::DEFAULT_PROFILE.to_owned());
+    if params.options.store == crate::compaction::store::StoreKind::Dir {
         // The spill path length is part of a workload (F4); a temporary directory would
         // replace it, and the found file would not reproduce.
         return Err(LabError::Usage(
@@ -122,7 +123,7 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
         ..params.generator.clone()
     })
     .scenario(&frame, GENERATED)?;
-    run::resolve_profile(&probe, &params.options)?;
+    driver::resolve_profile(&probe, &params.options)?;
     frame.profile = Some(name);
     frame.switches = params.options.switches.clone();
     frame.constants = params
@@ -139,7 +140,7 @@ fn frame_for(params: &SearchParams) -> Result<Frame, LabError> {
 /// Runs a workload in its frame; `None` when it does not parse or validate.
 fn observe(workload: &Workload, frame: &Frame, options: &RunOptions) -> Option<Observables> {
     let scenario = workload.scenario(frame, GENERATED).ok()?;
-    run::run(&scenario, options).ok().map(|r| r.observables)
+    driver::run(&scenario, options).ok().map(|r| r.observables)
 }
 
 /// Searches within the budget; `progress(done, budget)` after each candidate.
@@ -166,7 +167,7 @@ pub fn search(
         });
         // A generated workload always validates: an error here is the options' fault.
         let scenario = workload.scenario(&frame, GENERATED)?;
-        let report = run::run(&scenario, &options)?;
+        let report = driver::run(&scenario, &options)?;
         progress(candidate + 1, params.budget);
         if !property.violated(&report.observables) {
             continue;

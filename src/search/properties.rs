@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
+use crate::compaction::observables::Observables;
 use crate::error::LabError;
-use crate::observables::Observables;
 
 /// One property: what must not happen, as a predicate over observables.
 #[derive(Debug, Clone, Copy)]
@@ -112,7 +112,7 @@ pub fn by_name(name: &str) -> Result<&'static Property, LabError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::observables::OBSERVABLE_NAMES;
+    use crate::compaction::observables::OBSERVABLE_NAMES;
 
     #[test]
     fn every_property_names_a_known_observable() {

@@ -18,7 +18,7 @@ pub mod seed;
 use serde_json::{Map, Value, json};
 
 use crate::error::LabError;
-use crate::pyjson;
+use crate::python::json;
 use crate::scenario::{DEFAULT_SPILL_DIR, Scenario};
 
 /// A tool the generator calls.
@@ -418,7 +418,7 @@ pub fn spill_dir(pad: usize) -> String {
     if pad == 0 {
         return DEFAULT_SPILL_DIR.to_owned();
     }
-    let cut = pyjson::char_prefix(DEEP, pad.min(DEEP.chars().count()));
+    let cut = json::char_prefix(DEEP, pad.min(DEEP.chars().count()));
     format!(
         "/Users/lab/{}/.task_outputs/tool-results",
         cut.trim_end_matches('/')
@@ -620,20 +620,20 @@ impl Workload {
 /// line), `}` and a final newline.
 pub fn render_scenario(value: &Value) -> String {
     let Value::Object(top) = value else {
-        return pyjson::dumps(value) + "\n";
+        return json::dumps(value) + "\n";
     };
     let mut lines = Vec::new();
     for (key, value) in top {
-        let key = pyjson::dumps(&Value::from(key.clone()));
+        let key = json::dumps(&Value::from(key.clone()));
         match value {
             Value::Array(steps) if key == "\"steps\"" => {
                 let body: Vec<String> = steps
                     .iter()
-                    .map(|s| format!("    {}", pyjson::dumps(s)))
+                    .map(|s| format!("    {}", json::dumps(s)))
                     .collect();
                 lines.push(format!("  {key}: [\n{}\n  ]", body.join(",\n")));
             }
-            other => lines.push(format!("  {key}: {}", pyjson::dumps(other))),
+            other => lines.push(format!("  {key}: {}", json::dumps(other))),
         }
     }
     format!("{{\n{}\n}}\n", lines.join(",\n"))
@@ -677,7 +677,9 @@ mod tests {
         assert_eq!(scenario.name, "gen-seed1");
         assert_eq!(a.turns(), 12);
         assert!(a.calls() >= 12);
-        let report = crate::run::run(&scenario, &crate::run::RunOptions::default()).unwrap();
+        let report =
+            crate::compaction::driver::run(&scenario, &crate::options::RunOptions::default())
+                .unwrap();
         assert!(report.observables.model_calls <= 12);
     }
 

@@ -3,12 +3,13 @@
 
 use std::path::Path;
 
-use lab::profile;
-use lab::run::{RunOptions, run};
+use lab::compaction::driver::run;
+use lab::compaction::profile;
+use lab::compaction::switches::SwitchName;
+use lab::experiments::verify::scenario_files;
+use lab::options::RunOptions;
 use lab::scenario::Scenario;
-use lab::switches::SwitchName;
 use lab::transcript::estimate_chars;
-use lab::verify::scenario_files;
 
 /// Every value combination of the profile's switches, as `--set` pairs.
 fn grid(names: &[SwitchName]) -> Vec<Vec<(String, String)>> {
@@ -73,7 +74,7 @@ fn invariants_hold_under_every_switch_combination() {
                 profile.estimator.full(&report.messages),
                 "{label}"
             );
-            if profile.estimator == lab::profile::Estimator::PythonJson {
+            if profile.estimator == lab::compaction::profile::Estimator::PythonJson {
                 assert_eq!(o.context_chars, estimate_chars(&report.messages), "{label}");
             }
             assert!(o.peak_context_chars >= o.context_chars, "{label}");

@@ -2,16 +2,17 @@
 //! MB1..MB5 changes what its safeguard protects and nothing else, the growth experiment keeps
 //! its shape, and memory commands refuse what they cannot run.
 
+use lab::compaction::store::StoreKind;
 use lab::memory::breaks::{self, MemoryBreakReport};
 use lab::memory::growth::{self, GrowthRun};
-use lab::run::{self, Ran, RunOptions};
+use lab::options::RunOptions;
+use lab::replay::Ran;
 use lab::scenario::Scenario;
-use lab::store::StoreKind;
 
 use crate::util::{arg, lab, scenarios_dir};
 
 fn memory_scenarios() -> Vec<std::path::PathBuf> {
-    let files = lab::verify::scenario_files(&scenarios_dir().join("memory")).unwrap();
+    let files = lab::experiments::verify::scenario_files(&scenarios_dir().join("memory")).unwrap();
     assert!(files.len() >= 18, "found {} memory scenarios", files.len());
     files
 }
@@ -21,7 +22,7 @@ fn memory_run(scenario: &Scenario, store: StoreKind) -> lab::memory::run::Memory
         store,
         ..Default::default()
     };
-    match run::run_any(scenario, &options).unwrap() {
+    match lab::replay::run_any(scenario, &options).unwrap() {
         Ran::Memory(report) => *report,
         Ran::Compaction(report) => panic!("{} ran as compaction", report.scenario),
     }

@@ -1,8 +1,9 @@
 //! `lab montecarlo` and `lab merge`: the numbers are those of the single runs they sum, and
 //! neither the thread count nor the split into shards changes a byte of the output.
 
+use lab::compaction::driver;
 use lab::experiments::montecarlo::{self as mc, Study};
-use lab::run::{self, RunOptions};
+use lab::options::RunOptions;
 
 use crate::util::{arg, lab, write};
 
@@ -35,7 +36,7 @@ fn each_cell_sums_the_runs_of_its_sessions() {
                 profile: Some(cell.profile.clone()),
                 ..RunOptions::default()
             };
-            let o = run::run(&scenario, &options).unwrap().observables;
+            let o = driver::run(&scenario, &options).unwrap().observables;
             lost += o.lost_forever as u128;
             any += u128::from(o.lost_forever + o.pointer_lost + o.unrecoverable > 0);
             peak_squares += (o.peak_context_chars as u128).pow(2);

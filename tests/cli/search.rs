@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use lab::run::{RunOptions, run};
+use lab::compaction::driver::run;
+use lab::options::RunOptions;
 use lab::scenario::Scenario;
 use lab::search::properties;
 use serde_json::Value;

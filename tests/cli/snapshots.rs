@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use lab::run::{Ran, RunOptions, run_any};
+use lab::experiments::verify::scenario_files;
+use lab::options::RunOptions;
+use lab::replay::{Ran, run_any};
 use lab::scenario::Scenario;
-use lab::verify::scenario_files;
 use serde_json::Value;
 
 /// Long strings (result texts of many thousand `x`) are replaced by their length and both ends,

@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
-use lab::run::{self, RunOptions, RunReport};
+use lab::compaction::driver::{self, RunReport};
+use lab::compaction::store::StoreKind;
+use lab::options::RunOptions;
 use lab::scenario::Scenario;
-use lab::store::StoreKind;
 use serde_json::{Value, json};
 
 use crate::util::{f01, scenarios_dir, write};
@@ -81,7 +82,7 @@ fn run_both(path: &Path) -> (RunReport, RunReport, DirPair) {
     } else {
         dir_pair(&scenario.transcript_dir, temp.path(), 't')
     };
-    let memory = run::run(
+    let memory = driver::run(
         &scenario,
         &RunOptions {
             store: StoreKind::Memory,
@@ -91,7 +92,7 @@ fn run_both(path: &Path) -> (RunReport, RunReport, DirPair) {
         },
     )
     .unwrap();
-    let dir = run::run(
+    let dir = driver::run(
         &scenario,
         &RunOptions {
             store: StoreKind::Dir,
@@ -121,7 +122,7 @@ fn run_both(path: &Path) -> (RunReport, RunReport, DirPair) {
 
 #[test]
 fn memory_and_dir_stores_agree_on_every_scenario() {
-    let files = lab::verify::scenario_files(&scenarios_dir())
+    let files = lab::experiments::verify::scenario_files(&scenarios_dir())
         .unwrap()
         .into_iter()
         .filter(|f| !f.components().any(|c| c.as_os_str() == "memory"))
@@ -164,7 +165,7 @@ fn dir_store_writes_the_spill_file() {
     let temp = tempfile::tempdir().unwrap();
     let spill = temp.path().join("res");
     let transcripts = temp.path().join("tr");
-    let report = run::run(
+    let report = driver::run(
         &scenario,
         &RunOptions {
             store: StoreKind::Dir,

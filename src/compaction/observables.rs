@@ -1,0 +1,362 @@
+//! Observables: pure functions of a run's state (messages, spill store, archives, trace), SPEC §4.
+//!
+//! `lost_forever` and `pointer_lost` follow the companion prototype's `probe` exactly: a result
+//! whose content in the final context is a no-pointer placeholder is lost forever when no spill
+//! file of its id exists, and has lost its pointer when one does.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::compaction::profile::Strings;
+use crate::compaction::store;
+use crate::compaction::world::World;
+use crate::python::json::char_len;
+use crate::transcript::Role;
+
+/// Names accepted in `expect`, in output order.
+pub const OBSERVABLE_NAMES: &[&str] = &[
+    "persisted_files",
+    "lost_forever",
+    "pointer_lost",
+    "unrecoverable",
+    "orphan_files",
+    "forged_pointers",
+    "unseen_compacted",
+    "placeholders",
+    "pairs_intact",
+    "api_valid",
+    "context_chars",
+    "peak_context_chars",
+    "messages",
+    "model_calls",
+    "transcripts",
+    "spill_chars",
+    "transcript_originals",
+    "transcript_placeholders",
+    "claude_md_present",
+];
+
+/// Everything measured at one point of a run. Field order is the output order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Observables {
+    /// Sorted basenames in the spill store.
+    pub persisted_files: Vec<String>,
+    /// No-pointer placeholder in context and no spill file of that id.
+    pub lost_forever: usize,
+    /// No-pointer placeholder in context, but a spill file of that id exists (orphaned).
+    pub pointer_lost: usize,
+    /// Results whose original text is nowhere: not verbatim in context, spill store or archive.
+    pub unrecoverable: usize,
+    /// Spill files that no pointer in the final context names.
+    pub orphan_files: usize,
+    /// Pointers in context naming a path outside the spill store or a missing file.
+    pub forged_pointers: usize,
+    /// Results replaced by a placeholder before any assistant message followed them.
+    pub unseen_compacted: usize,
+    /// Results in context that are placeholders (with or without a pointer).
+    pub placeholders: usize,
+    /// Every assistant message with tool_use is immediately followed by a tool_result message.
+    pub pairs_intact: bool,
+    /// Every tool_use has exactly one result in the next message and every result answers a
+    /// tool_use of the previous message.
+    pub api_valid: bool,
+    /// The profile's estimate of the context.
+    pub context_chars: usize,
+    /// The largest estimate after any step.
+    pub peak_context_chars: usize,
+    /// Messages in context.
+    pub messages: usize,
+    /// Model calls made by the context layer (summaries).
+    pub model_calls: usize,
+    /// Transcripts written to the archive.
+    pub transcripts: usize,
+    /// Characters in the spill store.
+    pub spill_chars: usize,
+    /// Per transcript, in order: results it holds verbatim.
+    pub transcript_originals: Vec<usize>,
+    /// Per transcript, in order: results it holds replaced.
+    pub transcript_placeholders: Vec<usize>,
+    /// The scenario's CLAUDE.md text is in what the next request sends.
+    pub claude_md_present: bool,
+}
+
+/// A pointer a result's content carries: a `saved at` placeholder or a persisted-output block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer<'a> {
+    SavedAt(&'a str),
+    Persisted(&'a str),
+}
+
+impl<'a> Pointer<'a> {
+    pub fn path(self) -> &'a str {
+        match self {
+            Pointer::SavedAt(path) | Pointer::Persisted(path) => path,
+        }
+    }
+}
+
+/// The pointer in a result's content, if the harness wrote one there.
+pub fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Pointer<'a>> {
+    let (prefix, suffix) = strings
+        .saved_at
+        .split_once("{path}")
+        .expect("saved_at has a {path} field");
+    if let Some(rest) = content.strip_prefix(prefix) {
+        if let Some(path) = rest.strip_suffix(suffix) {
+            return Some(Pointer::SavedAt(path));
+        }
+    }
+    // A persisted-output block: its pointer line names the file.
+    let (opening, _) = strings
+        .persisted
+        .split_once('\n')
+        .expect("the persisted template has an opening line");
+    if !content.starts_with(opening) {
+        return None;
+    }
+    let start = content.find(strings.pointer_line)? + strings.pointer_line.len();
+    let rest = &content[start..];
+    Some(Pointer::Persisted(rest.split('\n').next().unwrap_or(rest)))
+}
+
+/// True if the content is one of the profile's placeholders (with or without pointer).
+pub fn is_placeholder(world: &World, content: &str) -> bool {
+    world.profile.no_pointer_placeholders.contains(&content)
+        || matches!(
+            pointer_in(&world.profile.strings, content),
+            Some(Pointer::SavedAt(_))
+        )
+}
+
+/// Whether a pointer's path lies in the spill store and names an existing file.
+pub fn pointer_is_valid(world: &World, path: &str) -> bool {
+    let root = world.store.resolve(&world.spill_dir);
+    store::is_within(&world.store.resolve(path), &root) && world.store.is_file(path)
+}
+
+/// Measures a world.
+pub fn measure(world: &World) -> Observables {
+    let spill = world.store.spill_files(&world.spill_dir);
+    let messages = world.history.messages();
+    let strings = &world.profile.strings;
+    let (mut lost_forever, mut pointer_lost, mut forged, mut placeholders) = (0, 0, 0, 0);
+    let mut named: BTreeSet<String> = BTreeSet::new();
+    let mut verbatim_in_context: BTreeSet<&str> = BTreeSet::new();
+    for message in messages.iter().filter(|m| m.role == Role::User) {
+        for (id, content) in message.tool_results() {
+            if world.results.get(id).is_some_and(|r| r.is_original) {
+                verbatim_in_context.insert(id);
+                continue;
+            }
+            if world.profile.no_pointer_placeholders.contains(&content) {
+                placeholders += 1;
+                if world.store.is_file(&world.spill_path(id)) {
+                    pointer_lost += 1;
+                } else {
+                    lost_forever += 1;
+                }
+                continue;
+            }
+            if let Some(pointer) = pointer_in(strings, content) {
+                if matches!(pointer, Pointer::SavedAt(_)) {
+                    placeholders += 1;
+                }
+                if !pointer_is_valid(world, pointer.path()) {
+                    forged += 1;
+                }
+                named.insert(world.store.resolve(pointer.path()));
+            }
+        }
+    }
+    let orphan_files = spill
+        .iter()
+        .filter(|file| !named.contains(&world.store.resolve(&file.path)))
+        .count();
+    let unrecoverable = world
+        .results
+        .iter()
+        .filter(|(id, record)| {
+            !verbatim_in_context.contains(id.as_str())
+                && !record.spilled_verbatim
+                && !record.archived_verbatim
+        })
+        .count();
+    Observables {
+        persisted_files: spill
+            .iter()
+            .map(|file| store::basename(&file.path).to_owned())
+            .collect(),
+        lost_forever,
+        pointer_lost,
+        unrecoverable,
+        orphan_files,
+        forged_pointers: forged,
+        unseen_compacted: world
+            .results
+            .values()
+            .filter(|r| r.unseen_compacted)
+            .count(),
+        placeholders,
+        pairs_intact: pairs_intact(world),
+        api_valid: api_valid(world),
+        context_chars: world.history.estimate(),
+        peak_context_chars: world.peak_chars.max(world.history.estimate()),
+        messages: messages.len() + usize::from(world.history.pinned().is_some()),
+        model_calls: world.model_calls,
+        transcripts: world.transcripts.len(),
+        spill_chars: spill.iter().map(|f| f.chars).sum(),
+        transcript_originals: world.transcripts.iter().map(|t| t.originals).collect(),
+        transcript_placeholders: world.transcripts.iter().map(|t| t.placeholders).collect(),
+        claude_md_present: world.claude_md.as_deref().is_some_and(|text| {
+            !text.is_empty()
+                && world
+                    .history
+                    .context()
+                    .iter()
+                    .any(|m| matches!(&m.content, crate::transcript::Content::Text(t) if t.contains(text)))
+        }),
+    }
+}
+
+/// The prototype's `pairs_intact`.
+fn pairs_intact(world: &World) -> bool {
+    let messages = world.history.messages();
+    messages.iter().enumerate().all(|(index, message)| {
+        !message.has_tool_use()
+            || messages
+                .get(index + 1)
+                .is_some_and(|next| next.is_tool_result())
+    })
+}
+
+/// The API's rule: each tool_use answered exactly once in the next message, each tool_result
+/// answering a tool_use of the previous message.
+fn api_valid(world: &World) -> bool {
+    let messages = world.history.messages();
+    for (index, message) in messages.iter().enumerate() {
+        let uses: Vec<&str> = message.tool_use_ids().collect();
+        if message.role == Role::Assistant && !uses.is_empty() {
+            let Some(next) = messages.get(index + 1).filter(|m| m.role == Role::User) else {
+                return false;
+            };
+            let answers: Vec<&str> = next.tool_results().map(|(id, _)| id).collect();
+            if uses
+                .iter()
+                .any(|id| answers.iter().filter(|a| *a == id).count() != 1)
+            {
+                return false;
+            }
+        }
+        if message.role == Role::User {
+            let previous: Vec<&str> = index
+                .checked_sub(1)
+                .map(|p| messages[p].tool_use_ids().collect())
+                .unwrap_or_default();
+            if message
+                .tool_results()
+                .any(|(id, _)| !previous.contains(&id))
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// What became of one result, for tables and `lab explain`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fate {
+    pub id: String,
+    pub name: String,
+    /// Length of the original.
+    pub chars: usize,
+    /// One word: verbatim, persisted, pointer, forged, pointer_lost, lost_forever, archived,
+    /// unrecoverable.
+    pub status: &'static str,
+    /// The final content (shortened) or where the original is.
+    pub detail: String,
+}
+
+fn shorten(text: &str) -> String {
+    const MAX: usize = 72;
+    let flat = text.replace('\n', "\\n");
+    if char_len(&flat) <= MAX {
+        flat
+    } else {
+        format!(
+            "{}… ({} chars)",
+            crate::python::json::char_prefix(&flat, MAX),
+            char_len(text)
+        )
+    }
+}
+
+/// The fate of every result, in order of arrival.
+pub fn fates(world: &World) -> Vec<Fate> {
+    let mut in_context: std::collections::BTreeMap<&str, &str> = Default::default();
+    for message in world.history.messages() {
+        for (id, content) in message.tool_results() {
+            in_context.insert(id, content);
+        }
+    }
+    world
+        .arrivals
+        .iter()
+        .filter_map(|id| world.results.get_key_value(id))
+        .map(|(id, record)| {
+            let (status, detail) = match in_context.get(id.as_str()) {
+                Some(_) if record.is_original => {
+                    ("verbatim", "original text in context".to_owned())
+                }
+                Some(content) if world.profile.no_pointer_placeholders.contains(content) => {
+                    let path = world.spill_path(id);
+                    if world.store.is_file(&path) {
+                        (
+                            "pointer_lost",
+                            format!("{} — {path} orphaned", shorten(content)),
+                        )
+                    } else {
+                        (
+                            "lost_forever",
+                            format!("{} — never spilled", shorten(content)),
+                        )
+                    }
+                }
+                Some(content) => match pointer_in(&world.profile.strings, content) {
+                    Some(pointer) if !pointer_is_valid(world, pointer.path()) => (
+                        "forged",
+                        format!("{} — not a file of the spill store", shorten(content)),
+                    ),
+                    Some(Pointer::Persisted(_)) => ("persisted", shorten(content)),
+                    Some(Pointer::SavedAt(_)) => ("pointer", shorten(content)),
+                    None => ("replaced", shorten(content)),
+                },
+                None if record.spilled_verbatim || record.archived_verbatim => {
+                    let mut places = Vec::new();
+                    if record.spilled_verbatim {
+                        places.push("spill store");
+                    }
+                    if record.archived_verbatim {
+                        places.push("transcript archive");
+                    }
+                    (
+                        "archived",
+                        format!("not in context; original in {}", places.join(" and ")),
+                    )
+                }
+                None => (
+                    "unrecoverable",
+                    "not in context and not archived".to_owned(),
+                ),
+            };
+            Fate {
+                id: id.clone(),
+                name: record.name.clone(),
+                chars: record.original_chars,
+                status,
+                detail,
+            }
+        })
+        .collect()
+}

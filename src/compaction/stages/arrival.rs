@@ -1,0 +1,202 @@
+//! Arrival: what happens to a tool result before it enters the history.
+//!
+//! Claude Code v2.1.88 `maybePersistLargeToolResult` (toolResultStorage.ts; SPEC §5.5, C1): an
+//! empty or whitespace-only result becomes `(<tool> completed with no output)`; a result longer
+//! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read
+//! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
+//! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units.
+
+use crate::compaction::profile::{Arrival, fill};
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::transcript::{Block, Content, utf16_len};
+
+/// Tools Claude Code never persists (their output bounds itself).
+const NEVER_PERSISTED: [&str; 1] = ["Read"];
+
+/// The persist threshold of a tool, or `None` for never.
+fn threshold(world: &World, tool: &str) -> Option<usize> {
+    let c = world.profile.constants;
+    if NEVER_PERSISTED.contains(&tool) {
+        return None;
+    }
+    let declared = match tool {
+        "Bash" | "PowerShell" => c.bash_limit,
+        "Grep" => c.grep_limit,
+        // Every other tool declares 100000, capped at DEFAULT_MAX_RESULT_SIZE_CHARS.
+        _ => usize::MAX,
+    };
+    Some(declared.min(c.max_result))
+}
+
+/// `formatFileSize`: `N bytes`, or KB/MB/GB with one decimal (`.0` dropped), rounded as
+/// JavaScript's `toFixed(1)` rounds (halves up).
+pub fn format_file_size(size: usize) -> String {
+    const UNITS: [(usize, &str); 3] = [(1 << 10, "KB"), (1 << 20, "MB"), (1 << 30, "GB")];
+    if size < 1024 {
+        return format!("{size} bytes");
+    }
+    let (divisor, unit) = UNITS
+        .iter()
+        .copied()
+        .find(|(divisor, _)| size < divisor * 1024)
+        .unwrap_or(UNITS[2]);
+    let tenths = (size * 10 + divisor / 2) / divisor;
+    if tenths % 10 == 0 {
+        format!("{}{unit}", tenths / 10)
+    } else {
+        format!("{}.{}{unit}", tenths / 10, tenths % 10)
+    }
+}
+
+/// Byte offset of UTF-16 unit `units` in `text` (never inside a character).
+fn byte_at_unit(text: &str, units: usize) -> usize {
+    let mut seen = 0;
+    for (index, c) in text.char_indices() {
+        if seen >= units {
+            return index;
+        }
+        seen += c.len_utf16();
+    }
+    text.len()
+}
+
+/// `generatePreview(content, max)`: the whole text if it fits; else the first `max` units, cut
+/// back to the last newline when that newline lies past half of `max`.
+pub fn preview(content: &str, max: usize) -> (&str, bool) {
+    if utf16_len(content) <= max {
+        return (content, false);
+    }
+    let truncated = &content[..byte_at_unit(content, max)];
+    let cut = match truncated.rfind('\n') {
+        Some(newline) if utf16_len(&truncated[..newline]) > max / 2 => newline,
+        _ => truncated.len(),
+    };
+    (&content[..cut], true)
+}
+
+/// Applies the profile's arrival rule to the newest message (a batch of results).
+pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
+    if world.profile.arrival == Arrival::Verbatim {
+        return Ok(());
+    }
+    let message = world.history.len() - 1;
+    let Content::Blocks(blocks) = &world.history.messages()[message].content else {
+        return Ok(());
+    };
+    let ids: Vec<(usize, String)> = blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(bi, b)| match b {
+            Block::ToolResult { tool_use_id, .. } => Some((bi, tool_use_id.clone())),
+            _ => None,
+        })
+        .collect();
+    for (bi, id) in ids {
+        let tool = world
+            .results
+            .get(&id)
+            .map(|r| r.name.clone())
+            .unwrap_or_default();
+        let content = world.history.result_at(message, bi).1.to_owned();
+        if content.trim().is_empty() {
+            world.replace_result(
+                message,
+                bi,
+                format!("({tool} completed with no output)"),
+                "arrival",
+                "empty result".to_owned(),
+            );
+            continue;
+        }
+        let size = utf16_len(&content);
+        let Some(limit) = threshold(world, &tool) else {
+            world.event(
+                "arrival",
+                "keep",
+                Some(&id),
+                Some(size),
+                Some(size),
+                format!("{tool} results are never persisted"),
+            );
+            continue;
+        };
+        if size <= limit {
+            world.event(
+                "arrival",
+                "keep",
+                Some(&id),
+                Some(size),
+                Some(size),
+                format!("{size} ≤ {tool} threshold {limit}"),
+            );
+            continue;
+        }
+        let path = world.spill_path(&id);
+        let note = if world.store.is_file(&path) {
+            "file existed (EEXIST counts as written)"
+        } else {
+            world.write_spill_file(&id, &path, &content)?;
+            "written once (wx)"
+        };
+        let chars = world.profile.constants.preview;
+        let (shown, more) = preview(&content, chars);
+        let replacement = fill(
+            world.profile.strings.persisted,
+            &[
+                ("size", &format_file_size(size)),
+                ("path", &path),
+                ("preview_size", &format_file_size(chars)),
+                ("preview", shown),
+                ("more", if more { "\n...\n" } else { "\n" }),
+            ],
+        );
+        world.replace_result(
+            message,
+            bi,
+            replacement,
+            "arrival",
+            format!("persisted to {path} ({note}): {size} > {tool} threshold {limit}"),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_sizes_print_as_claude_code_does() {
+        // formatFileSize in node for each input.
+        let cases = [
+            (1023, "1023 bytes"),
+            (2000, "2KB"),
+            (20000, "19.5KB"),
+            (25000, "24.4KB"),
+            (30000, "29.3KB"),
+            (50000, "48.8KB"),
+            (150000, "146.5KB"),
+            (1280, "1.3KB"),
+            (1048575, "1024KB"),
+            (1048576, "1MB"),
+        ];
+        for (size, text) in cases {
+            assert_eq!(format_file_size(size), text, "{size}");
+        }
+    }
+
+    #[test]
+    fn preview_cuts_at_a_newline_past_half() {
+        assert_eq!(preview("short", 2000), ("short", false));
+        let lines = format!("{}\n{}", "a".repeat(1500), "b".repeat(1000));
+        let (shown, more) = preview(&lines, 2000);
+        assert!(more);
+        assert_eq!(shown.len(), 1500);
+        let early = format!("{}\n{}", "a".repeat(900), "b".repeat(2000));
+        assert_eq!(preview(&early, 2000).0.len(), 2000);
+        // Exactly at half is not past it.
+        let half = format!("{}\n{}", "a".repeat(1000), "b".repeat(2000));
+        assert_eq!(preview(&half, 2000).0.len(), 2000);
+    }
+}

@@ -1,0 +1,72 @@
+//! Budget: persist the largest results of the newest batch while the batch is over budget.
+//!
+//! Course s08 `tool_result_budget` at f9e8b28 (seed 000 §3): only the last message, if it is a
+//! user message with list content; visit its results largest first (stable); stop once the total
+//! is within `batch_budget`; skip results of at most `large` characters; persist the rest and
+//! recompute the total. Whatever is still under the budget is never spilled: that is the coverage
+//! gap of finding F1.
+
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::python::json::char_len;
+use crate::transcript::{Content, Role};
+
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let Some(last) = world.history.messages().last() else {
+        return Ok(());
+    };
+    if last.role != Role::User || !matches!(last.content, Content::Blocks(_)) {
+        return Ok(());
+    }
+    let message = world.history.len() - 1;
+    let mut batch: Vec<(usize, usize)> = world
+        .history
+        .result_positions()
+        .into_iter()
+        .filter(|(mi, _)| *mi == message)
+        .map(|(mi, bi)| (bi, char_len(world.history.result_at(mi, bi).1)))
+        .collect();
+    let budget = world.profile.constants.batch_budget;
+    let large = world.profile.constants.large;
+    let mut total: usize = batch.iter().map(|(_, len)| len).sum();
+    // Python's sorted(..., reverse=True) is stable: equal lengths keep batch order.
+    batch.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
+    let mut persisted: Vec<String> = Vec::new();
+    for (bi, len) in batch {
+        let id = world.history.result_at(message, bi).0.to_owned();
+        if total <= budget {
+            let once = match persisted.last() {
+                Some(last) => format!(" once {last} was persisted"),
+                None => String::new(),
+            };
+            let reason = if len > large {
+                format!("never spilled: batch total {total} ≤ batch_budget {budget}{once}")
+            } else {
+                format!("not spilled: batch total {total} ≤ batch_budget {budget}{once}")
+            };
+            world.event("budget", "keep", Some(&id), Some(len), Some(len), reason);
+            continue;
+        }
+        if len <= large {
+            world.event(
+                "budget",
+                "keep",
+                Some(&id),
+                Some(len),
+                Some(len),
+                format!("not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})"),
+            );
+            continue;
+        }
+        let why = format!("largest left, batch total {total} > batch_budget {budget}");
+        world.persist(message, bi, "budget", why)?;
+        persisted.push(id);
+        total = world
+            .history
+            .messages()
+            .last()
+            .map(|m| m.tool_results().map(|(_, c)| char_len(c)).sum())
+            .unwrap_or(0);
+    }
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! Compact: archive the history, summarise it, and replace it with one user message.
+//!
+//! Course s08 `compact_history` at f9e8b28 (seed 000 §3): the proactive path keeps nothing but
+//! `[Compacted]`, the active request, the summary (as a JSON string, marked reference only) and
+//! the transcript path; one summariser call.
+
+use crate::compaction::profile::fill;
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::python::json;
+use crate::transcript::Message;
+
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let path = world.archive("compact")?;
+    let len = world.history.len();
+    super::note_removed(world, 0..len, "compact", "compacted away", Some(&path));
+    let summary = world.summarize(len, "compact");
+    let label = world.profile.strings.compact_label;
+    let message = summary_message(world, label, &summary, &path);
+    let before = world.history.estimate();
+    world.history.replace_all(vec![message]);
+    world.event(
+        "compact",
+        "compact",
+        None,
+        Some(before),
+        Some(world.history.estimate()),
+        format!("{len} messages replaced by one [{label}] message"),
+    );
+    Ok(())
+}
+
+/// The course's `summary_message(label, request, summary, transcript)`.
+pub(super) fn summary_message(world: &World, label: &str, summary: &str, path: &str) -> Message {
+    let summary_json = json::dumps(&serde_json::Value::from(summary));
+    Message::user_text(fill(
+        world.profile.strings.summary_message,
+        &[
+            ("label", label),
+            ("request", &world.active_request),
+            ("summary", summary),
+            ("summary_json", &summary_json),
+            ("path", path),
+        ],
+    ))
+}

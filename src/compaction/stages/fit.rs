@@ -1,0 +1,59 @@
+//! Fit: when micro was not enough, replace the largest results by a short persisted preview.
+//!
+//! Course latest `fit_tool_results` (SPEC §5.2): every tool result, seen or not, largest first
+//! (stable); stop as soon as the estimate is within the target; each gets the persisted-output
+//! block with a 1000-char preview when that is shorter than its content. Building the block
+//! writes the spill file even when the block is not used.
+
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::python::json::char_len;
+
+/// Preview length of fit's persisted-output blocks.
+const FIT_PREVIEW: usize = 1000;
+
+pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
+    let mut order: Vec<(usize, usize, usize)> = world
+        .history
+        .result_positions()
+        .into_iter()
+        .map(|(mi, bi)| (mi, bi, char_len(world.history.result_at(mi, bi).1)))
+        .collect();
+    // Python's sorted(..., reverse=True) is stable: equal lengths keep their order.
+    order.sort_by_key(|&(_, _, len)| std::cmp::Reverse(len));
+    for (mi, bi, len) in order {
+        let estimate = world.history.estimate();
+        if estimate <= target {
+            world.event(
+                "fit",
+                "stop",
+                None,
+                Some(estimate),
+                None,
+                format!("estimate {estimate} ≤ target {target}: fit stops"),
+            );
+            break;
+        }
+        let (replacement, note) = world.persisted_preview(mi, bi, FIT_PREVIEW)?;
+        if char_len(&replacement) < len {
+            world.replace_result(
+                mi,
+                bi,
+                replacement,
+                "fit",
+                format!("fit: {note}, {FIT_PREVIEW}-char preview shorter than {len} chars"),
+            );
+        } else {
+            let id = world.history.result_at(mi, bi).0.to_owned();
+            world.event(
+                "fit",
+                "keep",
+                Some(&id),
+                Some(len),
+                Some(len),
+                format!("fit: the preview block would not be shorter ({note})"),
+            );
+        }
+    }
+    Ok(())
+}

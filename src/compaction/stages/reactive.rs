@@ -1,0 +1,54 @@
+//! Reactive: the prompt-too-long path. Archive, keep the last `keep_messages` messages (stepping
+//! back over a tool_use whose results the tail starts with), summarise the head.
+//!
+//! Course s08 `reactive_compact` at f9e8b28 (seed 000 §3): unlike the proactive path it keeps a
+//! tail, so it is the less destructive of the two. With at most `keep_messages` messages the
+//! course summarises everything and keeps nothing (its `if tail_start` branches).
+
+use crate::compaction::profile::ReactiveSmall;
+use crate::compaction::world::World;
+use crate::error::RunError;
+
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let path = world.archive("reactive")?;
+    let len = world.history.len();
+    let tail_start = super::step_back_tail(
+        world,
+        len.saturating_sub(world.profile.constants.keep_messages),
+    );
+    // With no tail to keep, the course summarises everything and keeps nothing; the site
+    // summarises nothing and keeps everything.
+    let keep_all = world.profile.reactive_small == ReactiveSmall::KeepAll;
+    let head = if tail_start > 0 || keep_all {
+        tail_start
+    } else {
+        len
+    };
+    super::note_removed(
+        world,
+        0..head,
+        "reactive",
+        "summarised away by reactive compact",
+        Some(&path),
+    );
+    let summary = world.summarize(head, "reactive");
+    let label = world.profile.strings.reactive_label;
+    let mut messages = vec![super::compact::summary_message(
+        world, label, &summary, &path,
+    )];
+    if tail_start > 0 || keep_all {
+        messages.extend_from_slice(&world.history.messages()[tail_start..]);
+    }
+    let before = world.history.estimate();
+    let kept = messages.len() - 1;
+    world.history.replace_all(messages);
+    world.event(
+        "reactive",
+        "compact",
+        None,
+        Some(before),
+        Some(world.history.estimate()),
+        format!("{head} messages summarised, last {kept} kept"),
+    );
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! Snip: cut the middle of a long history, keeping a head and a tail.
+//!
+//! Course s08 `snip_compact` at f9e8b28 (seed 000 §5, M3): nothing while the history has at most
+//! `snip_max` messages; keep `snip_head` messages and the last `snip_max - snip_head`; with pair
+//! protection, widen the head over the tool results answering its last tool_use and step the tail
+//! back over a tool_use whose results it starts with. The middle becomes one user message naming
+//! how many messages went and (course main) the transcript that holds them all.
+
+use crate::compaction::profile::{SnipHeadBound, SnipTail, fill};
+use crate::compaction::switches::SwitchName;
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::transcript::{Content, Message};
+
+/// Course latest's `is_archive_marker`: a user message that is exactly
+/// `[{N} messages archived at {path}]` with the path a file of the transcript directory.
+fn is_archive_marker(world: &World, message: &Message) -> bool {
+    let Content::Text(text) = &message.content else {
+        return false;
+    };
+    let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return false;
+    };
+    let Some((count, path)) = inner.split_once(" messages archived at ") else {
+        return false;
+    };
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    // Python's `.+` matches no newline.
+    if path.is_empty() || path.contains('\n') {
+        return false;
+    }
+    let root = world.store.resolve(&world.transcript_dir);
+    crate::compaction::store::is_within(&world.store.resolve(path), &root)
+        && world.store.is_file(path)
+}
+
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let len = world.history.len();
+    let constants = world.profile.constants;
+    if len <= constants.snip_max {
+        return Ok(());
+    }
+    let mut head_end = constants.snip_head;
+    let keep_tail = match world.profile.snip_tail {
+        SnipTail::MaxMinusHead => constants.snip_max - constants.snip_head,
+        SnipTail::MaxMinusHeadMinusOne => constants.snip_max - constants.snip_head - 1,
+    };
+    let mut tail_start = len - keep_tail;
+    if world.profile.switches.pair_protection {
+        let messages = world.history.messages();
+        // Python's messages[head_end - 1] reads the last message when head_end is 0.
+        let head_last = head_end.checked_sub(1).unwrap_or(len - 1);
+        let bound = match world.profile.snip_head_bound {
+            SnipHeadBound::TailStart => tail_start,
+            SnipHeadBound::Len => len,
+        };
+        if messages[head_last].has_tool_use() {
+            while head_end < bound && messages[head_end].is_tool_result() {
+                head_end += 1;
+            }
+        }
+        tail_start = super::step_back_tail(world, tail_start);
+    }
+    if head_end >= tail_start {
+        world.event(
+            "snip",
+            "keep",
+            None,
+            Some(len),
+            Some(len),
+            format!("head {head_end} reaches tail {tail_start}: nothing to cut"),
+        );
+        return Ok(());
+    }
+    let cut = tail_start - head_end;
+    if cut == 1
+        && world.profile.on(SwitchName::SnipMarkerGuard)
+        && is_archive_marker(world, &world.history.messages()[head_end])
+    {
+        world.event(
+            "snip",
+            "keep",
+            None,
+            Some(len),
+            Some(len),
+            "the middle is one archive marker already: not archived again",
+        );
+        return Ok(());
+    }
+    let path = if world.profile.snip_archives {
+        Some(world.archive("snip")?)
+    } else {
+        None
+    };
+    super::note_removed(
+        world,
+        head_end..tail_start,
+        "snip",
+        &format!("snipped: messages {head_end}..{tail_start} cut"),
+        path.as_deref(),
+    );
+    let marker = fill(
+        world.profile.strings.snip_marker,
+        &[
+            ("n", &cut.to_string()),
+            ("path", path.as_deref().unwrap_or("")),
+        ],
+    );
+    let messages = world.history.messages();
+    let mut kept: Vec<Message> = Vec::with_capacity(head_end + 1 + len - tail_start);
+    kept.extend_from_slice(&messages[..head_end]);
+    kept.push(Message::user_text(marker));
+    kept.extend_from_slice(&messages[tail_start..]);
+    let before = world.history.estimate();
+    world.history.replace_all(kept);
+    world.event(
+        "snip",
+        "snip",
+        None,
+        Some(before),
+        Some(world.history.estimate()),
+        format!(
+            "{len} messages > snip_max {}: cut {cut} from the middle",
+            constants.snip_max
+        ),
+    );
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! Time-based microcompact: after an idle gap the prompt cache is cold, so old tool results are
+//! cleared before the next request.
+//!
+//! Claude Code v2.1.88 `microCompact.ts` / `timeBasedMCConfig.ts` (SPEC §5.5, C2): when the gap
+//! since the last assistant message is at least 60 minutes, every tool_result of a compactable
+//! tool (Read, Bash, PowerShell, Grep, Glob, WebSearch, WebFetch, Edit, Write, by the name of its
+//! tool_use) except the last `max(1, 5)` becomes `[Old tool result content cleared]`. Already
+//! cleared results are skipped. The originals stay in the session transcript. The shipped build
+//! has it off (GrowthBook `tengu_slate_heron`); the lab has it on, switch `time_based_mc`.
+
+use std::collections::BTreeSet;
+
+use crate::compaction::switches::SwitchName;
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::transcript::{Block, Role};
+
+/// COMPACTABLE_TOOLS.
+pub const COMPACTABLE: [&str; 9] = [
+    "Read",
+    "Bash",
+    "PowerShell",
+    "Grep",
+    "Glob",
+    "WebSearch",
+    "WebFetch",
+    "Edit",
+    "Write",
+];
+
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    if !world.profile.on(SwitchName::TimeBasedMc) {
+        return Ok(());
+    }
+    let messages = world.history.messages();
+    if !messages.iter().any(|m| m.role == Role::Assistant) {
+        return Ok(());
+    }
+    let gap = world.idle_minutes;
+    let threshold = world.profile.constants.idle_gap_minutes as u64;
+    if gap < threshold {
+        return Ok(());
+    }
+    let ids: Vec<String> = messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| m.block_list())
+        .filter_map(|b| match b {
+            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => {
+                Some(id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let keep = world.profile.constants.keep_recent.max(1);
+    if ids.len() <= keep {
+        return Ok(());
+    }
+    let clear: BTreeSet<&str> = ids[..ids.len() - keep].iter().map(String::as_str).collect();
+    let cleared = world.profile.strings.omitted;
+    let targets: Vec<(usize, usize)> = world
+        .history
+        .result_positions()
+        .into_iter()
+        .filter(|&(mi, bi)| {
+            let (id, content) = world.history.result_at(mi, bi);
+            clear.contains(id) && content != cleared
+        })
+        .collect();
+    for (mi, bi) in targets {
+        world.replace_result(
+            mi,
+            bi,
+            cleared.to_owned(),
+            "time_mc",
+            format!(
+                "time-based microcompact: {gap} idle minutes ≥ {threshold}, not among the last {keep} compactable results"
+            ),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,525 @@
+//! Python's text views of a transcript, to the character.
+//!
+//! The course measures context with `len(json.dumps(messages, default=str, ensure_ascii=False))`
+//! (learn-claude-code s08 `estimate_chars` at f9e8b28; SPEC §2). Thresholds decide the findings, so
+//! the lab reproduces that count exactly: separators `", "` and `": "`, keys in insertion order,
+//! non-ASCII kept, only `"`, `\` and the C0 controls escaped. The course site's older revision
+//! measures `len(str(messages))` instead, Python's `repr`: quote choice, `\xNN`/`\uNNNN` escapes of
+//! what CPython 3.11 calls non-printable. Python's `str.splitlines`, which the micro stage uses to
+//! find a `Full output: ` line, lives here too.
+
+use serde_json::{Number, Value};
+
+/// Which of Python's text views a serialisation follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// `json.dumps(value, ensure_ascii=False)`.
+    Json,
+    /// `str(value)` / `repr(value)` of lists, dicts and strings.
+    Repr,
+}
+
+impl Dialect {
+    /// Length of one string literal in this dialect, quotes included.
+    pub fn str_chars(self, text: &str) -> usize {
+        match self {
+            Dialect::Json => json_str_chars(text),
+            Dialect::Repr => repr_str_chars(text),
+        }
+    }
+
+    /// Appends one string literal.
+    pub fn write_str(self, out: &mut String, text: &str) {
+        match self {
+            Dialect::Json => write_json_str(out, text),
+            Dialect::Repr => write_repr_str(out, text),
+        }
+    }
+
+    fn literal(self, value: &Value) -> &'static str {
+        match (self, value) {
+            (Dialect::Json, Value::Bool(true)) => "true",
+            (Dialect::Json, Value::Bool(false)) => "false",
+            (Dialect::Json, _) => "null",
+            (Dialect::Repr, Value::Bool(true)) => "True",
+            (Dialect::Repr, Value::Bool(false)) => "False",
+            (Dialect::Repr, _) => "None",
+        }
+    }
+}
+
+/// Where serialised text goes: a `String`, or a counter when only the length matters.
+pub(crate) trait Sink {
+    /// Appends text that needs no escaping (punctuation).
+    fn raw(&mut self, text: &str);
+    /// Appends `text` as a string literal of the dialect, quotes included.
+    fn string(&mut self, text: &str, dialect: Dialect);
+}
+
+/// Counts Unicode scalar values, as Python's `len` of a `str` does.
+#[derive(Debug, Default)]
+pub(crate) struct Counter(pub usize);
+
+impl Sink for Counter {
+    fn raw(&mut self, text: &str) {
+        self.0 += text.chars().count();
+    }
+
+    fn string(&mut self, text: &str, dialect: Dialect) {
+        self.0 += dialect.str_chars(text);
+    }
+}
+
+impl Sink for String {
+    fn raw(&mut self, text: &str) {
+        self.push_str(text);
+    }
+
+    fn string(&mut self, text: &str, dialect: Dialect) {
+        dialect.write_str(self, text);
+    }
+}
+
+fn write_json_str(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Length of `json.dumps(text, ensure_ascii=False)`: the quotes plus every character, with two
+/// for `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and six (`\u00XX`) for the other C0 controls.
+pub fn json_str_chars(text: &str) -> usize {
+    let mut count = 2;
+    for c in text.chars() {
+        count += match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if (c as u32) < 0x20 => 6,
+            _ => 1,
+        };
+    }
+    count
+}
+
+/// CPython 3.11's `str.isprintable` for one character.
+fn is_printable(c: char) -> bool {
+    let cp = c as u32;
+    crate::python::repr_table::NON_PRINTABLE
+        .binary_search_by(|&(lo, hi)| {
+            if hi < cp {
+                std::cmp::Ordering::Less
+            } else if lo > cp {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_err()
+}
+
+/// The quote `repr` chooses: `"` when the text has `'` and no `"`, else `'`.
+fn repr_quote(text: &str) -> char {
+    if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    }
+}
+
+/// How `repr` writes one character inside quotes `quote`.
+enum ReprChar {
+    Plain(char),
+    Escaped(String),
+}
+
+fn repr_char(c: char, quote: char) -> ReprChar {
+    let cp = c as u32;
+    match c {
+        c if c == quote || c == '\\' => ReprChar::Escaped(format!("\\{c}")),
+        '\t' => ReprChar::Escaped("\\t".to_owned()),
+        '\n' => ReprChar::Escaped("\\n".to_owned()),
+        '\r' => ReprChar::Escaped("\\r".to_owned()),
+        _ if cp < 0x20 || cp == 0x7f => ReprChar::Escaped(format!("\\x{cp:02x}")),
+        _ if cp < 0x7f || is_printable(c) => ReprChar::Plain(c),
+        _ if cp <= 0xff => ReprChar::Escaped(format!("\\x{cp:02x}")),
+        _ if cp <= 0xffff => ReprChar::Escaped(format!("\\u{cp:04x}")),
+        _ => ReprChar::Escaped(format!("\\U{cp:08x}")),
+    }
+}
+
+/// Length of `repr(text)`.
+pub fn repr_str_chars(text: &str) -> usize {
+    let quote = repr_quote(text);
+    let mut count = 2;
+    for c in text.chars() {
+        let cp = c as u32;
+        count += match c {
+            c if c == quote || c == '\\' => 2,
+            '\t' | '\n' | '\r' => 2,
+            _ if cp < 0x20 || cp == 0x7f => 4,
+            _ if cp < 0x7f || is_printable(c) => 1,
+            _ if cp <= 0xff => 4,
+            _ if cp <= 0xffff => 6,
+            _ => 10,
+        };
+    }
+    count
+}
+
+fn write_repr_str(out: &mut String, text: &str) {
+    let quote = repr_quote(text);
+    out.push(quote);
+    for c in text.chars() {
+        match repr_char(c, quote) {
+            ReprChar::Plain(c) => out.push(c),
+            ReprChar::Escaped(text) => out.push_str(&text),
+        }
+    }
+    out.push(quote);
+}
+
+/// Writes `value` as `json.dumps(value, ensure_ascii=False)` (or `repr(value)`) would.
+pub(crate) fn write_value<S: Sink>(sink: &mut S, value: &Value, dialect: Dialect) {
+    match value {
+        Value::Null | Value::Bool(_) => sink.raw(dialect.literal(value)),
+        Value::Number(number) => sink.raw(&python_number(number, dialect)),
+        Value::String(text) => sink.string(text, dialect),
+        Value::Array(items) => {
+            sink.raw("[");
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    sink.raw(", ");
+                }
+                write_value(sink, item, dialect);
+            }
+            sink.raw("]");
+        }
+        Value::Object(map) => {
+            sink.raw("{");
+            for (index, (key, item)) in map.iter().enumerate() {
+                if index > 0 {
+                    sink.raw(", ");
+                }
+                sink.string(key, dialect);
+                sink.raw(": ");
+                write_value(sink, item, dialect);
+            }
+            sink.raw("}");
+        }
+    }
+}
+
+/// Length of `json.dumps(value, ensure_ascii=False)`.
+pub fn value_chars(value: &Value) -> usize {
+    let mut counter = Counter::default();
+    write_value(&mut counter, value, Dialect::Json);
+    counter.0
+}
+
+/// `len(repr(value))` for a value read by `json.loads`.
+pub fn repr_chars(value: &Value) -> usize {
+    let mut counter = Counter::default();
+    write_value(&mut counter, value, Dialect::Repr);
+    counter.0
+}
+
+/// The text `repr(value)` prints.
+pub fn repr(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, Dialect::Repr);
+    out
+}
+
+/// The text `json.dumps(value, ensure_ascii=False)` prints.
+pub fn dumps(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, Dialect::Json);
+    out
+}
+
+/// How Python prints a number that `json.loads` read: integers exactly, floats by `float.__repr__`
+/// (`json.dumps` spells the infinities `Infinity`, `repr` spells them `inf`).
+fn python_number(number: &Number, dialect: Dialect) -> String {
+    // serde_json keeps the literal (feature `arbitrary_precision`), so big integers stay exact.
+    let literal = number.to_string();
+    let is_float = literal.contains(['.', 'e', 'E']);
+    if !is_float {
+        // json.loads("-0") is the int 0.
+        return if literal == "-0" {
+            "0".to_owned()
+        } else {
+            literal
+        };
+    }
+    let value: f64 = literal.parse().unwrap_or(f64::NAN);
+    match dialect {
+        Dialect::Repr if value.is_infinite() => if value > 0.0 { "inf" } else { "-inf" }.to_owned(),
+        Dialect::Repr if value.is_nan() => "nan".to_owned(),
+        _ => python_float_repr(value),
+    }
+}
+
+/// `float.__repr__`: the shortest round-tripping digits, positional for decimal exponents in
+/// -4..16, scientific (`1e+16`, `1.5e-05`) outside; `Infinity`/`NaN` as `json.dumps` spells them.
+pub fn python_float_repr(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    // Rust's `{:e}` gives the shortest round-tripping digits, like Python's repr.
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("`{:e}` always prints an exponent");
+    let exponent: i32 = exponent.parse().expect("`{:e}` prints an integer exponent");
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    if (-4..16).contains(&exponent) {
+        let point = exponent + 1;
+        if point <= 0 {
+            let zeros = "0".repeat(point.unsigned_abs() as usize);
+            format!("{sign}0.{zeros}{digits}")
+        } else {
+            let point = point as usize;
+            if digits.len() <= point {
+                let zeros = "0".repeat(point - digits.len());
+                format!("{sign}{digits}{zeros}.0")
+            } else {
+                format!("{sign}{}.{}", &digits[..point], &digits[point..])
+            }
+        }
+    } else {
+        let exp_sign = if exponent < 0 { '-' } else { '+' };
+        let body = if digits.len() == 1 {
+            digits
+        } else {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        };
+        format!("{sign}{body}e{exp_sign}{:02}", exponent.unsigned_abs())
+    }
+}
+
+/// Python's `str.splitlines()`: splits on `\n`, `\r`, `\r\n`, `\v`, `\f`, `\x1c`-`\x1e`, `\x85`,
+/// U+2028 and U+2029, and drops the terminators.
+pub fn splitlines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((index, c)) = chars.next() {
+        let is_break = matches!(
+            c,
+            '\n' | '\r'
+                | '\u{b}'
+                | '\u{c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        );
+        if !is_break {
+            continue;
+        }
+        lines.push(&text[start..index]);
+        let mut end = index + c.len_utf8();
+        if c == '\r' {
+            if let Some((_, '\n')) = chars.peek() {
+                chars.next();
+                end += 1;
+            }
+        }
+        start = end;
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// Python's `str.isspace()` for one character: Unicode white space plus the four information
+/// separators `\x1c`..`\x1f`, which Rust does not count as white space.
+pub fn py_is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.strip()` without arguments.
+pub fn py_strip(text: &str) -> &str {
+    text.trim_matches(py_is_space)
+}
+
+/// Python's `str.split()` without arguments: runs of white space separate, none are empty.
+pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
+    text.split(py_is_space).filter(|word| !word.is_empty())
+}
+
+/// Python's `text[:n]` on characters.
+pub fn char_prefix(text: &str, n: usize) -> &str {
+    match text.char_indices().nth(n) {
+        Some((index, _)) => &text[..index],
+        None => text,
+    }
+}
+
+/// Python's `len(text)`.
+pub fn char_len(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    // Expected values below were computed with CPython 3.11:
+    // len(json.dumps(value, ensure_ascii=False)).
+
+    #[test]
+    fn plain_ascii_string() {
+        assert_eq!(json_str_chars("hello"), 7);
+        assert_eq!(dumps(&json!("hello")), "\"hello\"");
+    }
+
+    #[test]
+    fn non_ascii_is_kept_and_counted_per_code_point() {
+        // json.dumps("中文😀", ensure_ascii=False) == '"中文😀"', len 5.
+        assert_eq!(json_str_chars("中文😀"), 5);
+        assert_eq!(dumps(&json!("中文😀")), "\"中文😀\"");
+        // "é" precomposed is one code point, "e\u0301" two.
+        assert_eq!(json_str_chars("é"), 3);
+        assert_eq!(json_str_chars("e\u{301}"), 4);
+    }
+
+    #[test]
+    fn quotes_and_backslashes_take_two() {
+        // len(json.dumps('say "hi" \\ ok')) == 18: 13 characters, 3 escapes, 2 quotes.
+        let text = "say \"hi\" \\ ok";
+        assert_eq!(json_str_chars(text), 18);
+        assert_eq!(dumps(&json!(text)), r#""say \"hi\" \\ ok""#);
+    }
+
+    #[test]
+    fn control_characters() {
+        // '\n', '\t', '\r', '\b', '\f' take two; other C0 take six; DEL and U+2028 stay raw.
+        let text = "a\nb\tc\rd\u{8}e\u{c}f\u{1}g\u{1f}h\u{7f}i\u{2028}";
+        assert_eq!(
+            dumps(&json!(text)),
+            "\"a\\nb\\tc\\rd\\be\\ff\\u0001g\\u001fh\u{7f}i\u{2028}\""
+        );
+        // 2 quotes + 11 plain + 5*2 + 2*6 = 35.
+        assert_eq!(json_str_chars(text), 35);
+        assert_eq!(json_str_chars(text), dumps(&json!(text)).chars().count());
+    }
+
+    #[test]
+    fn nested_tool_use_input() {
+        // json.dumps([{"role": "assistant", "content": [{"type": "tool_use", "id": "t1",
+        //   "name": "bash", "input": {"command": "ls", "opts": {"a": [1, 2.5, True, None]}}}]}],
+        //   ensure_ascii=False)
+        let value = json!([{"role": "assistant", "content": [{"type": "tool_use", "id": "t1",
+            "name": "bash", "input": {"command": "ls", "opts": {"a": [1, 2.5, true, null]}}}]}]);
+        let expected = r#"[{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": "ls", "opts": {"a": [1, 2.5, true, null]}}}]}]"#;
+        assert_eq!(dumps(&value), expected);
+        assert_eq!(value_chars(&value), 151);
+    }
+
+    #[test]
+    fn input_keys_keep_scenario_order() {
+        let value: Value = serde_json::from_str(r#"{"z": 1, "a": 2}"#).unwrap();
+        assert_eq!(dumps(&value), r#"{"z": 1, "a": 2}"#);
+    }
+
+    #[test]
+    fn numbers_print_as_python_does() {
+        let value: Value = serde_json::from_str(
+            "[1.0, 1e20, 1e16, 1e15, 0.0001, 0.00001, -0, -0.0, 123456789012345678901234567890, 1.5e-7, 2.50]",
+        )
+        .unwrap();
+        // json.dumps(json.loads(same)) in CPython.
+        assert_eq!(
+            dumps(&value),
+            "[1.0, 1e+20, 1e+16, 1000000000000000.0, 0.0001, 1e-05, 0, -0.0, \
+             123456789012345678901234567890, 1.5e-07, 2.5]"
+        );
+        let huge: Value = serde_json::from_str("[1e400]").unwrap();
+        assert_eq!(dumps(&huge), "[Infinity]");
+    }
+
+    #[test]
+    fn repr_quotes_and_escapes_like_cpython() {
+        // Each pair is (text, repr(text)) from CPython 3.11.
+        let cases = [
+            ("plain", "'plain'"),
+            ("it's", "\"it's\""),
+            ("say \"hi\"", "'say \"hi\"'"),
+            ("both ' and \"", "'both \\' and \"'"),
+            ("back\\slash", "'back\\\\slash'"),
+            ("a\nb\tc\rd", "'a\\nb\\tc\\rd'"),
+            (
+                "\u{0}\u{1f}\u{7f}\u{85}\u{a0}",
+                "'\\x00\\x1f\\x7f\\x85\\xa0'",
+            ),
+            ("中文😀é", "'中文😀é'"),
+            ("zero\u{200b}width\u{2028}", "'zero\\u200bwidth\\u2028'"),
+            ("\u{e000}\u{10ffff}", "'\\ue000\\U0010ffff'"),
+        ];
+        for (text, expected) in cases {
+            let mut out = String::new();
+            Dialect::Repr.write_str(&mut out, text);
+            assert_eq!(out, expected, "{text:?}");
+            assert_eq!(repr_str_chars(text), expected.chars().count(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn repr_of_values() {
+        let value: Value =
+            serde_json::from_str(r#"{"a": [1, 2.5, true, false, null, "x"], "b": 1e400}"#).unwrap();
+        // repr(json.loads(same)) in CPython.
+        assert_eq!(
+            repr(&value),
+            "{'a': [1, 2.5, True, False, None, 'x'], 'b': inf}"
+        );
+        assert_eq!(repr_chars(&value), repr(&value).chars().count());
+    }
+
+    #[test]
+    fn splitlines_matches_python() {
+        // "a\r\nb\rc\nd\x0be\x0cf\x1cg\x85h\u2028i".splitlines()
+        let text = "a\r\nb\rc\nd\u{b}e\u{c}f\u{1c}g\u{85}h\u{2028}i";
+        assert_eq!(
+            splitlines(text),
+            vec!["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        );
+        // A trailing newline does not make an empty last line; an inner blank line stays.
+        assert_eq!(splitlines("x\n\ny\n"), vec!["x", "", "y"]);
+        assert_eq!(splitlines(""), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn prefix_counts_characters() {
+        assert_eq!(char_prefix("中文abc", 3), "中文a");
+        assert_eq!(char_prefix("ab", 5), "ab");
+        assert_eq!(char_len("中文abc"), 5);
+    }
+}
