@@ -8,8 +8,10 @@
 pub mod check;
 pub mod cli;
 pub mod compaction;
+pub mod diff;
 pub mod error;
 pub mod experiments;
+pub(crate) mod fmt;
 pub mod memory;
 pub mod options;
 pub mod python;
@@ -486,7 +488,10 @@ pub fn execute_with(
             if args.shard.is_some() {
                 return Ok(outcome(render::json(&shard), true));
             }
-            Ok(outcome(mc::render(&mc::report(&shard), args.format), true))
+            Ok(outcome(
+                render::montecarlo(&mc::report(&shard), args.format),
+                true,
+            ))
         }
         Command::Merge(args) => {
             use experiments::montecarlo as mc;
@@ -507,7 +512,10 @@ pub fn execute_with(
                 shards.push((name, shard));
             }
             let whole = mc::merge(shards)?;
-            Ok(outcome(mc::render(&mc::report(&whole), args.format), true))
+            Ok(outcome(
+                render::montecarlo(&mc::report(&whole), args.format),
+                true,
+            ))
         }
         Command::Report(args) => {
             let done = report::report(&args.out, args.check)?;

@@ -3,13 +3,15 @@
 //! observable difference".
 
 use serde::Serialize;
-use serde_json::Value;
 
-use super::{Flat, flatten, flatten_probe, prototype_replay, spill_path_of};
+use super::observe::{flatten, flatten_probe};
+use super::prototype_replay;
+use super::spill::spill_path_of;
 use crate::compaction::driver::{self, resolve_profile};
 use crate::compaction::profile::Profile;
 use crate::compaction::prototype;
 use crate::compaction::switches::SwitchName;
+use crate::diff::{Change, Flat, diff};
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::scenario::Scenario;
@@ -116,14 +118,6 @@ impl Break {
     }
 }
 
-/// One observable that differs between baseline and broken.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Change {
-    pub observable: String,
-    pub baseline: Value,
-    pub broken: Value,
-}
-
 /// One break against its baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BreakOutcome {
@@ -152,22 +146,6 @@ pub struct BreakReport {
     pub breaks: Vec<BreakOutcome>,
 }
 
-/// `lost_forever 0 → 1, pointer_lost 0 → 1`.
-pub fn describe_changes(changes: &[Change], separator: &str) -> String {
-    changes
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {} → {}",
-                c.observable,
-                super::text(&c.baseline),
-                super::text(&c.broken)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(separator)
-}
-
 impl BreakOutcome {
     /// The change of one observable, if it changed.
     pub fn change(&self, observable: &str) -> Option<&Change> {
@@ -189,19 +167,6 @@ fn probe(scenario: &Scenario, options: &RunOptions, with_layers: bool) -> Result
     } else {
         Ok((flatten(&report.observables), Vec::new(), path))
     }
-}
-
-pub fn diff(baseline: &[(String, Value)], broken: &[(String, Value)]) -> Vec<Change> {
-    baseline
-        .iter()
-        .zip(broken)
-        .filter(|((_, a), (_, b))| a != b)
-        .map(|((name, a), (_, b))| Change {
-            observable: name.clone(),
-            baseline: a.clone(),
-            broken: b.clone(),
-        })
-        .collect()
 }
 
 /// Runs each break against the baseline of `scenario` (the built-in prototype replay, with the

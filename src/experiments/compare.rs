@@ -4,9 +4,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{flatten, observable_value};
+use super::observe::flatten;
 use crate::compaction::driver;
 use crate::compaction::profile::{self, Profile};
+use crate::diff::observable_value;
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::scenario::Scenario;

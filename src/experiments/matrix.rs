@@ -6,10 +6,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::breaks::BREAKS;
-use super::{flatten, observable_value, reference_file, spill_dir_for};
+use super::observe::flatten;
+use super::spill::{reference_file, refuse_real_paths, spill_dir_for};
 use crate::compaction::driver::{self, resolve_profile};
 use crate::compaction::observables::OBSERVABLE_NAMES;
 use crate::compaction::switches::SwitchName;
+use crate::diff::observable_value;
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::scenario::Scenario;
@@ -235,7 +237,7 @@ pub fn run(
     let profile = resolve_profile(scenario, options)?;
     let uses_path = matches!(rows, Axis::Path { .. }) || matches!(cols, Axis::Path { .. });
     if uses_path {
-        super::refuse_real_paths(options)?;
+        refuse_real_paths(options)?;
     }
     let reference = if uses_path {
         Some(reference_file(scenario, options)?)

@@ -6,10 +6,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{flatten_probe, prototype_replay, text};
+use super::observe::flatten_probe;
+use super::prototype_replay;
 use crate::compaction::driver::{self, resolve_profile};
 use crate::compaction::prototype;
 use crate::error::LabError;
+use crate::fmt::text;
 use crate::options::RunOptions;
 
 /// One selftest assertion.

@@ -6,9 +6,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::matrix::check_observe;
-use super::{flatten, observable_value, reference_file, spill_dir_for};
+use super::observe::flatten;
+use super::spill::{reference_file, refuse_real_paths, spill_dir_for};
 use crate::compaction::driver::{self, resolve_profile};
+use crate::diff::observable_value;
 use crate::error::LabError;
+use crate::fmt::text;
 use crate::options::RunOptions;
 use crate::scenario::{Body, Scenario, Step};
 
@@ -86,8 +89,8 @@ impl Cliff {
         format!(
             "{} {} → {} at {} {}",
             self.observable,
-            super::text(&self.from),
-            super::text(&self.to),
+            text(&self.from),
+            text(&self.to),
             vary.title(),
             self.at
         )
@@ -146,7 +149,7 @@ pub fn run(
     let profile = resolve_profile(scenario, options)?;
     let reference = match vary {
         Vary::Path => {
-            super::refuse_real_paths(options)?;
+            refuse_real_paths(options)?;
             Some(reference_file(scenario, options)?)
         }
         _ => None,

@@ -6,9 +6,8 @@
 use serde::Serialize;
 
 use super::observables::MemoryObservables;
+use crate::diff::{Change, Flat};
 use crate::error::LabError;
-use crate::experiments::Flat;
-use crate::experiments::breaks::Change;
 use crate::options::RunOptions;
 use crate::replay::{Ran, run_any};
 use crate::scenario::Scenario;
@@ -237,7 +236,7 @@ pub fn run(
             change: format!("{} = {}", b.switch, b.value),
             scenario: scenario.name.clone(),
             protects: b.protects.iter().map(|p| (*p).to_owned()).collect(),
-            changed: crate::experiments::breaks::diff(&baseline, &broken),
+            changed: crate::diff::diff(&baseline, &broken),
         });
     }
     Ok(MemoryBreakReport {

@@ -1,18 +1,8 @@
-//! The findings registry: every finding of SPEC §7 (course profiles, the prototype and Claude
-//! Code), each with its seed section, what it shows, its expected values and the
-//! experiment that measures them. `lab verify` and `lab report` evaluate it.
+//! The findings registry: every finding of SPEC §7 (course profiles, the prototype, Claude Code
+//! and the memory store), each with its seed section, what it shows, its expected values and the
+//! experiment that measures them. Data only; `evaluate` runs it.
 
-use serde::Serialize;
-use serde_json::Value;
-
-use super::breaks::{self, BreakOutcome};
-use super::matrix::{self, Axis};
-use super::sweep::{self, Vary};
-use super::{prototype_replay, text};
-use crate::check::CheckOutcome;
-use crate::error::LabError;
-use crate::options::RunOptions;
-use crate::scenario::Scenario;
+use crate::experiments::spill::SHORT_SPILL_DIR;
 
 /// How a finding is measured.
 #[derive(Debug, Clone, Copy)]
@@ -63,24 +53,13 @@ pub struct Finding {
     pub check: Check,
 }
 
-/// One row of the findings table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FindingRow {
-    pub id: String,
-    pub source: String,
-    pub shows: String,
-    pub expected: String,
-    pub measured: String,
-    pub ok: bool,
-}
-
-const SHORT: Option<&str> = Some("/tmp/lab/tool-results");
+const SHORT: Option<&str> = Some(SHORT_SPILL_DIR);
 
 macro_rules! scenario {
     ($file:literal, $headline:expr) => {
         Check::Scenario {
             file: $file,
-            text: include_str!(concat!("../../", $file)),
+            text: include_str!(concat!("../../../", $file)),
             headline: $headline,
         }
     };
@@ -143,7 +122,7 @@ pub const FINDINGS: &[Finding] = &[
         check: Check::Sweep {
             file: Some((
                 "scenarios/f04-idempotency-deep-path.json",
-                include_str!("../../scenarios/f04-idempotency-deep-path.json"),
+                include_str!("../../../scenarios/f04-idempotency-deep-path.json"),
             )),
             switches: &[],
             from: 60,
@@ -651,209 +630,3 @@ pub const FINDINGS: &[Finding] = &[
         },
     },
 ];
-
-fn label(check: &CheckOutcome) -> String {
-    match check.step {
-        Some(step) => format!("{} (step {step})", check.key),
-        None => check.key.clone(),
-    }
-}
-
-fn short(value: &Value) -> String {
-    crate::render::short(value)
-}
-
-fn options(spill_dir: Option<&str>) -> RunOptions {
-    RunOptions {
-        spill_dir: spill_dir.map(str::to_owned),
-        ..RunOptions::default()
-    }
-}
-
-fn change_text(outcome: &BreakOutcome) -> String {
-    if outcome.changed.is_empty() {
-        return "no observable difference".to_owned();
-    }
-    breaks::describe_changes(&outcome.changed, "; ")
-}
-
-fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
-    let (expected, measured, ok) = match finding.check {
-        Check::Scenario {
-            file,
-            text,
-            headline,
-        } => {
-            let scenario = Scenario::parse(file, file, text)?;
-            let report = crate::replay::run_any(&scenario, &RunOptions::default())?;
-            let shown: Vec<&CheckOutcome> = headline
-                .iter()
-                .filter_map(|h| report.expect().iter().find(|c| label(c) == *h))
-                .collect();
-            assert_eq!(
-                shown.len(),
-                headline.len(),
-                "{file}: headline names a missing expectation"
-            );
-            let join = |f: &dyn Fn(&CheckOutcome) -> String| {
-                shown.iter().map(|c| f(c)).collect::<Vec<_>>().join("; ")
-            };
-            (
-                join(&|c| format!("{} = {}", label(c), short(&c.expected))),
-                join(&|c| format!("{} = {}", label(c), short(&c.measured))),
-                report.passed(),
-            )
-        }
-        Check::Break {
-            name,
-            spill_dir,
-            changed,
-            unchanged,
-            nothing,
-        } => {
-            let list = breaks::parse(name)?;
-            let report = breaks::run(None, &list, &options(spill_dir))?;
-            let outcome = &report.breaks[0];
-            let expected = if nothing {
-                "no observable difference".to_owned()
-            } else {
-                let mut parts: Vec<String> = changed
-                    .iter()
-                    .map(|(o, a, b)| format!("{o} {a} → {b}"))
-                    .collect();
-                parts.extend(unchanged.iter().map(|o| format!("{o} unchanged")));
-                parts.join("; ")
-            };
-            let ok = if nothing {
-                outcome.changed.is_empty()
-            } else {
-                changed.iter().all(|(o, a, b)| {
-                    outcome
-                        .change(o)
-                        .is_some_and(|c| text(&c.baseline) == *a && text(&c.broken) == *b)
-                }) && unchanged.iter().all(|o| outcome.change(o).is_none())
-            };
-            let path = match (&outcome.spill_path, outcome.spill_path_chars) {
-                (Some(_), Some(n)) => format!(" (spill file path {n} chars)"),
-                _ => String::new(),
-            };
-            (
-                format!("{name}: {expected}"),
-                format!("{}{path}", change_text(outcome)),
-                ok,
-            )
-        }
-        Check::MemoryBreak { name, changed } => {
-            let list = crate::memory::breaks::parse(name)?;
-            let report = crate::memory::breaks::run(&list, None, &RunOptions::default())?;
-            let outcome = &report.breaks[0];
-            let expected: Vec<String> = changed
-                .iter()
-                .map(|(o, a, b)| format!("{o} {a} → {b}"))
-                .collect();
-            let measured = breaks::describe_changes(&outcome.changed, "; ");
-            let ok = expected.join("; ") == measured;
-            (
-                format!("{name}: {}", expected.join("; ")),
-                if measured.is_empty() {
-                    "no observable difference".to_owned()
-                } else {
-                    format!("{measured} ({})", outcome.scenario)
-                },
-                ok,
-            )
-        }
-        Check::Matrix { spill_dir, cells } => {
-            let scenario = prototype_replay();
-            let options = options(spill_dir);
-            let rows = Axis::parse("order", &scenario, &options)?;
-            let cols = Axis::parse("unseen_guard", &scenario, &options)?;
-            let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
-            let report = matrix::run(&scenario, &rows, &cols, &observe, &options)?;
-            let measured: Vec<Vec<String>> = report
-                .cells
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .map(|c| c.values.iter().map(text).collect::<Vec<_>>().join("/"))
-                        .collect()
-                })
-                .collect();
-            let render = |grid: &dyn Fn(usize, usize) -> String| {
-                format!(
-                    "intact: on {} off {}; swapped: on {} off {}",
-                    grid(0, 0),
-                    grid(0, 1),
-                    grid(1, 0),
-                    grid(1, 1)
-                )
-            };
-            let ok = (0..2).all(|r| (0..2).all(|c| measured[r][c] == cells[r][c]));
-            let chars = report.spill_path_chars.unwrap_or(0);
-            (
-                render(&|r, c| cells[r][c].to_owned()),
-                format!(
-                    "{} (spill file path {chars} chars)",
-                    render(&|r, c| measured[r][c].clone())
-                ),
-                ok,
-            )
-        }
-        Check::Sweep {
-            file,
-            switches,
-            from,
-            to,
-            cliffs,
-        } => {
-            let scenario = match file {
-                Some((file, text)) => Scenario::parse(file, file, text)?,
-                None => prototype_replay(),
-            };
-            let options = RunOptions {
-                switches: switches
-                    .iter()
-                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                    .collect(),
-                ..RunOptions::default()
-            };
-            let observe = vec!["pointer_lost".to_owned()];
-            let report = sweep::run(
-                &scenario,
-                &Vary::Path,
-                &sweep::range(from, to, 1)?,
-                &observe,
-                &options,
-                &mut |_, _| {},
-            )?;
-            let found: Vec<String> = report
-                .cliffs
-                .iter()
-                .map(|c| c.describe(&Vary::Path))
-                .collect();
-            let ok = found.iter().map(String::as_str).eq(cliffs.iter().copied());
-            (
-                format!("{} ({from}..{to})", cliffs.join("; ")),
-                if found.is_empty() {
-                    "no cliff".to_owned()
-                } else {
-                    found.join("; ")
-                },
-                ok,
-            )
-        }
-    };
-    Ok(FindingRow {
-        id: finding.id.to_owned(),
-        source: finding.source.to_owned(),
-        shows: finding.shows.to_owned(),
-        expected,
-        measured,
-        ok,
-    })
-}
-
-/// Evaluates every finding.
-pub fn evaluate_all() -> Result<Vec<FindingRow>, LabError> {
-    FINDINGS.iter().map(evaluate).collect()
-}

@@ -1,0 +1,9 @@
+//! The findings that `lab verify` and `lab report` check: a registry of every finding of SPEC §7
+//! (`registry`, data) and the runs that measure each one against its expected values
+//! (`evaluate`).
+
+mod evaluate;
+mod registry;
+
+pub use evaluate::{FindingRow, evaluate_all};
+pub use registry::{Check, FINDINGS, Finding};

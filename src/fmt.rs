@@ -1,0 +1,35 @@
+//! Pure text helpers shared by results and renderers: a JSON value as a table cell (`text`), the
+//! same shortened to one line (`short`), and the ✓/✗ mark. A leaf: results use it to describe
+//! themselves (`lost_forever 0 → 1`), so they never need a renderer.
+
+use serde_json::Value;
+
+use crate::python::json::{char_len, char_prefix};
+
+/// Compact text of a value for tables: strings bare, the rest as JSON.
+pub(crate) fn text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A JSON value in one short line: strings bare with `\n` escaped, null as `(absent)`, and
+/// anything over 64 chars cut to 48 with its length.
+pub(crate) fn short(value: &Value) -> String {
+    let text = match value {
+        Value::String(s) => s.replace('\n', "\\n"),
+        Value::Null => "(absent)".to_owned(),
+        other => other.to_string(),
+    };
+    if char_len(&text) > 64 {
+        format!("{}… ({} chars)", char_prefix(&text, 48), char_len(&text))
+    } else {
+        text
+    }
+}
+
+/// ✓ for a pass, ✗ for a failure.
+pub(crate) fn mark(ok: bool) -> &'static str {
+    if ok { "✓" } else { "✗" }
+}

@@ -1,0 +1,170 @@
+//! `lab profiles`: each compaction profile (estimator, pipeline, stage steps, constants,
+//! switches, provenance), then each memory profile, as tables or as one JSON list.
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use super::{Format, compact_object, heading_at, render, table};
+use crate::compaction::profile::{PROFILES, Profile, describe_pipeline};
+use crate::memory::profile::{MEMORY_PROFILES, MemoryProfile};
+
+/// Profiles as their JSON list: each one through `value`.
+struct Listed<'a, T>(&'a [T], fn(&T) -> Value);
+
+impl<T> Serialize for Listed<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(self.1))
+    }
+}
+
+/// Every profile: the compaction profiles, then the memory profiles.
+struct AllProfiles;
+
+impl Serialize for AllProfiles {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let compaction = PROFILES.iter().map(profile_value);
+        serializer.collect_seq(compaction.chain(MEMORY_PROFILES.iter().map(memory_profile_value)))
+    }
+}
+
+/// `lab profiles`: the compaction profiles, then the memory profiles.
+pub fn all_profiles(format: Format) -> String {
+    render(&AllProfiles, format, |_, format| {
+        let mut out = profiles_text(PROFILES, format);
+        out.push_str(&memory_profiles_text(&MEMORY_PROFILES, format));
+        out
+    })
+}
+
+/// Compaction profiles as tables, markdown or a JSON list.
+pub fn profiles(profiles: &[Profile], format: Format) -> String {
+    render(&Listed(profiles, profile_value), format, |list, format| {
+        profiles_text(list.0, format)
+    })
+}
+
+fn profiles_text(profiles: &[Profile], format: Format) -> String {
+    let mut out = String::new();
+    for p in profiles {
+        out.push_str(&heading_at(
+            2,
+            &format!("{} — {}", p.name, p.provenance.system),
+            format,
+        ));
+        let mut rows = vec![
+            vec![
+                "estimate".to_owned(),
+                format!("{} ({})", p.estimator.describe(), p.estimator.unit()),
+            ],
+            vec!["prepare".to_owned(), describe_pipeline(p.pipeline)],
+        ];
+        if let Some(swapped) = p.swapped_pipeline {
+            rows.push(vec![
+                "prepare, order=swapped".to_owned(),
+                describe_pipeline(swapped),
+            ]);
+        }
+        rows.push(vec![
+            "stage steps".to_owned(),
+            p.stages
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ]);
+        rows.push(vec![
+            "constants".to_owned(),
+            compact_object(&p.constants.to_value(p.constant_names)),
+        ]);
+        rows.push(vec![
+            "switches (defaults)".to_owned(),
+            compact_object(&p.switches.to_value(p.switch_names)),
+        ]);
+        rows.push(vec!["sources".to_owned(), p.provenance.sources.join("; ")]);
+        rows.push(vec![
+            "not modelled".to_owned(),
+            p.provenance.absent.join("; "),
+        ]);
+        out.push_str(&table(&["property", "value"], rows, format));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// One compaction profile in `lab profiles --format json`.
+pub fn profile_value(p: &Profile) -> Value {
+    serde_json::json!({
+        "name": p.name,
+        "system": p.provenance.system,
+        "sources": p.provenance.sources,
+        "estimate": p.estimator.describe(),
+        "unit": p.estimator.unit(),
+        "prepare": describe_pipeline(p.pipeline),
+        "swapped": p.swapped_pipeline.map(describe_pipeline),
+        "stages": p.stages.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        "constants": p.constants.to_value(p.constant_names),
+        "switches": p.switches.to_value(p.switch_names),
+        "absent": p.provenance.absent,
+        "kind": "compaction",
+    })
+}
+
+/// Memory profiles as tables, markdown or a JSON list, as `lab profiles` lists them after the
+/// compaction profiles.
+pub fn memory_profiles(profiles: &[MemoryProfile], format: Format) -> String {
+    render(
+        &Listed(profiles, memory_profile_value),
+        format,
+        |list, format| memory_profiles_text(list.0, format),
+    )
+}
+
+fn memory_profiles_text(profiles: &[MemoryProfile], format: Format) -> String {
+    let mut out = String::new();
+    for p in profiles {
+        out.push_str(&heading_at(
+            2,
+            &format!("{} — {}", p.name, p.system),
+            format,
+        ));
+        let settable = match p.switch_names {
+            [] => "none".to_owned(),
+            names => names.join(", "),
+        };
+        let rows = vec![
+            vec!["kind".to_owned(), "memory store (SPEC §8)".to_owned()],
+            vec!["constants".to_owned(), {
+                let text = compact_object(&p.constants.to_value());
+                if text.contains("=0 ") || text.ends_with("=0") {
+                    format!("{text} (0: no limit)")
+                } else {
+                    text
+                }
+            }],
+            vec![
+                "switches (defaults)".to_owned(),
+                compact_object(&p.switches.to_value()),
+            ],
+            vec!["settable switches".to_owned(), settable],
+            vec!["sources".to_owned(), p.sources.join("; ")],
+            vec!["not modelled".to_owned(), p.absent.join("; ")],
+        ];
+        out.push_str(&table(&["property", "value"], rows, format));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// One memory profile in `lab profiles --format json`.
+pub fn memory_profile_value(p: &MemoryProfile) -> Value {
+    serde_json::json!({
+        "name": p.name,
+        "system": p.system,
+        "sources": p.sources,
+        "kind": "memory",
+        "constants": p.constants.to_value(),
+        "switches": p.switches.to_value(),
+        "settable": p.switch_names,
+        "absent": p.absent,
+    })
+}
