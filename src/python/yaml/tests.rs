@@ -13,7 +13,7 @@ fn dump_description(value: &str) -> String {
     safe_dump_str_mapping(&[("name", "x"), ("description", value), ("type", "user")])
 }
 
-/// What a load gives, spelled as the generator spells PyYAML's result.
+/// What a load gives, spelled as `describe_load` in `tools/yamlgen.py` spells PyYAML's result.
 fn describe(result: &Result<Option<Vec<(String, YamlValue)>>, YamlError>) -> String {
     match result {
         Ok(None) => "not a mapping".to_owned(),
@@ -221,4 +221,63 @@ fn implicit_resolvers() {
     ] {
         assert_eq!(resolve_implicit(value), tag, "{value:?}");
     }
+}
+
+/// Re-runs the oracle: `tools/yamlgen.py --json` (PyYAML itself) must give exactly the cases
+/// committed in `cases.rs`. Ignored because it needs python3 with PyYAML 6.0.3; run it with
+/// `cargo test --lib -- --ignored cases_are_pyyamls`.
+#[test]
+#[ignore = "needs python3 with PyYAML 6.0.3"]
+fn cases_are_pyyamls() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/yamlgen.py");
+    let output = std::process::Command::new("python3")
+        .args([script, "--json"])
+        .output()
+        .expect("python3 is on PATH");
+    assert!(
+        output.status.success(),
+        "tools/yamlgen.py failed (is PyYAML 6.0.3 installed?):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let oracle: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("yamlgen.py --json prints JSON");
+    let keys: Vec<_> = KEY_CASES
+        .iter()
+        .map(|(label, pairs, dumped)| {
+            let pairs: Vec<[&str; 2]> = pairs.iter().map(|&(key, value)| [key, value]).collect();
+            serde_json::json!([label, pairs, dumped])
+        })
+        .collect();
+    let committed = serde_json::json!({
+        "dump": DUMP_CASES.iter().map(|(l, v, d, r)| [l, v, d, r]).collect::<Vec<_>>(),
+        "keys": keys,
+        "load": LOAD_CASES.iter().map(|(l, t, e)| [l, t, e]).collect::<Vec<_>>(),
+        "metadata": METADATA_CASES.iter().map(|(t, e)| [t, e]).collect::<Vec<_>>(),
+    });
+    let mut failures = Vec::new();
+    for table in ["dump", "keys", "load", "metadata"] {
+        let ours = committed[table].as_array().expect("an array per table");
+        let theirs = oracle[table]
+            .as_array()
+            .expect("yamlgen.py prints an array per table");
+        if ours.len() != theirs.len() {
+            failures.push(format!(
+                "{table}: {} cases committed, {} from PyYAML",
+                ours.len(),
+                theirs.len()
+            ));
+        }
+        for (ours, theirs) in ours
+            .iter()
+            .zip(theirs)
+            .filter(|(ours, theirs)| ours != theirs)
+        {
+            failures.push(format!("{table}:\n  cases.rs {ours}\n  PyYAML   {theirs}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "cases.rs is not what tools/yamlgen.py prints; regenerate it:\n{}",
+        failures.join("\n")
+    );
 }
