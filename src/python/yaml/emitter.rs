@@ -22,9 +22,8 @@ fn is_line_break(c: char) -> bool {
     LINE_BREAKS.contains(c)
 }
 
-/// The emitter's events for a `str` mapping, given its distinct keys in order: `{}` in flow
-/// style when there are none (`check_empty_mapping`), else one block mapping; both followed by the
-/// end of the document (a line break).
+/// Writes a mapping of distinct `str` keys, in order: `{}` in flow style when it is empty
+/// (`check_empty_mapping`), else a block mapping; then the end of the document (a line break).
 pub(super) fn emit_str_mapping(entries: &[(&str, &str)]) -> String {
     if entries.is_empty() {
         return "{}\n".to_owned();

@@ -23,7 +23,7 @@ pub(crate) enum YamlError {
         exception: &'static str,
         message: String,
     },
-    /// A construct this module does not model; treat it like [`YamlError::Yaml`].
+    /// A construct the port does not model; treat it like [`YamlError::Yaml`].
     Unsupported(String),
 }
 
@@ -59,8 +59,8 @@ impl std::error::Error for YamlError {}
 /// its own construction somewhere around here too).
 pub(super) const MAX_DEPTH: usize = 100;
 
-#[derive(Debug, Clone, Copy, Default)]
 /// A position in the text, counted from 0 (PyYAML's `Mark` without the buffer).
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Mark {
     pub(super) line: usize,
     pub(super) column: usize,

@@ -67,6 +67,7 @@ use scanner::Scanner;
 /// A repeated key keeps its first position and its last value, as `dict(pairs)` does; no pairs
 /// give `{}\n`.
 pub(crate) fn safe_dump_str_mapping(pairs: &[(&str, &str)]) -> String {
+    // The representer is handed `dict(pairs)`.
     let mut entries: Vec<(&str, &str)> = Vec::new();
     for &(key, value) in pairs {
         match entries.iter_mut().find(|(seen, _)| *seen == key) {
