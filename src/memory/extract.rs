@@ -13,7 +13,8 @@ use serde_json::{Map, Value};
 use super::recall::{extract_json_array, message_text};
 use super::store::{MEMORY_TYPES, Record, TEMPORARY_MARKERS, normalized, slug};
 use super::world::{Call, MemoryWorld, PyError};
-use crate::python::json::{char_prefix, py_strip};
+use crate::python::json::char_prefix;
+use crate::python::str::py_strip;
 
 /// A validated candidate (`validate_memory_record`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,8 @@ use serde_json::Value;
 use super::profile::Revision;
 use super::store::INDEX;
 use super::world::{Call, MemoryWorld};
-use crate::python::json::{char_len, char_prefix, py_strip};
+use crate::python::json::{char_len, char_prefix};
+use crate::python::str::py_strip;
 use crate::transcript::{Block, Content, Message, Role};
 
 /// `message_text`: string content, or the text blocks joined by newlines.

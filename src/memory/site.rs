@@ -19,7 +19,8 @@ use super::extract::python_str;
 use super::recall::py_int;
 use super::store::{INDEX, Record};
 use super::world::{Call, MemoryWorld, PyError};
-use crate::python::json::{char_len, char_prefix, py_split, py_strip, splitlines};
+use crate::python::json::{char_len, char_prefix, splitlines};
+use crate::python::str::{py_split, py_strip};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// The site's `_parse_frontmatter`: a text starting with `---` is split on the first two

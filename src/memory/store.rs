@@ -9,7 +9,7 @@
 use super::fs::{MEMORY_DIR, Target, WORKDIR, path_name};
 use super::profile::Revision;
 use super::world::{MemoryWorld, PyError};
-use crate::python::json::py_strip;
+use crate::python::str::py_strip;
 use crate::python::yaml::{self, YamlValue};
 
 /// The index file.
@@ -51,7 +51,7 @@ pub struct Record {
 
 /// Python's `" ".join(text.split())`.
 pub fn collapse(text: &str) -> String {
-    crate::python::json::py_split(text)
+    crate::python::str::py_split(text)
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -104,7 +104,7 @@ pub(crate) fn parse_frontmatter(text: &str) -> (Vec<(String, YamlValue)>, String
     match yaml::load_metadata(meta) {
         Ok(Some(map)) => (
             map,
-            body.trim_start_matches(crate::python::json::py_is_space)
+            body.trim_start_matches(crate::python::str::py_is_space)
                 .to_owned(),
         ),
         Ok(None) => (Vec::new(), text.to_owned()),

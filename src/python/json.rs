@@ -353,22 +353,6 @@ pub fn splitlines(text: &str) -> Vec<&str> {
     lines
 }
 
-/// Python's `str.isspace()` for one character: Unicode white space plus the four information
-/// separators `\x1c`..`\x1f`, which Rust does not count as white space.
-pub fn py_is_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `str.strip()` without arguments.
-pub fn py_strip(text: &str) -> &str {
-    text.trim_matches(py_is_space)
-}
-
-/// Python's `str.split()` without arguments: runs of white space separate, none are empty.
-pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
-    text.split(py_is_space).filter(|word| !word.is_empty())
-}
-
 /// Python's `text[:n]` on characters.
 pub fn char_prefix(text: &str, n: usize) -> &str {
     match text.char_indices().nth(n) {
