@@ -6,12 +6,14 @@ use std::io;
 /// A scenario that cannot be read or would not run.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
+    /// The file could not be read.
     #[error("read {file}: {source}")]
     Read {
         file: String,
         #[source]
         source: io::Error,
     },
+    /// The file is not JSON; `message` is serde_json's, without its position.
     #[error("parse {file}: invalid JSON at line {line}, column {column}: {message}")]
     Json {
         file: String,
@@ -19,6 +21,8 @@ pub enum ScenarioError {
         column: usize,
         message: String,
     },
+    /// The JSON is not a valid scenario, or names what the profile lacks; `location` is
+    /// `top level`, `step N (kind)`, `expect`, `constants.NAME`, ...
     #[error("load {file}: {location}: {message}")]
     Invalid {
         file: String,
@@ -30,12 +34,14 @@ pub enum ScenarioError {
 /// A failure while a scenario runs (the store could not be written).
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// A file of the store (a spill, an archive, a memory file) could not be written.
     #[error("write {path}: {source}")]
     Store {
         path: String,
         #[source]
         source: io::Error,
     },
+    /// The temporary directory of a store could not be created.
     #[error("create a temporary store directory: {0}")]
     TempDir(#[source] io::Error),
 }
@@ -43,18 +49,24 @@ pub enum RunError {
 /// Any error of a `lab` command.
 #[derive(Debug, thiserror::Error)]
 pub enum LabError {
+    /// A scenario that cannot be loaded (exit code 2).
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
+    /// A store failure during a run (exit code 1).
     #[error(transparent)]
     Run(#[from] RunError),
+    /// Bad usage or input of any other command, as its full message (the catch-all the
+    /// architecture review §11 would split into one enum per area).
     #[error("{0}")]
     Usage(String),
+    /// A file other than a scenario could not be read (the message says `read`).
     #[error("read {path}: {source}")]
     Io {
         path: String,
         #[source]
         source: io::Error,
     },
+    /// An output file could not be written.
     #[error("write {path}: {source}")]
     Write {
         path: String,

@@ -1,0 +1,163 @@
+//! Tool calls and tool results as scenario files write them (SPEC §3), and [`Ids`], the ledger
+//! of call ids that loading keeps across steps: a call id is issued once, answered once, and
+//! only after an assistant message called it (the pairing rule of the Messages API).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys};
+use super::{AssistantSpec, Body, Call, ResultSpec};
+use crate::error::ScenarioError;
+
+/// The keys of one call of an assistant message.
+const CALL_KEYS: &[&str] = &["id", "name", "input"];
+/// The keys of one result.
+const RESULT_KEYS: &[&str] = &["id", "text", "chars", "lines", "width"];
+/// The width of a `lines` result without `width`.
+const DEFAULT_WIDTH: usize = 80;
+
+/// Calls issued so far and results already given, to check ids while loading.
+#[derive(Default)]
+pub(super) struct Ids {
+    /// Tool name of every call id.
+    pub(super) calls: BTreeMap<String, String>,
+    answered: BTreeSet<String>,
+    /// The calls of the previous step if it was an `assistant` step (a `check` step between
+    /// them does not count), for `compact_tool`.
+    pub(super) last_assistant: Option<Vec<Call>>,
+}
+
+impl Ids {
+    fn call(&mut self, ctx: &Ctx, at: &str, call: &Call) -> Result<(), ScenarioError> {
+        if self.calls.contains_key(&call.id) {
+            return Err(ctx.err(
+                at,
+                format!(
+                    "call id `{}` is used twice (tool_use ids must be unique)",
+                    call.id
+                ),
+            ));
+        }
+        self.calls.insert(call.id.clone(), call.name.clone());
+        Ok(())
+    }
+
+    /// Records the result for `id`: it must have been called and not answered yet.
+    pub(super) fn answer(&mut self, ctx: &Ctx, at: &str, id: &str) -> Result<(), ScenarioError> {
+        if !self.calls.contains_key(id) {
+            return Err(ctx.err(
+                at,
+                format!("result for `{id}`, which no earlier assistant message called"),
+            ));
+        }
+        if !self.answered.insert(id.to_owned()) {
+            return Err(ctx.err(at, format!("second result for `{id}`")));
+        }
+        Ok(())
+    }
+}
+
+/// One call; `name` defaults to `bash` and `input` to `{}`.
+fn parse_call(ctx: &Ctx, at: &str, value: &Value) -> Result<Call, ScenarioError> {
+    let map = as_object(ctx, at, "calls[]", value)?;
+    check_keys(ctx, at, map, CALL_KEYS)?;
+    let id = map
+        .get("id")
+        .ok_or_else(|| ctx.err(at, "a call needs an `id`"))?;
+    let id = as_str(ctx, at, "id", id)?.to_owned();
+    let name = match map.get("name") {
+        Some(name) => as_str(ctx, at, "name", name)?.to_owned(),
+        None => "bash".to_owned(),
+    };
+    let input = match map.get("input") {
+        Some(input) => as_object(ctx, at, "input", input)?.clone(),
+        None => Map::new(),
+    };
+    Ok(Call { id, name, input })
+}
+
+/// An assistant message (of an `assistant` or a `turn` step, whose keys are `allowed`); its
+/// calls are issued in `ids`.
+pub(super) fn parse_assistant(
+    ctx: &Ctx,
+    at: &str,
+    value: &Value,
+    ids: &mut Ids,
+    allowed: &[&str],
+) -> Result<AssistantSpec, ScenarioError> {
+    let map = as_object(ctx, at, "assistant", value)?;
+    check_keys(ctx, at, map, allowed)?;
+    let text = match map.get("text") {
+        Some(text) => Some(as_str(ctx, at, "text", text)?.to_owned()),
+        None => None,
+    };
+    let mut calls = Vec::new();
+    if let Some(list) = map.get("calls") {
+        for item in as_array(ctx, at, "calls", list)? {
+            let call = parse_call(ctx, at, item)?;
+            ids.call(ctx, at, &call)?;
+            calls.push(call);
+        }
+    }
+    if text.is_none() && calls.is_empty() {
+        return Err(ctx.err(at, "an assistant message needs `text` or at least one call"));
+    }
+    Ok(AssistantSpec { text, calls })
+}
+
+/// One result: an `id` and exactly one of `text`, `chars` or `lines` (with optional `width`).
+fn parse_result(ctx: &Ctx, at: &str, value: &Value) -> Result<ResultSpec, ScenarioError> {
+    let map = as_object(ctx, at, "results[]", value)?;
+    check_keys(ctx, at, map, RESULT_KEYS)?;
+    let id = map
+        .get("id")
+        .ok_or_else(|| ctx.err(at, "a result needs an `id`"))?;
+    let id = as_str(ctx, at, "id", id)?.to_owned();
+    let at_id = format!("{at}, result `{id}`");
+    let given: Vec<&str> = ["text", "chars", "lines"]
+        .into_iter()
+        .filter(|k| map.contains_key(*k))
+        .collect();
+    if given.len() != 1 {
+        return Err(ctx.err(
+            &at_id,
+            "give exactly one of `text`, `chars` or `lines` (with optional `width`)",
+        ));
+    }
+    if map.contains_key("width") && given[0] != "lines" {
+        return Err(ctx.err(&at_id, "`width` goes with `lines`"));
+    }
+    let body = match given[0] {
+        "text" => Body::Text(as_str(ctx, &at_id, "text", &map["text"])?.to_owned()),
+        "chars" => Body::Chars(as_size(ctx, &at_id, "chars", &map["chars"])?),
+        _ => Body::Lines {
+            lines: as_size(ctx, &at_id, "lines", &map["lines"])?,
+            width: match map.get("width") {
+                Some(width) => as_size(ctx, &at_id, "width", width)?,
+                None => DEFAULT_WIDTH,
+            },
+        },
+    };
+    Ok(ResultSpec { id, body })
+}
+
+/// A non-empty list of results, each answering an earlier call (recorded in `ids`).
+pub(super) fn parse_results(
+    ctx: &Ctx,
+    at: &str,
+    value: &Value,
+    ids: &mut Ids,
+) -> Result<Vec<ResultSpec>, ScenarioError> {
+    let list = as_array(ctx, at, "results", value)?;
+    if list.is_empty() {
+        return Err(ctx.err(at, "`results` needs at least one result"));
+    }
+    let mut results = Vec::new();
+    for item in list {
+        let result = parse_result(ctx, at, item)?;
+        ids.answer(ctx, at, &result.id)?;
+        results.push(result);
+    }
+    Ok(results)
+}
