@@ -16,7 +16,7 @@ use crate::compaction::driver;
 use crate::options::RunOptions;
 use crate::render::{self, Format};
 use crate::workload::{self, Frame, GenParams};
-use crate::{GenOptions, LabError};
+use crate::{LabError, workload::options::GenOptions};
 
 /// Identifies a shard file; `lab merge` refuses anything else.
 pub const SHARD_FORMAT: &str = "harness-lab montecarlo shard v1";

@@ -143,9 +143,11 @@ fn observe(workload: &Workload, frame: &Frame, options: &RunOptions) -> Option<O
     driver::run(&scenario, options).ok().map(|r| r.observables)
 }
 
-/// Searches within the budget; `progress(done, budget)` after each candidate.
+/// Searches within the budget; `progress(done, budget)` after each candidate. `command` is the
+/// command line that repeats the search, quoted in the found scenario's `about`.
 pub fn search(
     params: &SearchParams,
+    command: &str,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SearchReport, LabError> {
     params.generator.check()?;
@@ -193,7 +195,7 @@ pub fn search(
             .collect();
         frame.about = format!(
             "Found by `{}`: candidate {candidate} (child seed {candidate_seed:#018x}) violates {} under {profile} (measured {}). Shrunk from {original_turns} turns / {original_calls} calls to {} turns / {} calls by {} kept reductions ({} runs, {} passes): removing any step or call makes the property hold.",
-            command_line(params),
+            command,
             property.violated_when,
             property.value(&observables),
             workload.turns(),
@@ -418,84 +420,12 @@ pub fn found_name(property: &str, profile: &str, options: &RunOptions) -> String
     name
 }
 
-/// The command line that repeats a search (flags at their defaults left out).
-pub fn command_line(params: &SearchParams) -> String {
-    let defaults = GenParams::default();
-    let mut parts = vec![
-        "lab search".to_owned(),
-        format!("--property {}", params.property.name),
-    ];
-    if let Some(profile) = &params.options.profile {
-        parts.push(format!("--profile {profile}"));
-    }
-    for (k, v) in &params.options.switches {
-        parts.push(format!("--set {}", shell_word(&format!("{k}={v}"))));
-    }
-    for (k, v) in &params.options.constants {
-        parts.push(format!("--const {}", shell_word(&format!("{k}={v}"))));
-    }
-    parts.push(format!("--seed {}", params.generator.seed));
-    if params.budget != DEFAULT_BUDGET {
-        parts.push(format!("--budget {}", params.budget));
-    }
-    parts.extend(gen_flags(&params.generator, &defaults));
-    if let Some(dir) = &params.options.spill_dir {
-        parts.push(format!("--spill-dir {}", shell_word(dir)));
-    }
-    if let Some(dir) = &params.options.transcript_dir {
-        parts.push(format!("--transcript-dir {}", shell_word(dir)));
-    }
-    parts.join(" ")
-}
-
-/// `word` as one shell word: unchanged when it holds only safe characters, else single-quoted.
-pub fn shell_word(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=,:+@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
-/// `--turns`, `--mix`, ... for the generator parameters that differ from `defaults`.
-pub fn gen_flags(params: &GenParams, defaults: &GenParams) -> Vec<String> {
-    let mut flags = Vec::new();
-    if params.turns != defaults.turns {
-        flags.push(format!("--turns {}", params.turns));
-    }
-    if params.mix.name != defaults.mix.name {
-        flags.push(format!("--mix {}", params.mix.name));
-    }
-    if params.max_calls != defaults.max_calls {
-        flags.push(format!("--max-calls {}", params.max_calls));
-    }
-    if params.size_mu != defaults.size_mu {
-        flags.push(format!("--size-mu {}", params.size_mu));
-    }
-    if params.size_sigma != defaults.size_sigma {
-        flags.push(format!("--size-sigma {}", params.size_sigma));
-    }
-    if params.size_max != defaults.size_max {
-        flags.push(format!("--size-max {}", params.size_max));
-    }
-    flags
-}
-
 /// Candidates `lab search` tries by default.
 pub const DEFAULT_BUDGET: usize = 200;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shell_words_survive_a_shell() {
-        assert_eq!(shell_word("/tmp/lab/tool-results"), "/tmp/lab/tool-results");
-        assert_eq!(shell_word("/tmp/my dir"), "'/tmp/my dir'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word(""), "''");
-    }
 
     #[test]
     fn found_names_carry_the_overrides() {
@@ -528,30 +458,6 @@ mod tests {
     }
 
     #[test]
-    fn command_line_names_what_differs_from_the_defaults() {
-        let mut params = SearchParams {
-            property: properties::by_name("pointer_lost").unwrap(),
-            generator: GenParams::default(),
-            budget: DEFAULT_BUDGET,
-            options: RunOptions::default(),
-        };
-        assert_eq!(
-            command_line(&params),
-            "lab search --property pointer_lost --seed 1"
-        );
-        params.generator.seed = 9;
-        params.generator.turns = 30;
-        params.generator.mix = crate::workload::mix_by_name("web").unwrap();
-        params.budget = 50;
-        params.options.profile = Some("course-site".to_owned());
-        params.options.switches = vec![("unseen_guard".to_owned(), "off".to_owned())];
-        assert_eq!(
-            command_line(&params),
-            "lab search --property pointer_lost --profile course-site --set unseen_guard=off --seed 9 --budget 50 --turns 30 --mix web"
-        );
-    }
-
-    #[test]
     fn search_is_reproducible_and_reports_the_candidate() {
         let params = SearchParams {
             property: properties::by_name("forged_pointers").unwrap(),
@@ -560,7 +466,7 @@ mod tests {
             options: RunOptions::default(),
         };
         let mut calls = 0;
-        let report = search(&params, &mut |_, _| calls += 1).unwrap();
+        let report = search(&params, "lab search", &mut |_, _| calls += 1).unwrap();
         let found = report.found.as_ref().unwrap();
         assert_eq!(report.tried, 7);
         assert_eq!(calls, 7);
@@ -574,7 +480,7 @@ mod tests {
             found.frame.expect[0],
             ("forged_pointers".to_owned(), 1.into())
         );
-        let again = search(&params, &mut |_, _| {}).unwrap();
+        let again = search(&params, "lab search", &mut |_, _| {}).unwrap();
         let again = again.found.unwrap();
         assert_eq!(again.workload, found.workload);
         assert_eq!(again.shrink, found.shrink);

@@ -13,6 +13,7 @@
 //! step per line, byte-identical on every machine.
 
 pub mod math;
+pub mod options;
 pub mod seed;
 
 use serde_json::{Map, Value, json};
