@@ -53,7 +53,7 @@ pub struct Cli {
     /// Spill directory of the prototype replay (default: its 87-char deep directory).
     #[arg(long)]
     pub spill_dir: Option<String>,
-    /// Output format (before or after the command; a shard is always JSON).
+    /// Output format (before or after the command).
     #[arg(long, value_enum, global = true, default_value_t = CliFormat::Table)]
     pub format: CliFormat,
 }

@@ -67,7 +67,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// `text` with exit code 0 when `ok`, else 1.
-    pub fn new(text: String, ok: bool) -> Outcome {
+    pub(crate) fn new(text: String, ok: bool) -> Outcome {
         Outcome {
             text,
             code: if ok { 0 } else { 1 },
@@ -114,4 +114,29 @@ fn write_file(path: &Path, text: &str) -> Result<(), LabError> {
         std::fs::create_dir_all(dir).map_err(error)?;
     }
     std::fs::write(path, text).map_err(error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments;
+    use crate::options::RunOptions;
+    use crate::render::Format;
+
+    #[test]
+    fn a_command_is_one_call_without_a_process() {
+        let command = Command::Breaks(breaks::BreaksCmd {
+            breaks: experiments::breaks::parse("D3").unwrap(),
+            options: RunOptions::default(),
+            format: Format::Json,
+        });
+        let outcome = execute(command).unwrap();
+        assert_eq!(outcome.code, 0);
+        assert!(outcome.text.starts_with('{'), "{}", outcome.text);
+        let list = execute(Command::Search(search::SearchCmd::List {
+            format: Format::Table,
+        }))
+        .unwrap();
+        assert!(list.text.contains("lost_forever"), "{}", list.text);
+    }
 }
