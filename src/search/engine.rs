@@ -6,7 +6,6 @@
 
 use serde_json::Value;
 
-use super::command_line;
 use super::properties::Property;
 use super::shrink::{ShrinkStats, shrink};
 use crate::compaction::driver;
@@ -129,9 +128,11 @@ fn observe(workload: &Workload, frame: &Frame, options: &RunOptions) -> Option<O
     driver::run(&scenario, options).ok().map(|r| r.observables)
 }
 
-/// Searches within the budget; `progress(done, budget)` after each candidate.
+/// Searches within the budget; `progress(done, budget)` after each candidate. `command` is the
+/// command line that repeats the search, quoted in the found scenario's `about`.
 pub fn search(
     params: &SearchParams,
+    command: &str,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SearchReport, LabError> {
     params.generator.check()?;
@@ -179,7 +180,7 @@ pub fn search(
             .collect();
         frame.about = format!(
             "Found by `{}`: candidate {candidate} (child seed {candidate_seed:#018x}) violates {} under {profile} (measured {}). Shrunk from {original_turns} turns / {original_calls} calls to {} turns / {} calls by {} kept reductions ({} runs, {} passes): removing any step or call makes the property hold.",
-            command_line(params),
+            command,
             property.violated_when,
             property.value(&observables),
             workload.turns(),
@@ -268,7 +269,7 @@ mod tests {
             options: RunOptions::default(),
         };
         let mut calls = 0;
-        let report = search(&params, &mut |_, _| calls += 1).unwrap();
+        let report = search(&params, "lab search", &mut |_, _| calls += 1).unwrap();
         let found = report.found.as_ref().unwrap();
         assert_eq!(report.tried, 7);
         assert_eq!(calls, 7);
@@ -282,7 +283,7 @@ mod tests {
             found.frame.expect[0],
             ("forged_pointers".to_owned(), 1.into())
         );
-        let again = search(&params, &mut |_, _| {}).unwrap();
+        let again = search(&params, "lab search", &mut |_, _| {}).unwrap();
         let again = again.found.unwrap();
         assert_eq!(again.workload, found.workload);
         assert_eq!(again.shrink, found.shrink);

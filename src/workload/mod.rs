@@ -19,6 +19,7 @@ mod call;
 mod file;
 mod generate;
 pub mod math;
+pub mod options;
 mod params;
 pub mod seed;
 

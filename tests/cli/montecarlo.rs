@@ -10,9 +10,9 @@ use crate::util::{arg, lab, refused, write};
 fn study(sessions: u64, profiles: &[&str]) -> Study {
     Study {
         sessions,
-        generator: lab::GenOptions {
+        generator: lab::workload::options::GenOptions {
             seed: 7,
-            ..lab::GenOptions::default()
+            ..lab::workload::options::GenOptions::default()
         },
         cells: mc::cells(
             &profiles.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(),
