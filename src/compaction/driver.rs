@@ -184,7 +184,7 @@ fn compact_tool(
     let compact_result = (
         compact_id.to_owned(),
         "compact".to_owned(),
-        world.profile.strings.compact_tool_result.to_owned(),
+        world.profile.strings.compact_tool_result().to_owned(),
     );
     let result_of = |id: &String| {
         results.iter().find(|r| &r.id == id).map(|r| {
@@ -342,7 +342,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
     let mut world = World::new(profile, store, spill_dir, transcript_dir);
     world.summary = scenario.summary.clone();
     world.claude_md = scenario.claude_md.clone();
-    if world.profile.session_transcript {
+    if world.profile.session_file.is_some() {
         world.open_session();
     }
     if world.profile.claude_md {

@@ -122,7 +122,7 @@ pub fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Pointer<'a>
 
 /// True if the content is one of the profile's placeholders (with or without pointer).
 pub fn is_placeholder(world: &World, content: &str) -> bool {
-    world.profile.no_pointer_placeholders.contains(&content)
+    world.profile.is_no_pointer_placeholder(content)
         || matches!(
             pointer_in(&world.profile.strings, content),
             Some(Pointer::SavedAt(_))
@@ -149,7 +149,7 @@ pub fn measure(world: &World) -> Observables {
                 verbatim_in_context.insert(id);
                 continue;
             }
-            if world.profile.no_pointer_placeholders.contains(&content) {
+            if world.profile.is_no_pointer_placeholder(content) {
                 placeholders += 1;
                 if world.store.is_file(&world.spill_path(id)) {
                     pointer_lost += 1;
@@ -309,7 +309,7 @@ pub fn fates(world: &World) -> Vec<Fate> {
                 Some(_) if record.is_original => {
                     ("verbatim", "original text in context".to_owned())
                 }
-                Some(content) if world.profile.no_pointer_placeholders.contains(content) => {
+                Some(content) if world.profile.is_no_pointer_placeholder(content) => {
                     let path = world.spill_path(id);
                     if world.store.is_file(&path) {
                         (

@@ -263,7 +263,12 @@ impl World {
 
     /// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
     pub fn open_session(&mut self) {
-        let path = store::join(&self.transcript_dir, self.profile.session_file);
+        let path = store::join(
+            &self.transcript_dir,
+            self.profile
+                .session_file
+                .expect("only a profile with a session file opens one"),
+        );
         self.transcripts.push(TranscriptRecord {
             path,
             stage: "session",

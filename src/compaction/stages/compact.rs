@@ -15,7 +15,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let len = world.history.len();
     super::note_removed(world, 0..len, "compact", "compacted away", Some(&path));
     let summary = world.summarize(len, "compact");
-    let label = world.profile.strings.compact_label;
+    let label = world.profile.strings.compact_label();
     let message = summary_message(world, label, &summary, &path);
     let before = world.history.estimate();
     world.history.replace_all(vec![message]);

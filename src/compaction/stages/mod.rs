@@ -16,7 +16,7 @@ mod snip;
 mod time_mc;
 
 use crate::compaction::profile::{Pipe, Stage};
-use crate::compaction::switches::Order;
+use crate::compaction::switches::{Order, SwitchName};
 use crate::compaction::world::World;
 use crate::error::RunError;
 
@@ -91,7 +91,7 @@ fn run_pipes(world: &mut World, pipes: &[Pipe]) -> Result<(), RunError> {
 /// message answering the tool_use just before it, keep that tool_use too.
 pub(crate) fn step_back_tail(world: &World, tail_start: usize) -> usize {
     let messages = world.history.messages();
-    if world.profile.switches.pair_protection
+    if world.profile.on(SwitchName::PairProtection)
         && tail_start > 0
         && tail_start < messages.len()
         && messages[tail_start].is_tool_result()

@@ -32,7 +32,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         Some(&path),
     );
     let summary = world.summarize(head, "reactive");
-    let label = world.profile.strings.reactive_label;
+    let label = world.profile.strings.reactive_label();
     let mut messages = vec![super::compact::summary_message(
         world, label, &summary, &path,
     )];

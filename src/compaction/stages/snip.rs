@@ -48,7 +48,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         SnipTail::MaxMinusHeadMinusOne => constants.snip_max - constants.snip_head - 1,
     };
     let mut tail_start = len - keep_tail;
-    if world.profile.switches.pair_protection {
+    if world.profile.on(SwitchName::PairProtection) {
         let messages = world.history.messages();
         // Python's messages[head_end - 1] reads the last message when head_end is 0.
         let head_last = head_end.checked_sub(1).unwrap_or(len - 1);
@@ -102,7 +102,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         path.as_deref(),
     );
     let marker = fill(
-        world.profile.strings.snip_marker,
+        world.profile.strings.snip_marker(),
         &[
             ("n", &cut.to_string()),
             ("path", path.as_deref().unwrap_or("")),
