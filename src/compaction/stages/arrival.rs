@@ -6,9 +6,11 @@
 //! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
 //! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units.
 
+use crate::compaction::{archive, persist};
 use crate::compaction::profile::{Arrival, fill};
-use crate::compaction::world::World;
+use crate::compaction::world::{IncomingResult, World};
 use crate::error::RunError;
+use crate::trace::Event;
 use crate::transcript::{Block, Content, utf16_len};
 
 /// Tools Claude Code never persists (their output bounds itself).
@@ -75,8 +77,17 @@ pub fn preview(content: &str, max: usize) -> (&str, bool) {
     (&content[..cut], true)
 }
 
+/// A batch of results arrives: the world registers it and appends it as one user message, the
+/// profile's arrival rule applies, and then the message as the rule left it reaches the session
+/// transcript (so a persisted result is logged as its persisted-output block).
+pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(), RunError> {
+    world.push_results(batch);
+    run(world)?;
+    archive::log_newest(world)
+}
+
 /// Applies the profile's arrival rule to the newest message (a batch of results).
-pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
+fn run(world: &mut World) -> Result<(), RunError> {
     if world.profile.arrival == Arrival::Verbatim {
         return Ok(());
     }
@@ -94,6 +105,7 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         .collect();
     for (bi, id) in ids {
         let tool = world
+            .ledger
             .results
             .get(&id)
             .map(|r| r.name.clone())
@@ -111,24 +123,20 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         }
         let size = utf16_len(&content);
         let Some(limit) = threshold(world, &tool) else {
-            world.event(
-                "arrival",
-                "keep",
-                Some(&id),
-                Some(size),
-                Some(size),
-                format!("{tool} results are never persisted"),
+            world.record(
+                Event::new("arrival", "keep")
+                    .id(&id)
+                    .sizes(size, size)
+                    .reason(format!("{tool} results are never persisted")),
             );
             continue;
         };
         if size <= limit {
-            world.event(
-                "arrival",
-                "keep",
-                Some(&id),
-                Some(size),
-                Some(size),
-                format!("{size} ≤ {tool} threshold {limit}"),
+            world.record(
+                Event::new("arrival", "keep")
+                    .id(&id)
+                    .sizes(size, size)
+                    .reason(format!("{size} ≤ {tool} threshold {limit}")),
             );
             continue;
         }
@@ -136,7 +144,7 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         let note = if world.store.is_file(&path) {
             "file existed (EEXIST counts as written)"
         } else {
-            world.write_spill_file(&id, &path, &content)?;
+            persist::write_spill_file(world, &id, &path, &content)?;
             "written once (wx)"
         };
         let chars = world.profile.constants.preview;

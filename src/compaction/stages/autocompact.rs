@@ -12,8 +12,10 @@
 use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::World;
+use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
-use crate::transcript::{Message, Role, js_stringify, rough_tokens};
+use crate::trace::Event;
+use crate::transcript::{Message, js_stringify, rough_tokens};
 
 fn system_reminder(text: &str) -> Message {
     Message::user_text(format!("<system-reminder>\n{text}\n</system-reminder>"))
@@ -47,6 +49,7 @@ fn restored_files(world: &mut World) -> Vec<Message> {
     let mut out = Vec::new();
     let mut used = 0;
     let files: Vec<(String, String)> = world
+        .ledger
         .read_files
         .iter()
         .rev()
@@ -75,96 +78,57 @@ fn restored_files(world: &mut World) -> Vec<Message> {
         let tokens: usize = attachment.iter().map(Message::rough_tokens).sum();
         if used + tokens <= c.restore_budget {
             used += tokens;
-            world.event(
-                "autocompact",
-                "restore",
-                None,
-                None,
-                Some(tokens),
-                format!(
-                    "restored {path} ({tokens} tokens, {used} of {} used)",
-                    c.restore_budget
-                ),
+            world.record(
+                Event::new("autocompact", "restore")
+                    .after(tokens)
+                    .reason(format!(
+                        "restored {path} ({tokens} tokens, {used} of {} used)",
+                        c.restore_budget
+                    )),
             );
             out.extend(attachment);
         } else {
-            world.event(
-                "autocompact",
-                "restore",
-                None,
-                None,
-                Some(tokens),
-                format!(
-                    "not restored {path}: {used} + {tokens} > budget {}",
-                    c.restore_budget
-                ),
+            world.record(
+                Event::new("autocompact", "restore")
+                    .after(tokens)
+                    .reason(format!(
+                        "not restored {path}: {used} + {tokens} > budget {}",
+                        c.restore_budget
+                    )),
             );
         }
     }
     out
 }
 
-/// The scripted 9-section summary, as `formatCompactSummary` leaves it.
-fn scripted_summary(world: &World, count: usize) -> String {
-    if let Some(text) = &world.summary {
-        return format!("Summary:\n{}", text.trim());
-    }
-    let files: Vec<&str> = world.read_files.iter().map(|(p, _)| p.as_str()).collect();
-    let users: Vec<String> = world
-        .history
-        .messages()
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .filter_map(|m| match &m.content {
-            crate::transcript::Content::Text(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
-    let none = "(none recorded by the scripted summariser)";
-    format!(
-        "Summary:\n1. Primary Request and Intent:\n   {}\n\n2. Key Technical Concepts:\n   {none}\n\n3. Files and Code Sections:\n   {}\n\n4. Errors and fixes:\n   {none}\n\n5. Problem Solving:\n   {none}\n\n6. All user messages:\n   {}\n\n7. Pending Tasks:\n   {none}\n\n8. Current Work:\n   summary of {count} messages\n\n9. Optional Next Step:\n   {none}",
-        world.active_request,
-        if files.is_empty() {
-            "(none)".to_owned()
-        } else {
-            files.join(", ")
-        },
-        if users.is_empty() {
-            "(none)".to_owned()
-        } else {
-            users.join(" | ")
-        },
-    )
-}
-
+/// Autocompact once the token estimate reaches Claude Code's autocompact threshold
+/// ([`Profile::autocompact_threshold`](crate::compaction::profile::Profile::autocompact_threshold)):
+/// the whole history becomes the summary message and the restored files.
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let tokens = world.history.estimate();
     let threshold = world.profile.autocompact_threshold();
     if tokens < threshold {
         return Ok(());
     }
-    world.event(
-        "autocompact",
-        "over",
-        None,
-        Some(tokens),
-        None,
-        format!("{tokens} tokens ≥ autocompact threshold {threshold}"),
+    world.record(
+        Event::new("autocompact", "over")
+            .before(tokens)
+            .reason(format!(
+                "{tokens} tokens ≥ autocompact threshold {threshold}"
+            )),
     );
     let len = world.history.len();
-    let path = world
-        .session_path()
+    let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
-    super::note_removed(world, 0..len, "autocompact", "compacted away", Some(&path));
-    let summary_text = scripted_summary(world, len);
-    world.model_calls += 1;
-    world.event(
-        "autocompact",
-        "summary",
-        None,
-        Some(tokens),
-        Some(rough_tokens(&summary_text)),
-        format!("summariser call over {len} messages ({tokens} tokens)"),
+    super::cut::note_removed(world, 0..len, "autocompact", "compacted away", Some(&path));
+    let summary_text = summarizer::nine_sections(world, len);
+    world.counters.model_calls += 1;
+    world.record(
+        Event::new("autocompact", "summary")
+            .sizes(tokens, rough_tokens(&summary_text))
+            .reason(format!(
+                "summariser call over {len} messages ({tokens} tokens)"
+            )),
     );
     let summary = fill(
         world.profile.strings.summary_message,
@@ -172,16 +136,15 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     );
     let mut messages = vec![Message::user_text(summary)];
     messages.extend(restored_files(world));
-    world.read_files.clear();
-    world.log_session(&messages)?;
+    world.ledger.read_files.clear();
+    archive::log_session(world, &messages)?;
     world.history.replace_all(messages);
-    world.event(
-        "autocompact",
-        "compact",
-        None,
-        Some(tokens),
-        Some(world.history.estimate()),
-        format!("{len} messages replaced by the summary and the restored files"),
+    world.record(
+        Event::new("autocompact", "compact")
+            .sizes(tokens, world.history.estimate())
+            .reason(format!(
+                "{len} messages replaced by the summary and the restored files"
+            )),
     );
     Ok(())
 }

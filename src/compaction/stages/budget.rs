@@ -6,9 +6,11 @@
 //! recompute the total. Whatever is still under the budget is never spilled: that is the coverage
 //! gap of finding F1.
 
+use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::trace::Event;
 use crate::transcript::{Content, Role};
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
@@ -44,22 +46,20 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             } else {
                 format!("not spilled: batch total {total} ≤ batch_budget {budget}{once}")
             };
-            world.event("budget", "keep", Some(&id), Some(len), Some(len), reason);
-            continue;
-        }
-        if len <= large {
-            world.event(
-                "budget",
-                "keep",
-                Some(&id),
-                Some(len),
-                Some(len),
-                format!("not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})"),
+            world.record(
+                Event::new("budget", "keep")
+                    .id(&id)
+                    .sizes(len, len)
+                    .reason(reason),
             );
             continue;
         }
+        if len <= large {
+            world.record(Event::new("budget", "keep").id(&id).sizes(len, len).reason(format!("not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})")));
+            continue;
+        }
         let why = format!("largest left, batch total {total} > batch_budget {budget}");
-        world.persist(message, bi, "budget", why)?;
+        persist::persist(world, message, bi, "budget", why)?;
         persisted.push(id);
         total = world
             .history

@@ -5,9 +5,11 @@
 //! block with a 1000-char preview when that is shorter than its content. Building the block
 //! writes the spill file even when the block is not used.
 
+use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::trace::Event;
 
 /// Preview length of fit's persisted-output blocks.
 const FIT_PREVIEW: usize = 1000;
@@ -24,17 +26,14 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
     for (mi, bi, len) in order {
         let estimate = world.history.estimate();
         if estimate <= target {
-            world.event(
-                "fit",
-                "stop",
-                None,
-                Some(estimate),
-                None,
-                format!("estimate {estimate} ≤ target {target}: fit stops"),
+            world.record(
+                Event::new("fit", "stop")
+                    .before(estimate)
+                    .reason(format!("estimate {estimate} ≤ target {target}: fit stops")),
             );
             break;
         }
-        let (replacement, note) = world.persisted_preview(mi, bi, FIT_PREVIEW)?;
+        let (replacement, note) = persist::persisted_preview(world, mi, bi, FIT_PREVIEW)?;
         if char_len(&replacement) < len {
             world.replace_result(
                 mi,
@@ -45,13 +44,13 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
             );
         } else {
             let id = world.history.result_at(mi, bi).0.to_owned();
-            world.event(
-                "fit",
-                "keep",
-                Some(&id),
-                Some(len),
-                Some(len),
-                format!("fit: the preview block would not be shorter ({note})"),
+            world.record(
+                Event::new("fit", "keep")
+                    .id(&id)
+                    .sizes(len, len)
+                    .reason(format!(
+                        "fit: the preview block would not be shorter ({note})"
+                    )),
             );
         }
     }

@@ -12,11 +12,13 @@
 //! within the target, recognises its own `saved at` placeholders and validates pointers (so it is
 //! idempotent and cannot be forged), and saves a result without pointer before replacing it.
 
+use crate::compaction::persist;
 use crate::compaction::profile::{MicroRule, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::trace::Event;
 use crate::transcript::Role;
 
 pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
@@ -78,14 +80,9 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
         if let Some(target) = target {
             let estimate = world.history.estimate();
             if estimate <= target {
-                world.event(
-                    "micro",
-                    "stop",
-                    None,
-                    Some(estimate),
-                    None,
-                    format!("estimate {estimate} ≤ target {target}: micro stops"),
-                );
+                world.record(Event::new("micro", "stop").before(estimate).reason(format!(
+                    "estimate {estimate} ≤ target {target}: micro stops"
+                )));
                 break;
             }
         }
@@ -101,7 +98,7 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
                 format!("micro: pointer taken from its `{line}` line"),
             ),
             None if save => {
-                let path = world.save_output(&id, &content)?;
+                let path = persist::save_output(world, &id, &content)?;
                 (
                     Some(path),
                     "micro: no recognised pointer, saved to the spill store before replacing"

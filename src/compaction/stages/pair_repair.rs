@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::trace::Event;
 use crate::transcript::{Block, Content, Message, Role};
 
 const MISSING: &str = "[Tool result missing due to internal error]";
@@ -153,7 +154,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         return Ok(());
     }
     for (id, why) in notes {
-        world.event("pair_repair", "repair", Some(&id), None, None, why);
+        world.record(Event::new("pair_repair", "repair").id(&id).reason(why));
     }
     world.history.replace_all(output);
     Ok(())

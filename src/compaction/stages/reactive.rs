@@ -7,12 +7,14 @@
 
 use crate::compaction::profile::ReactiveSmall;
 use crate::compaction::world::World;
+use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
+use crate::trace::Event;
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
-    let path = world.archive("reactive")?;
+    let path = archive::write_transcript(world, "reactive")?;
     let len = world.history.len();
-    let tail_start = super::step_back_tail(
+    let tail_start = super::cut::step_back_tail(
         world,
         len.saturating_sub(world.profile.constants.keep_messages),
     );
@@ -24,14 +26,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     } else {
         len
     };
-    super::note_removed(
+    super::cut::note_removed(
         world,
         0..head,
         "reactive",
         "summarised away by reactive compact",
         Some(&path),
     );
-    let summary = world.summarize(head, "reactive");
+    let summary = summarizer::summarize(world, head, "reactive");
     let label = world.profile.strings.reactive_label;
     let mut messages = vec![super::compact::summary_message(
         world, label, &summary, &path,
@@ -42,13 +44,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let before = world.history.estimate();
     let kept = messages.len() - 1;
     world.history.replace_all(messages);
-    world.event(
-        "reactive",
-        "compact",
-        None,
-        Some(before),
-        Some(world.history.estimate()),
-        format!("{head} messages summarised, last {kept} kept"),
+    world.record(
+        Event::new("reactive", "compact")
+            .sizes(before, world.history.estimate())
+            .reason(format!("{head} messages summarised, last {kept} kept")),
     );
     Ok(())
 }

@@ -6,10 +6,12 @@
 //! back over a tool_use whose results it starts with. The middle becomes one user message naming
 //! how many messages went and (course main) the transcript that holds them all.
 
+use crate::compaction::archive;
 use crate::compaction::profile::{SnipHeadBound, SnipTail, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::trace::Event;
 use crate::transcript::{Content, Message};
 
 /// Course latest's `is_archive_marker`: a user message that is exactly
@@ -61,17 +63,12 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                 head_end += 1;
             }
         }
-        tail_start = super::step_back_tail(world, tail_start);
+        tail_start = super::cut::step_back_tail(world, tail_start);
     }
     if head_end >= tail_start {
-        world.event(
-            "snip",
-            "keep",
-            None,
-            Some(len),
-            Some(len),
-            format!("head {head_end} reaches tail {tail_start}: nothing to cut"),
-        );
+        world.record(Event::new("snip", "keep").sizes(len, len).reason(format!(
+            "head {head_end} reaches tail {tail_start}: nothing to cut"
+        )));
         return Ok(());
     }
     let cut = tail_start - head_end;
@@ -79,22 +76,19 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         && world.profile.on(SwitchName::SnipMarkerGuard)
         && is_archive_marker(world, &world.history.messages()[head_end])
     {
-        world.event(
-            "snip",
-            "keep",
-            None,
-            Some(len),
-            Some(len),
-            "the middle is one archive marker already: not archived again",
+        world.record(
+            Event::new("snip", "keep")
+                .sizes(len, len)
+                .reason("the middle is one archive marker already: not archived again"),
         );
         return Ok(());
     }
     let path = if world.profile.snip_archives {
-        Some(world.archive("snip")?)
+        Some(archive::write_transcript(world, "snip")?)
     } else {
         None
     };
-    super::note_removed(
+    super::cut::note_removed(
         world,
         head_end..tail_start,
         "snip",
@@ -115,16 +109,13 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     kept.extend_from_slice(&messages[tail_start..]);
     let before = world.history.estimate();
     world.history.replace_all(kept);
-    world.event(
-        "snip",
-        "snip",
-        None,
-        Some(before),
-        Some(world.history.estimate()),
-        format!(
-            "{len} messages > snip_max {}: cut {cut} from the middle",
-            constants.snip_max
-        ),
+    world.record(
+        Event::new("snip", "snip")
+            .sizes(before, world.history.estimate())
+            .reason(format!(
+                "{len} messages > snip_max {}: cut {cut} from the middle",
+                constants.snip_max
+            )),
     );
     Ok(())
 }

@@ -36,7 +36,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if !messages.iter().any(|m| m.role == Role::Assistant) {
         return Ok(());
     }
-    let gap = world.idle_minutes;
+    let gap = world.clock.idle_minutes;
     let threshold = world.profile.constants.idle_gap_minutes as u64;
     if gap < threshold {
         return Ok(());
