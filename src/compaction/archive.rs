@@ -135,3 +135,67 @@ pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
+
+    #[test]
+    fn a_transcript_counts_originals_and_replaced_results() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[
+            ("t0", "bash", "x".repeat(10)),
+            ("t1", "bash", "y".repeat(10)),
+        ]);
+        world.replace_result(
+            1,
+            1,
+            "[Earlier tool result omitted.]".into(),
+            "micro",
+            "r".into(),
+        );
+        let path = write_transcript(&mut world, "snip").unwrap();
+        assert_eq!(
+            path,
+            format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0)
+        );
+        let record = &world.archive.transcripts[0];
+        assert_eq!(
+            (record.messages, record.originals, record.placeholders),
+            (2, 1, 1)
+        );
+        assert_eq!(record.chars, world.history.jsonl_chars());
+        assert!(world.ledger.results["t0"].archived_verbatim);
+        assert!(!world.ledger.results["t1"].archived_verbatim);
+        // A second archive names the next counter and notes no first copy again.
+        write_transcript(&mut world, "compact").unwrap();
+        let first_copies = world
+            .trace
+            .iter()
+            .filter(|e| e.kind == "archive" && e.id.is_some())
+            .count();
+        assert_eq!(first_copies, 1);
+        assert!(
+            world.archive.transcripts[1]
+                .path
+                .ends_with(&format!("{:032x}.jsonl", 1))
+        );
+    }
+
+    #[test]
+    fn the_session_transcript_grows_by_one_line_per_message() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        assert_eq!(session_path(&world), None);
+        open_session(&mut world);
+        let message = Message::user_text("hello");
+        log_session(&mut world, &[message.clone(), message.clone()]).unwrap();
+        let record = &world.archive.transcripts[0];
+        assert_eq!(
+            record.path,
+            format!("/lab/.transcripts/{}", CLAUDE_CODE.session_file)
+        );
+        assert_eq!(record.messages, 2);
+        assert_eq!(record.chars, 2 * (message.json_line().len() + 1));
+    }
+}

@@ -166,11 +166,7 @@ fn append(world: &mut World, message: Message) -> Result<(), RunError> {
 }
 
 /// Checks expectations against the current state.
-fn check(
-    world: &World,
-    expectations: &[Expectation],
-    step: Option<usize>,
-) -> Vec<CheckOutcome> {
+fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Vec<CheckOutcome> {
     if expectations.is_empty() {
         return Vec::new();
     }

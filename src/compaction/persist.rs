@@ -120,3 +120,45 @@ pub(crate) fn write_spill_file(
     world.ledger.mark_spilled(id, true);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::Profile;
+    use crate::compaction::profile::{COURSE_LATEST, COURSE_MAIN};
+
+    const PATH: &str = "/lab/tool-results/t0.txt";
+
+    /// A world whose spill store already holds other text at t0's path, with t0 in context.
+    fn stale_file(profile: Profile) -> World {
+        let mut world = World::for_test(profile);
+        world.store.write_spill(PATH, "stale").unwrap();
+        world.turn(&[("t0", "bash", "x".repeat(40_000))]);
+        persist(&mut world, 1, 0, "budget", "why".to_owned()).unwrap();
+        world
+    }
+
+    #[test]
+    fn write_if_absent_keeps_a_stale_file() {
+        let world = stale_file(COURSE_MAIN);
+        assert_eq!(world.store.read_spill(PATH).as_deref(), Some("stale"));
+        assert!(!world.ledger.results["t0"].spilled_verbatim);
+        let event = world.trace.last().unwrap();
+        assert_eq!(
+            event.reason,
+            format!(
+                "persisted to {PATH} (file existed with other text, not rewritten (write only if absent)): why"
+            )
+        );
+    }
+
+    #[test]
+    fn save_output_overwrites_it() {
+        let world = stale_file(COURSE_LATEST);
+        assert_eq!(world.store.read_spill(PATH).map(|t| t.len()), Some(40_000));
+        assert!(world.ledger.results["t0"].spilled_verbatim);
+        assert!(world.result("t0").unwrap().starts_with(&format!(
+            "<persisted-output>\nFull output: {PATH}\nPreview:\n"
+        )));
+    }
+}

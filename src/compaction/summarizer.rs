@@ -84,3 +84,36 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+    use crate::transcript::Message;
+
+    #[test]
+    fn the_course_summary_names_its_input_or_the_scripted_text() {
+        let mut world = World::for_test(COURSE_MAIN);
+        for _ in 0..3 {
+            world.push(Message::user_text("x"));
+        }
+        assert_eq!(summarize(&mut world, 2, "compact"), "summary of 2 messages");
+        world.script.summary = Some("  \n".to_owned());
+        assert_eq!(summarize(&mut world, 3, "compact"), "(empty summary)");
+        assert_eq!(world.counters.model_calls, 2);
+    }
+
+    #[test]
+    fn an_input_over_summary_input_is_noted_as_cut() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.push(Message::user_text("x".repeat(90_000)));
+        summarize(&mut world, 1, "compact");
+        let reason = &world.trace[0].reason;
+        assert!(
+            reason.ends_with(
+                "more than summary_input 80000: it sees the first 20000 and the last 60000 chars)"
+            ),
+            "{reason}"
+        );
+    }
+}

@@ -312,14 +312,14 @@ impl World {
 
 #[cfg(test)]
 impl World {
-    /// A world for unit tests: `profile` as given, an in-memory store under the default
-    /// directories, at step 1.
+    /// A world for unit tests: `profile` as given, an in-memory store with the spill store at
+    /// `/lab/tool-results` and transcripts in `/lab/.transcripts`, at step 1.
     pub(crate) fn for_test(profile: Profile) -> Self {
         let mut world = World::new(
             profile,
             Box::new(store::MemoryStore::new()),
-            crate::scenario::DEFAULT_SPILL_DIR,
-            crate::scenario::DEFAULT_TRANSCRIPT_DIR,
+            "/lab/tool-results",
+            "/lab/.transcripts",
         );
         world.clock.step = 1;
         world
@@ -350,5 +350,48 @@ impl World {
             .flat_map(Message::tool_results)
             .find(|(rid, _)| *rid == id)
             .map(|(_, content)| content)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+
+    #[test]
+    fn an_assistant_message_marks_earlier_results_seen() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[("t0", "bash", "x".into())]);
+        assert!(!world.ledger.results["t0"].seen);
+        world.push(Message::tool_uses(&[("t1", "bash")]));
+        assert!(world.ledger.results["t0"].seen);
+        let seen: Vec<&str> = world
+            .trace
+            .iter()
+            .filter(|e| e.kind == "seen")
+            .filter_map(|e| e.id.as_deref())
+            .collect();
+        assert_eq!(seen, ["t0"]);
+    }
+
+    #[test]
+    fn only_a_placeholder_before_the_model_saw_it_counts_as_unseen_compaction() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.clock.step = 4;
+        world.turn(&[("t0", "bash", "x".into()), ("t1", "bash", "y".into())]);
+        let preview = "<persisted-output>\nFull output: /p\nPreview:\nx\n</persisted-output>";
+        world.replace_result(1, 0, preview.into(), "budget", "r".into());
+        world.replace_result(
+            1,
+            1,
+            "[Earlier tool result omitted.]".into(),
+            "micro",
+            "r".into(),
+        );
+        assert!(!world.ledger.results["t0"].unseen_compacted);
+        assert!(world.ledger.results["t1"].unseen_compacted);
+        assert!(!world.ledger.results["t0"].is_original);
+        let last = world.trace.last().unwrap();
+        assert_eq!((last.step, last.before, last.after), (4, Some(1), Some(30)));
     }
 }

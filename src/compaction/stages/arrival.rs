@@ -6,9 +6,9 @@
 //! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
 //! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units.
 
-use crate::compaction::{archive, persist};
 use crate::compaction::profile::{Arrival, fill};
 use crate::compaction::world::{IncomingResult, World};
+use crate::compaction::{archive, persist};
 use crate::error::RunError;
 use crate::trace::Event;
 use crate::transcript::{Block, Content, utf16_len};
@@ -173,6 +173,61 @@ fn run(world: &mut World) -> Result<(), RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
+
+    fn incoming(id: &str, tool: &str, content: String) -> IncomingResult {
+        IncomingResult {
+            id: id.to_owned(),
+            tool: tool.to_owned(),
+            content,
+        }
+    }
+
+    #[test]
+    fn results_over_their_tools_threshold_are_persisted_as_they_arrive() {
+        // C1: Bash persists above 30000 UTF-16 units, Grep above 20000, Read never; an empty
+        // result is named.
+        let mut world = World::for_test(CLAUDE_CODE);
+        deliver(
+            &mut world,
+            vec![
+                incoming("b1", "Bash", "x".repeat(30_000)),
+                incoming("b2", "Bash", "x".repeat(30_001)),
+                incoming("g1", "Grep", "x".repeat(20_001)),
+                incoming("r1", "Read", "x".repeat(200_000)),
+                incoming("e1", "Bash", " \n".to_owned()),
+            ],
+        )
+        .unwrap();
+        assert_eq!(world.result("b1").unwrap().len(), 30_000);
+        let b2 = format!(
+            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b2.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+            "x".repeat(2_000)
+        );
+        assert_eq!(world.result("b2"), Some(b2.as_str()));
+        assert!(world.result("g1").unwrap().contains("(19.5KB)"));
+        assert_eq!(world.result("r1").unwrap().len(), 200_000);
+        assert_eq!(world.result("e1"), Some("(Bash completed with no output)"));
+        let files: Vec<String> = world
+            .store
+            .spill_files("/lab/tool-results")
+            .into_iter()
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(
+            files,
+            ["/lab/tool-results/b2.txt", "/lab/tool-results/g1.txt"]
+        );
+        // A persisted result is the designed path, not an unseen compaction.
+        assert!(!world.ledger.results["b2"].unseen_compacted);
+    }
+
+    #[test]
+    fn course_results_arrive_verbatim() {
+        let mut world = World::for_test(COURSE_MAIN);
+        deliver(&mut world, vec![incoming("b1", "Bash", "x".repeat(60_000))]).unwrap();
+        assert_eq!(world.result("b1").unwrap().len(), 60_000);
+    }
 
     #[test]
     fn file_sizes_print_as_claude_code_does() {

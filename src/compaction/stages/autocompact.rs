@@ -148,3 +148,70 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CLAUDE_CODE;
+    use crate::compaction::world::IncomingResult;
+    use crate::transcript::{Block, Role};
+
+    fn text(message: &Message) -> &str {
+        match &message.content {
+            crate::transcript::Content::Text(text) => text,
+            crate::transcript::Content::Blocks(_) => "(blocks)",
+        }
+    }
+
+    #[test]
+    fn autocompact_fires_at_the_threshold_and_not_one_token_before() {
+        // 200000 − min(32000, 20000) − 13000 = 167000 tokens, compared with `>=`.
+        let mut world = World::for_test(CLAUDE_CODE);
+        assert_eq!(world.profile.autocompact_threshold(), 167_000);
+        world.push(Message::user_text("x".repeat(4 * 166_999)));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        assert!(world.trace.is_empty());
+        world.push(Message::user_text("abcd"));
+        assert_eq!(world.history.estimate(), 167_000);
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        let summary = text(&world.history.messages()[0]);
+        assert!(summary.starts_with("This session is being continued"));
+        assert!(summary.contains("read the full transcript at: /lab/.transcripts/session.jsonl"));
+        assert_eq!(world.counters.model_calls, 1);
+    }
+
+    #[test]
+    fn autocompact_restores_the_files_read() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        world.push(Message::user_text("x".repeat(4 * 167_000)));
+        let mut input = serde_json::Map::new();
+        input.insert("file_path".into(), "/repo/a.rs".into());
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: "r1".into(),
+                name: "Read".into(),
+                input,
+            }],
+        ));
+        world.push_results(vec![IncomingResult {
+            id: "r1".into(),
+            tool: "Read".into(),
+            content: "fn main() {}".into(),
+        }]);
+        run(&mut world).unwrap();
+        let texts: Vec<&str> = world.history.messages().iter().map(text).collect();
+        assert_eq!(texts.len(), 3);
+        assert_eq!(
+            texts[1],
+            "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/repo/a.rs\"}\n</system-reminder>"
+        );
+        assert_eq!(
+            texts[2],
+            "<system-reminder>\nResult of calling the Read tool:\n1\tfn main() {}\n</system-reminder>"
+        );
+        assert!(world.ledger.read_files.is_empty());
+    }
+}

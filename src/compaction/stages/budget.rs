@@ -70,3 +70,50 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+
+    #[test]
+    fn budget_persists_the_largest_result_until_the_batch_fits() {
+        // F1: [120000, 120000, 500, 500, 500] = 241500 > batch_budget 200000. The first of the
+        // two largest (a stable sort) is persisted; the batch is then within the budget, so
+        // the second is never spilled.
+        let mut world = World::for_test(COURSE_MAIN);
+        let sizes = [120_000, 120_000, 500, 500, 500];
+        let calls: Vec<(String, usize)> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (format!("t{i}"), *n))
+            .collect();
+        let calls: Vec<(&str, &str, String)> = calls
+            .iter()
+            .map(|(id, n)| (id.as_str(), "bash", "x".repeat(*n)))
+            .collect();
+        world.turn(&calls);
+        run(&mut world).unwrap();
+        let path = "/lab/tool-results/t0.txt";
+        let expected = format!(
+            "<persisted-output>\nFull output: {path}\nPreview:\n{}\n</persisted-output>",
+            "x".repeat(2_000)
+        );
+        assert_eq!(world.result("t0"), Some(expected.as_str()));
+        assert_eq!(world.store.read_spill(path).map(|t| t.len()), Some(120_000));
+        assert_eq!(world.result("t1").unwrap().len(), 120_000);
+        assert_eq!(world.store.spill_files("/lab/tool-results").len(), 1);
+        assert!(world.ledger.results["t0"].spilled_verbatim);
+    }
+
+    #[test]
+    fn budget_only_looks_at_the_newest_message() {
+        // A batch within the budget is left alone, whatever an earlier batch held.
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[("t0", "bash", "x".repeat(250_000))]);
+        world.turn(&[("t1", "bash", "x".repeat(100))]);
+        run(&mut world).unwrap();
+        assert_eq!(world.result("t0").unwrap().len(), 250_000);
+        assert!(world.store.spill_files("/lab/tool-results").is_empty());
+    }
+}

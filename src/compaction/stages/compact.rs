@@ -43,3 +43,28 @@ pub(super) fn summary_message(world: &World, label: &str, summary: &str, path: &
         ],
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+
+    #[test]
+    fn compact_leaves_one_message_with_the_request_the_summary_and_the_transcript() {
+        // F8: the proactive path keeps nothing else.
+        let mut world = World::for_test(COURSE_MAIN);
+        world.script.active_request = "fix the bug".to_owned();
+        world.push(Message::user_text("fix the bug"));
+        world.turn(&[("t1", "bash", "x".repeat(300))]);
+        world.push(Message::user_text("and the test"));
+        run(&mut world).unwrap();
+        let transcript = format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0);
+        let expected = format!(
+            "[Compacted]\n\nCurrent user request:\nfix the bug\n\nConversation summary (reference only):\n\"summary of 4 messages\"\n\nFull transcript: {transcript}"
+        );
+        assert_eq!(world.history.messages(), [Message::user_text(expected)]);
+        assert_eq!(world.archive.transcripts[0].messages, 4);
+        assert_eq!(world.archive.transcripts[0].originals, 1);
+        assert!(world.ledger.results["t1"].archived_verbatim);
+    }
+}

@@ -65,3 +65,60 @@ pub(crate) fn run(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::{COURSE_MAIN, COURSE_SITE};
+    use crate::transcript::Message;
+
+    fn incoming(id: &str) -> IncomingResult {
+        IncomingResult {
+            id: id.to_owned(),
+            tool: "bash".to_owned(),
+            content: format!("{id} output"),
+        }
+    }
+
+    fn compact_call(world: &mut World) -> Result<(), RunError> {
+        world.push(Message::user_text("go"));
+        world.push(Message::tool_uses(&[
+            ("a", "bash"),
+            ("c", "compact"),
+            ("b", "bash"),
+        ]));
+        let calls = ["a", "c", "b"].map(str::to_owned);
+        run(world, "c", &calls, &[incoming("a"), incoming("b")])
+    }
+
+    #[test]
+    fn the_site_compacts_mid_batch_and_drops_the_calls_after_it() {
+        let mut world = World::for_test(COURSE_SITE);
+        compact_call(&mut world).unwrap();
+        let messages = world.history.messages();
+        assert_eq!(messages.len(), 2);
+        let results: Vec<(&str, &str)> = messages[1].tool_results().collect();
+        assert_eq!(
+            results,
+            [
+                ("a", "a output"),
+                (
+                    "c",
+                    "[Compacted. Conversation history has been summarized.]"
+                )
+            ]
+        );
+        let dropped: Vec<_> = world.trace.iter().filter(|e| e.kind == "drop").collect();
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].id.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn course_main_appends_the_whole_batch_then_compacts() {
+        let mut world = World::for_test(COURSE_MAIN);
+        compact_call(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        assert_eq!(world.archive.transcripts[0].messages, 3);
+        assert_eq!(world.archive.transcripts[0].originals, 3);
+    }
+}

@@ -56,3 +56,42 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_LATEST;
+
+    #[test]
+    fn fit_replaces_the_largest_result_first_and_stops_at_the_target() {
+        let mut world = World::for_test(COURSE_LATEST);
+        world.turn(&[
+            ("t0", "bash", "b".repeat(3_000)),
+            ("t1", "bash", "a".repeat(5_000)),
+        ]);
+        // Replacing t1 (5000 → a 1086-char block) brings the estimate under this target.
+        let target = world.history.estimate() - 1_000;
+        run(&mut world, target).unwrap();
+        let path = "/lab/tool-results/t1.txt";
+        let block = format!(
+            "<persisted-output>\nFull output: {path}\nPreview:\n{}\n</persisted-output>",
+            "a".repeat(FIT_PREVIEW)
+        );
+        assert_eq!(block.len(), 1_086);
+        assert_eq!(world.result("t1"), Some(block.as_str()));
+        assert_eq!(world.result("t0").unwrap().len(), 3_000);
+        let files = world.store.spill_files("/lab/tool-results");
+        assert_eq!(files.len(), 1);
+        assert_eq!((files[0].path.as_str(), files[0].chars), (path, 5_000));
+    }
+
+    #[test]
+    fn fit_writes_the_file_even_when_the_block_would_not_be_shorter() {
+        // 1050 chars < the 1086-char block: kept in context, but already saved.
+        let mut world = World::for_test(COURSE_LATEST);
+        world.turn(&[("t0", "bash", "a".repeat(1_050))]);
+        run(&mut world, 0).unwrap();
+        assert_eq!(world.result("t0").unwrap().len(), 1_050);
+        assert!(world.store.is_file("/lab/tool-results/t0.txt"));
+    }
+}

@@ -68,3 +68,28 @@ fn run_pipes(world: &mut World, pipes: &[Pipe]) -> Result<(), RunError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+    use crate::transcript::Message;
+
+    #[test]
+    fn prepare_compacts_only_over_the_context_limit() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.push(Message::user_text("x".repeat(40_000)));
+        prepare(&mut world).unwrap();
+        assert_eq!(
+            world.history.messages()[0],
+            Message::user_text("x".repeat(40_000))
+        );
+        assert!(world.trace.is_empty());
+        world.push(Message::user_text("y".repeat(20_000)));
+        prepare(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        let kinds: Vec<&str> = world.trace.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds.first(), Some(&"over"));
+        assert_eq!(kinds.last(), Some(&"compact"));
+    }
+}

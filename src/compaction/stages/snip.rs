@@ -119,3 +119,96 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::{COURSE_LATEST, COURSE_MAIN};
+
+    /// `len` user messages `m0`, `m1`, ...; with `pair_at`, messages `pair_at` and `pair_at + 1`
+    /// are a tool_use and its result instead.
+    fn history(world: &mut World, len: usize, pair_at: Option<usize>) {
+        for i in 0..len {
+            let message = match pair_at {
+                Some(at) if i == at => Message::tool_uses(&[("t1", "bash")]),
+                Some(at) if i == at + 1 => Message::tool_result("t1", "out"),
+                _ => Message::user_text(format!("m{i}")),
+            };
+            world.push(message);
+        }
+    }
+
+    fn text(message: &Message) -> &str {
+        match &message.content {
+            Content::Text(text) => text,
+            Content::Blocks(_) => "(blocks)",
+        }
+    }
+
+    #[test]
+    fn snip_keeps_the_head_and_the_last_snip_max_minus_head_messages() {
+        // 60 > snip_max 50: head 3, tail_start = 60 - (50 - 3) = 13, so 10 messages go.
+        let mut world = World::for_test(COURSE_MAIN);
+        history(&mut world, 60, None);
+        run(&mut world).unwrap();
+        let messages = world.history.messages();
+        assert_eq!(messages.len(), 3 + 1 + 47);
+        assert_eq!(text(&messages[2]), "m2");
+        let transcript = format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0);
+        assert_eq!(
+            text(&messages[3]),
+            format!("[10 messages archived at {transcript}]")
+        );
+        assert_eq!(text(&messages[4]), "m13");
+        // The archive was written before the cut and holds all 60.
+        assert_eq!(world.archive.transcripts[0].messages, 60);
+    }
+
+    #[test]
+    fn pair_protection_steps_the_tail_back_over_its_tool_use() {
+        // The tail would start at the result (13) of the tool_use at 12: keep both.
+        let mut world = World::for_test(COURSE_MAIN);
+        history(&mut world, 60, Some(12));
+        run(&mut world).unwrap();
+        let messages = world.history.messages();
+        assert_eq!(messages.len(), 3 + 1 + 48);
+        assert!(text(&messages[3]).starts_with("[9 messages archived at "));
+        assert!(messages[4].has_tool_use());
+        // Without it the tail starts at the orphaned result.
+        let mut world = World::for_test(COURSE_MAIN);
+        world.profile.switches.pair_protection = false;
+        history(&mut world, 60, Some(12));
+        run(&mut world).unwrap();
+        assert!(world.history.messages()[4].is_tool_result());
+    }
+
+    #[test]
+    fn course_latest_keeps_one_message_less_and_does_not_snip_an_archive_marker_again() {
+        // tail = snip_max - snip_head - 1 = 46: 60 messages lose 11, the tail starts at the
+        // tool_use at 14 (its result at 15 follows it).
+        let mut world = World::for_test(COURSE_LATEST);
+        history(&mut world, 60, Some(14));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 3 + 1 + 46);
+        assert!(world.history.messages()[4].has_tool_use());
+        // One more message: 51 > 50, tail_start = 51 - 46 = 5 is the result, stepped back to 4,
+        // so the middle is the marker alone: not archived again.
+        world.push(Message::user_text("m60"));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 51);
+        assert_eq!(world.archive.transcripts.len(), 1);
+        // course-main has no such guard: it archives the marker and replaces it by another.
+        // (Its tail is one longer: the pair sits at 13 and 14 to end up at 4 and 5 again.)
+        let mut world = World::for_test(COURSE_MAIN);
+        history(&mut world, 60, Some(13));
+        run(&mut world).unwrap();
+        world.push(Message::user_text("m60"));
+        run(&mut world).unwrap();
+        assert_eq!(world.archive.transcripts.len(), 2);
+        let second = format!("/lab/.transcripts/transcript_{:032x}.jsonl", 1);
+        assert_eq!(
+            text(&world.history.messages()[3]),
+            format!("[1 messages archived at {second}]")
+        );
+    }
+}

@@ -20,3 +20,29 @@ pub(crate) fn claude_md_message(claude_md: Option<&str>) -> Message {
         entries.join("\n")
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Content;
+
+    fn text(message: Message) -> String {
+        match message.content {
+            Content::Text(text) => text,
+            Content::Blocks(_) => unreachable!("the user context is text"),
+        }
+    }
+
+    #[test]
+    fn claude_md_follows_the_memory_instruction_prompt_before_the_date() {
+        let with = text(claude_md_message(Some("Be terse.")));
+        let entries = format!(
+            "# claudeMd\n{MEMORY_INSTRUCTION_PROMPT}\n\nBe terse.\n# currentDate\nToday's date is 2026-03-31.\n\n"
+        );
+        assert!(with.contains(&entries), "{with}");
+        assert!(with.starts_with("<system-reminder>\n"));
+        let without = text(claude_md_message(None));
+        assert!(!without.contains("# claudeMd"));
+        assert!(without.contains("\n# currentDate\nToday's date is 2026-03-31.\n\n"));
+    }
+}
