@@ -1,5 +1,5 @@
 //! Running a scenario (turmoil's `sim.rs`): resolve the profile and its overrides, check
-//! everything that could stop the run, then replay the steps against a [`World`] and measure it.
+//! everything that could stop the run, then replay the steps against a `World` and measure it.
 //! The driver decides what runs when: it appends messages (and logs them to the session
 //! transcript), hands result batches to the arrival stage, runs stages and checks.
 

@@ -33,7 +33,7 @@ fn threshold(world: &World, tool: &str) -> Option<usize> {
 
 /// `formatFileSize`: `N bytes`, or KB/MB/GB with one decimal (`.0` dropped), rounded as
 /// JavaScript's `toFixed(1)` rounds (halves up).
-pub fn format_file_size(size: usize) -> String {
+fn format_file_size(size: usize) -> String {
     const UNITS: [(usize, &str); 3] = [(1 << 10, "KB"), (1 << 20, "MB"), (1 << 30, "GB")];
     if size < 1024 {
         return format!("{size} bytes");
@@ -65,7 +65,7 @@ fn byte_at_unit(text: &str, units: usize) -> usize {
 
 /// `generatePreview(content, max)`: the whole text if it fits; else the first `max` units, cut
 /// back to the last newline when that newline lies past half of `max`.
-pub fn preview(content: &str, max: usize) -> (&str, bool) {
+fn preview(content: &str, max: usize) -> (&str, bool) {
     if utf16_len(content) <= max {
         return (content, false);
     }

@@ -102,8 +102,8 @@ fn restored_files(world: &mut World) -> Vec<Message> {
 }
 
 /// Autocompact once the token estimate reaches Claude Code's autocompact threshold
-/// ([`Profile::autocompact_threshold`](crate::compaction::profile::Profile::autocompact_threshold)):
-/// the whole history becomes the summary message and the restored files.
+/// (`Profile::autocompact_threshold`, compared with `>=`): the whole history becomes the summary
+/// message and the restored files.
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let tokens = world.history.estimate();
     let threshold = world.profile.autocompact_threshold();

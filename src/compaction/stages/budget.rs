@@ -55,7 +55,15 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             continue;
         }
         if len <= large {
-            world.record(Event::new("budget", "keep").id(&id).sizes(len, len).reason(format!("not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})")));
+            let reason = format!(
+                "not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})"
+            );
+            world.record(
+                Event::new("budget", "keep")
+                    .id(&id)
+                    .sizes(len, len)
+                    .reason(reason),
+            );
             continue;
         }
         let why = format!("largest left, batch total {total} > batch_budget {budget}");

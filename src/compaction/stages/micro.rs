@@ -11,6 +11,9 @@
 //! Course latest (SPEC §5.2) runs it only over the limit and stops as soon as the estimate is
 //! within the target, recognises its own `saved at` placeholders and validates pointers (so it is
 //! idempotent and cannot be forged), and saves a result without pointer before replacing it.
+//!
+//! The unseen guard is [`unseen_guard`] below; how a pointer is recognised (the idempotency
+//! defect and its fix) is `compaction/pointer.rs`.
 
 use crate::compaction::persist;
 use crate::compaction::profile::{MicroRule, fill};

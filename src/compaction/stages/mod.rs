@@ -6,7 +6,7 @@
 //! two pieces of an agent loop that change the context outside the pipeline. `cut.rs` holds what
 //! the stages that cut messages share.
 
-pub mod arrival;
+pub(crate) mod arrival;
 mod autocompact;
 mod budget;
 mod compact;

@@ -16,7 +16,7 @@ use crate::error::RunError;
 use crate::transcript::{Block, Role};
 
 /// COMPACTABLE_TOOLS.
-pub const COMPACTABLE: [&str; 9] = [
+const COMPACTABLE: [&str; 9] = [
     "Read",
     "Bash",
     "PowerShell",
