@@ -95,7 +95,7 @@ pub(crate) fn measure(world: &World) -> Observables {
                 verbatim_in_context.insert(id);
                 continue;
             }
-            if world.profile.is_no_pointer_placeholder(&content) {
+            if world.profile.is_no_pointer_placeholder(content) {
                 placeholders += 1;
                 if world.store.is_file(&world.spill_path(id)) {
                     pointer_lost += 1;

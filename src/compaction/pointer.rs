@@ -58,7 +58,7 @@ pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Poin
 
 /// True if the content is one of the profile's placeholders (with or without pointer).
 pub(crate) fn is_placeholder(profile: &Profile, content: &str) -> bool {
-    profile.is_no_pointer_placeholder(&content)
+    profile.is_no_pointer_placeholder(content)
         || matches!(
             pointer_in(&profile.strings, content),
             Some(Pointer::SavedAt(_))
