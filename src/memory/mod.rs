@@ -3,14 +3,17 @@
 //! (SPEC §8; seed 000 §6-§7, M4-M5).
 
 pub mod breaks;
-pub mod consolidate;
-pub mod extract;
+pub(crate) mod consolidate;
+pub(crate) mod extract;
+pub(crate) mod format;
 pub mod fs;
 pub mod growth;
 pub mod observables;
 pub mod profile;
-pub mod recall;
+pub(crate) mod recall;
+pub(crate) mod record;
 pub mod run;
-pub mod site;
-pub mod store;
+pub(crate) mod side_call;
+pub(crate) mod site;
+pub(crate) mod store;
 pub mod world;
