@@ -1,12 +1,13 @@
-//! Consolidation: the only deletion path of the store (s09 `consolidate_memories`; seed 000 §7,
-//! M5; findings M6-M9).
+//! memory-main's consolidation: the only deletion path of the store (s09 `consolidate_memories`;
+//! seed 000 §7, M5; findings M6-M9). memory-site's is in `site.rs`.
 //!
 //! It runs when a turn stored at least one record and the store has at least 10. A catalog over
 //! 20000 characters raises before the model call (the pass is skipped, silently, every time:
-//! the reverse gate, M8). Empty or duplicate-slug results raise before anything is deleted. Then:
-//! snapshot → delete every record → write the new ones → rebuild the index; any failure deletes
-//! again, restores the snapshot, rebuilds and re-raises, and the caller prints one "skipped" line.
-//! "Keep at most 30 records" is only in the prompt (M9).
+//! the reverse gate, M8, [`reverse_gate`]). Empty or duplicate-slug results raise before anything
+//! is deleted. Then: snapshot → delete every record → write the new ones → rebuild the index;
+//! any failure deletes again, restores the snapshot ([`snapshot_restore`], MB4), rebuilds and
+//! re-raises, and the caller prints one "skipped" line. "Keep at most 30 records" is only in the
+//! prompt (M9).
 
 use super::extract::{Candidate, validate};
 use super::format::main::{document, slug};

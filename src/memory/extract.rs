@@ -1,12 +1,13 @@
-//! Extraction: after a turn without tool calls, a side call proposes memory candidates and two
-//! gates decide what is stored (s09 `extract_memories`, `validate_memory_record`,
-//! `should_store_memory`; seed 000 §7, M5).
+//! memory-main's extraction: after a turn without tool calls, a side call proposes memory
+//! candidates and two gates decide what is stored (s09 `extract_memories`,
+//! `validate_memory_record`, `should_store_memory`; seed 000 §7, M5). memory-site's is in
+//! `site.rs`.
 //!
-//! Validity: a dict with name, one of the four types, description, body, and a scope of
-//! `persistent` or `current_task`. Storage: scope `persistent`, none of the 19 temporary markers
-//! (English, Chinese, Japanese) in the normalised text, and no existing record (the same batch
-//! included) with the same slug, description or body. Any exception skips the rest of the batch;
-//! what was written stays.
+//! The validity gate ([`validate`]): a dict with name, one of the four types, description, body,
+//! and a scope of `persistent` or `current_task`. The storage gates ([`storage_gates`], MB3):
+//! scope `persistent`, none of the 19 temporary markers (English, Chinese, Japanese) in the
+//! normalised text, and no existing record (the same batch included) with the same slug,
+//! description or body. Any exception skips the rest of the batch; what was written stays.
 
 use serde_json::{Map, Value};
 

@@ -1,10 +1,12 @@
-//! Recall: choose the records relevant to the current request and put them in the system prompt
-//! (s09 `select_relevant_memories`, `load_memories`, `build_system`; seed 000 §6-§7, M4-M5).
+//! memory-main's recall: choose the records relevant to the current request and put them in the
+//! system prompt (s09 `select_relevant_memories`, `load_memories`, `build_system`; seed 000
+//! §6-§7, M4-M5). memory-site's recall is in `site.rs`.
 //!
 //! The selector sees the last three user texts (tool results are not text, so they never reach
 //! it, M4) and a numbered catalog; a scripted reply stands for its answer. The first JSON array
 //! in the reply is the selection; no array means no selection, and only an exception falls back
-//! to keyword matching (M3). At most five records, 20000 characters in all, the last one cut
+//! to keyword matching (M3; with `parse_fallback` on, MB5, [`parse_fallback`] falls back on a
+//! reply without an array too). At most five records, 20000 characters in all, the last one cut
 //! mid-text at the cap (M10).
 
 use serde_json::Value;
@@ -320,19 +322,7 @@ mod tests {
 
     #[test]
     fn recent_user_text_skips_tool_results() {
-        let messages = vec![
-            Message::user_text("first"),
-            Message::user_text("second"),
-            Message::blocks(
-                Role::User,
-                vec![Block::ToolResult {
-                    tool_use_id: "t".into(),
-                    content: "secret tool output".into(),
-                }],
-            ),
-            Message::user_text("third"),
-            Message::user_text("fourth"),
-        ];
+        let messages = crate::memory::fixtures::user_turns_with_a_tool_result();
         assert_eq!(recent_user_text(&messages, 4000), "second\nthird\nfourth");
         assert_eq!(recent_user_text(&messages, 5), "secon");
     }

@@ -1,9 +1,11 @@
-//! Running a scenario under a memory profile: the s09 agent loop with scripted side calls.
+//! The memory driver: runs a scenario under a memory profile, the s09 agent loop with scripted
+//! side calls, as turmoil's `sim.rs` drives its `world.rs`.
 //!
 //! A `user` step starts an agent turn: recall runs once (the selector, then the system prompt).
 //! An `assistant` step without tool calls ends the turn: extraction, then consolidation when it
-//! stored at least one record. Memory steps queue the side calls' replies, inject faults, let the
-//! agent's generic file tool write into the store, or plant a symlink.
+//! stored at least one record (memory-site: every turn). Memory steps queue the side calls'
+//! replies, inject faults, let the agent's generic file tool write into the store, or plant a
+//! symlink. This is the one place that picks memory-main's mechanisms or memory-site's.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -26,7 +28,9 @@ use crate::transcript::{Block, Message, Role};
 /// One file of the store in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StoreFile {
+    /// The file's name in the store (`MEMORY.md` included).
     pub name: String,
+    /// Its length in characters.
     pub chars: usize,
 }
 
@@ -35,22 +39,29 @@ pub struct StoreFile {
 pub struct MemoryReport {
     pub scenario: String,
     pub profile: String,
+    /// The switches and constants the run used, overrides applied.
     pub switches: Value,
     pub constants: Value,
     pub observables: Observables,
+    /// Every regular file of the store at the end, sorted.
     pub files: Vec<StoreFile>,
+    /// MEMORY.md at the end (empty when there is none).
     pub index: String,
+    /// The system prompt of the last agent turn.
     pub system: String,
     pub trace: Vec<Event>,
+    /// The `check` steps' and the final `expect`'s outcomes, in order.
     pub expect: Vec<CheckOutcome>,
 }
 
 impl MemoryReport {
+    /// True when every expectation held.
     pub fn passed(&self) -> bool {
         self.expect.iter().all(|c| c.ok)
     }
 }
 
+/// A scenario error at `location` of the scenario's file.
 fn invalid(scenario: &Scenario, location: &str, message: String) -> LabError {
     LabError::Scenario(ScenarioError::Invalid {
         file: scenario.file.clone(),

@@ -499,20 +499,10 @@ mod tests {
 
     #[test]
     fn recent_text_counts_tool_result_messages() {
-        let messages = vec![
-            Message::user_text("first"),
-            Message::user_text("second"),
-            Message::blocks(
-                Role::User,
-                vec![Block::ToolResult {
-                    tool_use_id: "t".into(),
-                    content: "secret".into(),
-                }],
-            ),
-            Message::user_text("third"),
-        ];
-        assert_eq!(recent_text(&messages, 2000), "second  third");
-        assert_eq!(recent_text(&messages, 3), "sec");
+        // The tool result takes a slot with an empty text, so "second" drops out.
+        let messages = crate::memory::fixtures::user_turns_with_a_tool_result();
+        assert_eq!(recent_text(&messages, 2000), " third fourth");
+        assert_eq!(recent_text(&messages, 3), " th");
     }
 
     #[test]
