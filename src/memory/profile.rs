@@ -63,8 +63,8 @@ named_fields! {
         recall_limit,
         /// CONSOLIDATE_THRESHOLD: records needed for a consolidation pass.
         consolidate_threshold,
-        /// CONSOLIDATE_INPUT_CHAR_LIMIT: a larger catalog raises before the model call (main) or
-        /// is cut silently (site).
+        /// CONSOLIDATE_INPUT_CHAR_LIMIT: a larger catalog raises before the model call (main:
+        /// the reverse gate, `consolidate::reverse_gate`) or is cut silently (site).
         consolidate_input,
         /// Records a recall selects at most.
         max_items,
@@ -95,24 +95,26 @@ impl Constants {
 }
 
 named_fields! {
-    /// The safeguards of the store; each break MB1..MB5 turns one off. `memory/mod.rs` maps each
-    /// to the function that reads it.
+    /// The safeguards of the store; each break MB1..MB5 turns one off. Each field names the
+    /// function that reads it.
     pub struct Switches: bool, names SWITCH_NAMES {
-        /// `memory_path`'s three checks (MB1 turns them off).
+        /// `memory_path`'s three checks, `store::path_guard` (MB1 turns them off).
         path_guard,
-        /// MEMORY.md is rebuilt from all files after every write (MB2: appended by hand
-        /// instead).
+        /// MEMORY.md is rebuilt from all files after every write, `store::rebuild_index` (MB2:
+        /// appended by hand instead, `store::append_index_line`).
         rebuild_index,
-        /// `should_store_memory`: persistent scope, no temporary marker, no duplicate (MB3 off).
+        /// `should_store_memory`, `extract::storage_gates`: persistent scope, no temporary
+        /// marker, no duplicate (MB3 off).
         storage_gates,
-        /// Consolidation restores its snapshot on any failure (MB4 off).
+        /// Consolidation restores its snapshot on any failure, `consolidate::snapshot_restore`
+        /// (MB4 off).
         snapshot_restore,
-        /// The keyword fallback also runs when the selector's reply holds no JSON array (MB5
-        /// on).
+        /// The keyword fallback also runs when the selector's reply holds no JSON array,
+        /// `recall::parse_fallback` (MB5 on).
         parse_fallback,
         /// A fix, not in the course: a catalog over the input cap is consolidated in chunks
-        /// under the cap (one model call each, one atomic rewrite) instead of raising (the growth
-        /// experiment's variant, M8).
+        /// under the cap (one model call each, one atomic rewrite) instead of raising, in
+        /// `consolidate::reverse_gate` (the growth experiment's variant, M8).
         chunked_consolidation,
     }
 }

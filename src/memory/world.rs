@@ -35,7 +35,9 @@ impl PyError {
 /// One-shot faults: the operation after `after` successful ones from now fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Faults {
+    /// Record writes that succeed before one fails (`No space left on device`).
     pub(crate) write_after: Option<usize>,
+    /// Record deletes that succeed before one fails (`Permission denied`).
     pub(crate) delete_after: Option<usize>,
 }
 
@@ -46,6 +48,7 @@ pub(crate) type Consolidator = Box<dyn FnMut(&[Record]) -> String>;
 /// What answers the side model calls, queued per call.
 #[derive(Default)]
 pub(crate) struct Replies {
+    /// Recall's selector.
     pub(crate) select: VecDeque<Reply>,
     pub(crate) extract: VecDeque<Reply>,
     pub(crate) consolidate: VecDeque<Reply>,
