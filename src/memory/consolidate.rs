@@ -10,7 +10,7 @@
 //! prompt (M9).
 
 use super::extract::{Candidate, validate};
-use super::format::main::{document, slug};
+use super::format::memory_main::{document, slug};
 use super::recall::extract_json_array;
 use super::record::Record;
 use super::side_call;

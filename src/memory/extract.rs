@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use super::format::main::slug;
+use super::format::memory_main::slug;
 use super::recall::{extract_json_array, message_text};
 use super::record::{MEMORY_TYPES, Record, normalized};
 use super::side_call::{Call, call};

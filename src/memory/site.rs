@@ -4,7 +4,7 @@
 //! profile's revision is `Site`; this file depends only on the store and the shared helpers.
 //!
 //! - Store: [`write`] has no validation and no path guard, and rebuilds the index after every
-//!   write, raising on an unreadable file; the record format is in `format/site.rs`.
+//!   write, raising on an unreadable file; the record format is in `format/memory_site.rs`.
 //! - Recall: every user message takes one of the three query slots (a tool-result message gives
 //!   an empty text), `\[.*?\]` finds the reply's array, the keyword fallback runs on an exception
 //!   *and* on a missing or undecodable array, no dedupe, no cap; the records are prepended to
@@ -18,7 +18,7 @@
 use serde_json::Value;
 
 use super::extract::python_str;
-use super::format::site::{document, index_line, slug};
+use super::format::memory_site::{document, index_line, slug};
 use super::fs::WORKDIR;
 use super::recall::py_int;
 use super::record::Record;

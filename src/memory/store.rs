@@ -115,9 +115,9 @@ pub(crate) fn write_memory_file(
     if py_strip(description).is_empty() || py_strip(body).is_empty() {
         return Err(PyError::new("Memory description and body cannot be empty"));
     }
-    let filename = format!("{}.md", format::main::slug(name));
+    let filename = format!("{}.md", format::memory_main::slug(name));
     path_guard(world, &filename, false)?;
-    let text = format::main::document(name, kind, description, body);
+    let text = format::memory_main::document(name, kind, description, body);
     write_record(world, &filename, &text)?;
     world.event(
         "store",
@@ -136,7 +136,7 @@ pub(crate) fn write_memory_file(
 /// MB2: the index kept by hand, one appended line per write, never rebuilt.
 fn append_index_line(world: &mut World, filename: &str, text: &str) -> Result<(), PyError> {
     let mut index = world.fs.read(INDEX).unwrap_or_default();
-    index.push_str(&format::main::index_line(text, filename));
+    index.push_str(&format::memory_main::index_line(text, filename));
     index.push('\n');
     world
         .fs
