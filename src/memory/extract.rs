@@ -95,7 +95,7 @@ pub(crate) fn validate(item: &Value, require_scope: bool) -> Option<Candidate> {
 /// The storage gates (MB3), `should_store_memory`: why a candidate is refused (scope, a
 /// temporary marker, the same slug, description or body as an existing record), or `None` when
 /// it may be stored.
-pub(crate) fn storage_gates(candidate: &Candidate, existing: &[Record]) -> Option<String> {
+fn storage_gates(candidate: &Candidate, existing: &[Record]) -> Option<String> {
     if candidate.scope != "persistent" {
         return Some(format!("scope `{}` is not persistent", candidate.scope));
     }

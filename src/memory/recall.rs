@@ -35,7 +35,7 @@ pub(crate) fn message_text(message: &Message) -> String {
 }
 
 /// `recent_user_text`: the last three non-empty user texts, oldest first, joined, cut.
-pub(crate) fn recent_user_text(messages: &[Message], limit: usize) -> String {
+fn recent_user_text(messages: &[Message], limit: usize) -> String {
     let mut turns = Vec::new();
     for message in messages.iter().rev().filter(|m| m.role == Role::User) {
         let text = py_strip(&message_text(message)).to_owned();
@@ -83,7 +83,7 @@ pub(crate) fn py_int(value: &Value) -> Option<i128> {
 
 /// The words of `keyword_memory_selection`: runs of `[a-z0-9_]` of 3 or more and runs of CJK
 /// ideographs (U+4E00..U+9FFF) of 2 or more, in the lower-cased query.
-pub(crate) fn keywords(query: &str) -> Vec<String> {
+fn keywords(query: &str) -> Vec<String> {
     let lower = query.to_lowercase();
     let class = |c: char| -> u8 {
         if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' {
@@ -115,7 +115,7 @@ pub(crate) fn keywords(query: &str) -> Vec<String> {
 }
 
 /// `select_relevant_memories`: filenames, in selection order.
-pub(crate) fn select(world: &mut World) -> Vec<String> {
+fn select(world: &mut World) -> Vec<String> {
     let records = list_records(world);
     let query = recent_user_text(&world.messages, world.profile.constants.query_limit);
     if records.is_empty() || query.is_empty() {

@@ -29,7 +29,7 @@ pub(crate) fn slug(name: &str) -> String {
 
 /// `parse_frontmatter`: metadata and body, or no metadata when the text does not start with
 /// `---\n`, has no closing `---`, or its YAML is invalid or not a mapping.
-pub(crate) fn parse_frontmatter(text: &str) -> (Vec<(String, YamlValue)>, String) {
+fn parse_frontmatter(text: &str) -> (Vec<(String, YamlValue)>, String) {
     if !text.starts_with("---\n") {
         return (Vec::new(), text.to_owned());
     }

@@ -14,7 +14,7 @@ pub(crate) fn slug(name: &str) -> String {
 /// The site's `_parse_frontmatter`: a text starting with `---` is split on the first two
 /// `---`; every line of the middle part with a colon is `key: value` (quotes stripped, later
 /// keys win); the body is the stripped rest. Anything else is all body.
-pub(crate) fn parse(text: &str) -> (Vec<(String, String)>, String) {
+fn parse(text: &str) -> (Vec<(String, String)>, String) {
     if !text.starts_with("---") {
         return (Vec::new(), text.to_owned());
     }
