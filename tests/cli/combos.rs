@@ -41,7 +41,7 @@ fn invariants_hold_under_every_switch_combination() {
     for file in scenario_files(&scenarios_dir())
         .unwrap()
         .into_iter()
-        .filter(|f| !f.components().any(|c| c.as_os_str() == "memory"))
+        .filter(|f| !f.starts_with(scenarios_dir().join("memory")))
     {
         let scenario = Scenario::load(&file).unwrap();
         let profile = profile::by_name(
