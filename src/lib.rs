@@ -14,6 +14,7 @@ pub mod experiments;
 pub(crate) mod fmt;
 pub mod memory;
 pub mod options;
+pub mod probe;
 pub mod python;
 pub mod render;
 pub mod replay;

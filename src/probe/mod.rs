@@ -1,0 +1,17 @@
+//! `lab probe`: conformance against the real agent. A scenario is played to the installed Claude
+//! Code through a scripted model server on 127.0.0.1 ([`server`], answers from [`script`] in the
+//! wire forms of [`sse`]); what the agent sends is normalised into a conformance record and
+//! compared with what the profile predicts. Method and measurements:
+//! research/claude_code_probe.md.
+
+pub mod script;
+pub mod server;
+pub mod sse;
+
+/// A failure of the probe machinery (the server, the agent run, a record).
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// The scripted model server could not start.
+    #[error("start the scripted model server: {0}")]
+    Server(String),
+}
