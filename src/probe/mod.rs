@@ -4,6 +4,9 @@
 //! compared with what the profile predicts. Method and measurements:
 //! research/claude_code_probe.md.
 
+pub mod agent;
+pub mod plan;
+pub mod record;
 pub mod script;
 pub mod server;
 pub mod sse;
@@ -14,4 +17,14 @@ pub enum ProbeError {
     /// The scripted model server could not start.
     #[error("start the scripted model server: {0}")]
     Server(String),
+    /// A file or process operation of the probe failed; the string says which.
+    #[error("{0}: {1}")]
+    Io(String, #[source] std::io::Error),
+    /// The scenario cannot be played to the agent.
+    #[error("plan {file}: {location}: {message}")]
+    Plan {
+        file: String,
+        location: String,
+        message: String,
+    },
 }
