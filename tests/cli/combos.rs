@@ -1,8 +1,6 @@
 //! Every scenario under every combination of its profile's switches, each run labelled, checked
 //! against invariants that hold whatever the switches (ripgrep's `SearcherTester` pattern).
 
-use std::path::Path;
-
 use lab::compaction::driver::run;
 use lab::compaction::profile;
 use lab::compaction::switches::SwitchName;
@@ -10,6 +8,8 @@ use lab::experiments::verify::scenario_files;
 use lab::options::RunOptions;
 use lab::scenario::Scenario;
 use lab::transcript::estimate_chars;
+
+use crate::util::scenarios_dir;
 
 /// Every value combination of the profile's switches, as `--set` pairs.
 fn grid(names: &[SwitchName]) -> Vec<Vec<(String, String)>> {
@@ -36,10 +36,9 @@ fn grid(names: &[SwitchName]) -> Vec<Vec<(String, String)>> {
 
 #[test]
 fn invariants_hold_under_every_switch_combination() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut runs = 0;
     // Memory profiles have no compaction switches; their scenarios run in `lab verify`.
-    for file in scenario_files(&root.join("scenarios"))
+    for file in scenario_files(&scenarios_dir())
         .unwrap()
         .into_iter()
         .filter(|f| !f.components().any(|c| c.as_os_str() == "memory"))

@@ -7,6 +7,7 @@ mod experiments;
 mod memory;
 mod montecarlo;
 mod readme;
+mod reports;
 mod run;
 mod search;
 mod snapshots;

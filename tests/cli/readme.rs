@@ -1,8 +1,7 @@
 //! The README's examples are real: every ```text block that starts with `$ lab ARGS` is run and
 //! its output must be exactly what the README shows.
 
-use std::path::Path;
-use std::process::Command;
+use crate::util::{lab_in, manifest_dir};
 
 fn examples(readme: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -20,24 +19,15 @@ fn examples(readme: &str) -> Vec<(String, String)> {
 
 #[test]
 fn every_readme_example_is_current() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir();
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let examples = examples(&readme);
     assert!(examples.len() >= 8, "found {} examples", examples.len());
     for (args, shown) in examples {
-        let output = Command::new(env!("CARGO_BIN_EXE_lab"))
-            .args(args.split_whitespace())
-            .current_dir(root)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "lab {args}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let printed = String::from_utf8(output.stdout).unwrap();
+        let out = lab_in(root, &args.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(out.code, 0, "lab {args}: {}", out.stderr);
         assert_eq!(
-            printed.trim_end_matches('\n'),
+            out.stdout.trim_end_matches('\n'),
             shown,
             "README example `lab {args}` is stale: regenerate it"
         );

@@ -3,11 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::LabError;
 use crate::compaction::driver;
 use crate::compaction::profile::{self, Profile};
 use crate::options::RunOptions;
+use crate::workload::options::GenOptions;
 use crate::workload::{self, Frame, GenParams};
-use crate::{GenOptions, LabError};
 
 /// What a study is: everything that decides its numbers. Two shards merge only when their
 /// studies are equal.
