@@ -5,6 +5,7 @@
 //! research/claude_code_probe.md.
 
 pub mod agent;
+pub mod compare;
 pub mod plan;
 pub mod record;
 pub mod script;
