@@ -73,6 +73,9 @@ pub enum LabError {
         #[source]
         source: io::Error,
     },
+    /// `lab probe`: the server, the agent or a plan failed (exit code 2).
+    #[error(transparent)]
+    Probe(#[from] crate::probe::ProbeError),
 }
 
 impl LabError {

@@ -11,6 +11,7 @@ pub mod matrix;
 pub mod memory;
 pub mod merge;
 pub mod montecarlo;
+pub mod probe;
 pub mod profiles;
 pub mod report;
 pub mod run;
@@ -56,6 +57,8 @@ pub enum Command {
     Gen(generate::GenCmd),
     /// `lab search`.
     Search(search::SearchCmd),
+    /// `lab probe`.
+    Probe(probe::ProbeCmd),
 }
 
 /// What a command prints and its exit code (0, or 1 when an expectation or check failed).
@@ -101,6 +104,7 @@ pub fn execute_with(
         Command::Merge(cmd) => merge::execute(cmd),
         Command::Gen(cmd) => generate::execute(&cmd),
         Command::Search(cmd) => search::execute(&cmd, progress),
+        Command::Probe(cmd) => probe::execute(&cmd),
     }
 }
 

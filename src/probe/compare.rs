@@ -16,9 +16,15 @@ use super::record::{self, Normaliser};
 pub enum Outcome {
     Exact,
     /// The first differing character offset and a snippet of each side from there.
-    Differs { offset: usize, real: String, lab: String },
+    Differs {
+        offset: usize,
+        real: String,
+        lab: String,
+    },
     /// Only one side has it.
-    Missing { in_real: bool },
+    Missing {
+        in_real: bool,
+    },
 }
 
 /// One compared item.
@@ -69,11 +75,15 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
         match block.get("type").and_then(Value::as_str) {
             Some("tool_use") => {
                 let id = block.get("id").and_then(Value::as_str).unwrap_or("");
-                let shape = serde_json::json!({"name": block.get("name"), "input": block.get("input")});
+                let shape =
+                    serde_json::json!({"name": block.get("name"), "input": block.get("input")});
                 out.push((format!("tool_use {id}"), shape.to_string()));
             }
             Some("tool_result") => {
-                let id = block.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
+                let id = block
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
                 let text = match block.get("content") {
                     Some(Value::String(s)) => without_appended_reminders(s),
                     Some(other) => other.to_string(),
@@ -149,11 +159,19 @@ mod tests {
         assert_eq!(first_difference("abc", "abc"), Outcome::Exact);
         assert_eq!(
             first_difference("abcX", "abcY"),
-            Outcome::Differs { offset: 3, real: "X".into(), lab: "Y".into() }
+            Outcome::Differs {
+                offset: 3,
+                real: "X".into(),
+                lab: "Y".into()
+            }
         );
         assert_eq!(
             first_difference("ab", "abc"),
-            Outcome::Differs { offset: 2, real: "".into(), lab: "c".into() }
+            Outcome::Differs {
+                offset: 2,
+                real: "".into(),
+                lab: "c".into()
+            }
         );
     }
 
@@ -172,10 +190,16 @@ mod tests {
                 {"type": "tool_result", "tool_use_id": "b", "content": "C"}]}),
         ];
         let rows = compare(&real, &lab);
-        let summary: Vec<(&str, bool)> = rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
+        let summary: Vec<(&str, bool)> =
+            rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
         assert_eq!(
             summary,
-            [("tool_use a", true), ("tool_use b", true), ("tool_result b", false), ("tool_result a", true)]
+            [
+                ("tool_use a", true),
+                ("tool_use b", true),
+                ("tool_result b", false),
+                ("tool_result a", true)
+            ]
         );
     }
 }

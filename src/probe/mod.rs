@@ -6,10 +6,13 @@
 
 pub mod agent;
 pub mod compare;
+pub mod install;
 pub mod plan;
 pub mod record;
+pub mod render;
 pub mod script;
 pub mod server;
+pub mod session;
 pub mod sse;
 
 /// A failure of the probe machinery (the server, the agent run, a record).
@@ -21,6 +24,9 @@ pub enum ProbeError {
     /// A file or process operation of the probe failed; the string says which.
     #[error("{0}: {1}")]
     Io(String, #[source] std::io::Error),
+    /// The agent did not run as it should.
+    #[error("run the agent: {0}")]
+    Agent(String),
     /// The scenario cannot be played to the agent.
     #[error("plan {file}: {location}: {message}")]
     Plan {

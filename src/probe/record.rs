@@ -3,7 +3,8 @@
 //! tool inputs, tool results), the model, `max_tokens` and the other body keys, the
 //! `anthropic-beta` and `user-agent` headers. Replaced by their length and sha256: the system
 //! prompt blocks, each tool schema, every text block that is a whole `<system-reminder>`, a
-//! `<system-reminder>` appended to a tool result, and the compaction prompt. Normalised to the
+//! `<system-reminder>` appended to a tool result, and the compaction prompt (each normalised
+//! first, so the hash does not depend on the run's directories). Normalised to the
 //! profile's virtual layout: the run's working directory, HOME, TMPDIR and their `/`→`-` project
 //! folder name, the session id, today's date (the profile's fixed 2026-03-31), and the shell
 //! task id that names a Bash spill file (replaced by the tool_use id: D1 of
@@ -324,10 +325,10 @@ pub fn request(n: &Normaliser, logged: &Logged) -> Value {
         }
     }
     let system = match body.get("system") {
-        Some(Value::String(s)) => vec![digest(s)],
+        Some(Value::String(s)) => vec![digest(&n.text(s))],
         Some(Value::Array(blocks)) => blocks
             .iter()
-            .map(|b| digest(b.get("text").and_then(Value::as_str).unwrap_or("")))
+            .map(|b| digest(&n.text(b.get("text").and_then(Value::as_str).unwrap_or(""))))
             .collect(),
         _ => Vec::new(),
     };
@@ -339,7 +340,7 @@ pub fn request(n: &Normaliser, logged: &Logged) -> Value {
             tools
                 .iter()
                 .map(|t| {
-                    let mut d = digest(&t.to_string());
+                    let mut d = digest(&n.text(&t.to_string()));
                     d["name"] = t.get("name").cloned().unwrap_or(Value::Null);
                     d
                 })
