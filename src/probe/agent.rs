@@ -179,67 +179,34 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::script::{Block, Script, Turn, Usage};
-    use crate::probe::server::ScriptedServer;
 
-    /// Opt-in: set `LAB_PROBE_CLAUDE` to a `claude` executable.
     #[test]
-    fn scratch_live() {
-        let Ok(bin) = std::env::var("LAB_PROBE_CLAUDE") else {
-            return;
-        };
+    fn the_environment_names_only_the_loopback_server() {
         let dirs = RunDirs::new().unwrap();
-        dirs.write_fixture("fixtures/toolu_b1.out", "x".repeat(30001).as_bytes())
-            .unwrap();
-        dirs.write_fixture("fixtures/toolu_g1.grep", "y\n".repeat(3).as_bytes())
-            .unwrap();
-        let script = Script {
-            turns: vec![Turn {
-                blocks: vec![
-                    Block::ToolUse {
-                        id: "toolu_b1".into(),
-                        name: "Bash".into(),
-                        input: serde_json::json!({"command": "cat fixtures/toolu_b1.out"}),
-                    },
-                    Block::ToolUse {
-                        id: "toolu_g1".into(),
-                        name: "Grep".into(),
-                        input: serde_json::json!({"pattern": "^", "path": "fixtures/toolu_g1.grep", "output_mode": "content", "-n": false, "head_limit": 0}),
-                    },
-                ],
-                usage: Usage::SMALL,
-            }],
-            summary: "S".into(),
-        };
-        let server = ScriptedServer::start(script).unwrap();
-        let cmd = AgentCommand {
-            bin: bin.into(),
-            args: vec![],
-            timeout: Duration::from_secs(60),
-        };
-        let out = run(&cmd, &dirs, &server.url()).unwrap();
-        let log = server.stop();
-        eprintln!("{:?} {:?} {}", out.code, out.elapsed, out.stderr);
-        for l in &log {
-            let mut b = l.body.clone();
-            if let Some(o) = b.as_object_mut() {
-                o.remove("tools");
-                o.remove("system");
-            }
-            eprintln!("== {} {} {} {}", l.seq, l.method, l.path, l.kind.name());
-            eprintln!(
-                "{}",
-                serde_json::to_string(&b)
-                    .unwrap()
-                    .chars()
-                    .take(6000)
-                    .collect::<String>()
-            );
+        let env = environment(&dirs, "http://127.0.0.1:4242");
+        let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        for key in ["ANTHROPIC_BASE_URL", "HTTPS_PROXY", "HTTP_PROXY"] {
+            assert_eq!(get(key), Some("http://127.0.0.1:4242"), "{key}");
         }
-        std::fs::write(
-            "/tmp/i14-scratch-root",
-            dirs.root().to_string_lossy().as_bytes(),
-        )
-        .unwrap();
+        assert_eq!(get("ANTHROPIC_API_KEY"), Some("sk-lab-probe"));
+        assert_eq!(get("DISABLE_TELEMETRY"), Some("1"));
+        assert_eq!(get("HOME"), Some(dirs.home.to_str().unwrap()));
+        assert!(dirs.home.starts_with(dirs.root()) && dirs.tmp.starts_with(dirs.root()));
+        let urls: Vec<&str> = env
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .filter(|v| v.contains("://"))
+            .collect();
+        assert!(
+            urls.iter().all(|u| u.starts_with("http://127.0.0.1:")),
+            "{urls:?}"
+        );
+    }
+
+    #[test]
+    fn fixtures_stay_under_the_working_directory() {
+        let dirs = RunDirs::new().unwrap();
+        dirs.write_fixture("fixtures/a.out", b"abc").unwrap();
+        assert_eq!(fs::read(dirs.work.join("fixtures/a.out")).unwrap(), b"abc");
     }
 }

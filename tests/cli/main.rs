@@ -6,6 +6,7 @@ mod errors;
 mod experiments;
 mod memory;
 mod montecarlo;
+mod probe;
 mod readme;
 mod reports;
 mod run;
