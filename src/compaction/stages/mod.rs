@@ -9,6 +9,7 @@
 pub(crate) mod arrival;
 mod autocompact;
 mod budget;
+mod clear_tool_uses;
 mod compact;
 pub(crate) mod compact_tool;
 mod cut;
@@ -21,4 +22,5 @@ mod snip;
 mod time_mc;
 pub(crate) mod user_context;
 
+pub use pair_repair::is_intact as pairs_intact;
 pub(crate) use pipeline::{prepare, run};
