@@ -13,7 +13,9 @@ use crate::compaction::switches::SwitchName;
 use crate::compaction::world::{TranscriptRecord, World};
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::options::RunOptions;
-use crate::scenario::{ExpectKey, Expectation, ResultSpec, Scenario, Step};
+use crate::scenario::{
+    AssistantSpec, ExpectKey, Expectation, Observed, ResultSpec, Scenario, Step,
+};
 use crate::trace::Event;
 use crate::transcript::Message;
 
@@ -233,6 +235,57 @@ fn compact_tool(
     Ok(())
 }
 
+/// Keeps the usage the API reported for the assistant message just appended (imported logs),
+/// with the message's index, and traces it.
+fn note_usage(world: &mut World, spec: &AssistantSpec) {
+    let Some(usage) = spec.usage else {
+        return;
+    };
+    let message = world.history.len().saturating_sub(1);
+    world.reported_usage = Some((message, usage));
+    world.event(
+        "scenario",
+        "usage",
+        None,
+        None,
+        None,
+        format!(
+            "the API reported {} tokens for message {message} (input {}, cache creation {}, \
+             cache read {}, output {})",
+            usage.total(),
+            usage.input_tokens,
+            usage.cache_creation_input_tokens,
+            usage.cache_read_input_tokens,
+            usage.output_tokens
+        ),
+    );
+}
+
+/// A real agent's event (imported logs): traced, nothing else changes.
+fn note_observed(world: &mut World, observed: &Observed) {
+    match observed {
+        Observed::Compaction {
+            trigger,
+            pre_tokens,
+            post_tokens,
+            summary_chars,
+        } => {
+            let mut reason = format!("the real agent compacted here ({trigger}");
+            if let Some(pre) = pre_tokens {
+                reason.push_str(&format!("; {pre} tokens before"));
+            }
+            if let Some(post) = post_tokens {
+                reason.push_str(&format!("; {post} after"));
+            }
+            if let Some(chars) = summary_chars {
+                reason.push_str(&format!("; a {chars}-char summary"));
+            }
+            reason.push(')');
+            world.event("observed", "compaction", None, None, None, reason);
+        }
+    }
+}
+
 /// Checks expectations against the current state.
 pub fn check(
     world: &World,
@@ -363,7 +416,10 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
                 world.active_request = text.clone();
                 world.append(Message::user_text(text.clone()))?;
             }
-            Step::Assistant(spec) => world.append(spec.message())?,
+            Step::Assistant(spec) => {
+                world.append(spec.message())?;
+                note_usage(&mut world, spec);
+            }
             Step::Results(results) => append_results(&mut world, scenario, results)?,
             Step::Stage(stage) => stages::run(&mut world, *stage)?,
             Step::Prepare => stages::prepare(&mut world)?,
@@ -371,6 +427,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
                 stages::prepare(&mut world)?;
                 world.note_peak();
                 world.append(assistant.message())?;
+                note_usage(&mut world, assistant);
                 if !results.is_empty() {
                     append_results(&mut world, scenario, results)?;
                 }
@@ -391,6 +448,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
             Step::CompactTool { id, calls, results } => {
                 compact_tool(&mut world, scenario, id, calls, results)?
             }
+            Step::Observed(observed) => note_observed(&mut world, observed),
             Step::SelectReply(_)
             | Step::ExtractReply(_)
             | Step::ConsolidateReply(_)

@@ -11,6 +11,7 @@ use crate::compaction::store::{self, Store};
 use crate::compaction::switches::SwitchName;
 use crate::error::RunError;
 use crate::python::json::{self, char_len};
+use crate::scenario::Usage;
 use crate::trace::Event;
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -224,6 +225,9 @@ pub struct World {
     pub peak_chars: usize,
     /// Minutes since the last assistant message (idle steps).
     pub idle_minutes: u64,
+    /// The last usage an API reported (imported logs): the index of its assistant message in
+    /// `history` when it arrived, and the counts. Carried for the profiles that read it.
+    pub reported_usage: Option<(usize, Usage)>,
     /// Index in `transcripts` of the session transcript, for profiles that keep one.
     session: Option<usize>,
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
@@ -256,6 +260,7 @@ impl World {
             model_calls: 0,
             peak_chars: 0,
             idle_minutes: 0,
+            reported_usage: None,
             session: None,
             read_files: Vec::new(),
         }

@@ -350,7 +350,11 @@ pub fn run(
                     }
                 }
             }
-            Step::Stage(_) | Step::Prepare | Step::Idle(_) | Step::CompactTool { .. } => {
+            Step::Stage(_)
+            | Step::Prepare
+            | Step::Idle(_)
+            | Step::CompactTool { .. }
+            | Step::Observed(_) => {
                 unreachable!("rejected before running")
             }
         }
