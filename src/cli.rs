@@ -44,6 +44,27 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum CliCommand {
+    /// Turn real agent session logs (Claude Code, Codex, Cline, Gemini CLI) into scenarios.
+    Import {
+        /// A session log, or a folder searched for *.jsonl and *messages.json logs.
+        input: PathBuf,
+        /// The log format (claude-code, codex, cline, gemini-cli); detected per file if absent.
+        #[arg(long, value_parser = crate::commands::import::parse_format)]
+        from: Option<crate::import::Format>,
+        /// Replace every text by filler of the same size (ids, tool names, sizes kept).
+        #[arg(long)]
+        redact: bool,
+        /// A bad line is an error (exit 2) instead of being skipped and counted.
+        #[arg(long)]
+        strict: bool,
+        /// Folder for the scenarios (`<session>.json` each); without it the one scenario of a
+        /// single session goes to stdout.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// Format of the summary printed with -o.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
     /// Run one scenario and print its observables, results, spill store and trace.
     Run {
         /// The scenario file.
@@ -525,6 +546,23 @@ impl From<Cli> for Command {
             }),
             CliCommand::Report { out, check } => Command::Report(ReportArgs { out, check }),
             CliCommand::Profiles { format } => Command::Profiles(format.into()),
+            CliCommand::Import {
+                input,
+                from,
+                redact,
+                strict,
+                out,
+                format,
+            } => Command::Import(crate::commands::import::ImportArgs {
+                input,
+                options: crate::import::ImportOptions {
+                    from,
+                    redact,
+                    strict,
+                },
+                out,
+                format: format.into(),
+            }),
             CliCommand::Compare {
                 scenarios,
                 profiles,

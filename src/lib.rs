@@ -7,11 +7,13 @@
 
 pub mod check;
 pub mod cli;
+pub mod commands;
 pub mod compaction;
 pub mod diff;
 pub mod error;
 pub mod experiments;
 pub(crate) mod fmt;
+pub mod import;
 pub mod memory;
 pub mod options;
 pub mod python;
@@ -218,6 +220,7 @@ pub struct SearchArgs {
 /// One command of the binary.
 #[derive(Debug, Clone)]
 pub enum Command {
+    Import(commands::import::ImportArgs),
     Profiles(Format),
     Compare(CompareArgs),
     Run(RunArgs),
@@ -279,6 +282,7 @@ pub fn execute_with(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Outcome, LabError> {
     match command {
+        Command::Import(args) => commands::import::execute(&args),
         Command::Profiles(format) => Ok(outcome(render::all_profiles(format), true)),
         Command::Compare(args) => {
             let profiles = experiments::compare::profiles(&args.profiles)?;

@@ -113,7 +113,7 @@ pub fn json_str_chars(text: &str) -> usize {
 }
 
 /// CPython 3.11's `str.isprintable` for one character.
-fn is_printable(c: char) -> bool {
+pub(crate) fn is_printable(c: char) -> bool {
     let cp = c as u32;
     crate::python::repr_table::NON_PRINTABLE
         .binary_search_by(|&(lo, hi)| {

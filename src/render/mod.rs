@@ -4,6 +4,7 @@
 
 mod breaks;
 mod experiments;
+mod import;
 mod montecarlo;
 mod profiles;
 mod run;
@@ -19,6 +20,7 @@ use crate::fmt::short;
 
 pub use breaks::{breaks, memory_breaks};
 pub use experiments::{compare, matrix, memory_growth, sweep};
+pub use import::import;
 pub use montecarlo::{montecarlo, montecarlo_table};
 pub use profiles::{all_profiles, memory_profile_value, memory_profiles, profile_value, profiles};
 pub use run::{explain, memory_run, run};

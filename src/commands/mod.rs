@@ -1,0 +1,3 @@
+//! One file per subcommand that has its own arguments and steps.
+
+pub mod import;
