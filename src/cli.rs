@@ -65,6 +65,24 @@ pub enum CliCommand {
         #[arg(long, value_enum, default_value_t = CliFormat::Table)]
         format: CliFormat,
     },
+    /// Import real sessions and replay each under every compaction profile: what each would
+    /// lose, and where it compacts beside the real agent. Worst sessions first.
+    Audit {
+        /// A session log, or a folder searched for logs.
+        input: PathBuf,
+        /// The log format; detected per file if absent.
+        #[arg(long, value_parser = crate::commands::import::parse_format)]
+        from: Option<crate::import::Format>,
+        /// Profiles to replay under (default: every compaction profile).
+        #[arg(long, value_delimiter = ',')]
+        profiles: Vec<String>,
+        /// A bad line of a log is an error instead of being skipped.
+        #[arg(long)]
+        strict: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CliFormat::Table)]
+        format: CliFormat,
+    },
     /// Run one scenario and print its observables, results, spill store and trace.
     Run {
         /// The scenario file.
@@ -546,6 +564,22 @@ impl From<Cli> for Command {
             }),
             CliCommand::Report { out, check } => Command::Report(ReportArgs { out, check }),
             CliCommand::Profiles { format } => Command::Profiles(format.into()),
+            CliCommand::Audit {
+                input,
+                from,
+                profiles,
+                strict,
+                format,
+            } => Command::Audit(crate::commands::audit::AuditArgs {
+                input,
+                options: crate::import::ImportOptions {
+                    from,
+                    redact: false,
+                    strict,
+                },
+                profiles,
+                format: format.into(),
+            }),
             CliCommand::Import {
                 input,
                 from,

@@ -221,6 +221,7 @@ pub struct SearchArgs {
 #[derive(Debug, Clone)]
 pub enum Command {
     Import(commands::import::ImportArgs),
+    Audit(commands::audit::AuditArgs),
     Profiles(Format),
     Compare(CompareArgs),
     Run(RunArgs),
@@ -283,6 +284,7 @@ pub fn execute_with(
 ) -> Result<Outcome, LabError> {
     match command {
         Command::Import(args) => commands::import::execute(&args),
+        Command::Audit(args) => commands::audit::execute(&args, progress),
         Command::Profiles(format) => Ok(outcome(render::all_profiles(format), true)),
         Command::Compare(args) => {
             let profiles = experiments::compare::profiles(&args.profiles)?;

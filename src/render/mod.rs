@@ -2,6 +2,7 @@
 //! JSON). The core never prints. JSON is the result's serde schema, produced in one place
 //! ([`render`]); each result module here only writes its table and markdown forms.
 
+mod audit;
 mod breaks;
 mod experiments;
 mod import;
@@ -18,6 +19,7 @@ use tabled::settings::Style;
 
 use crate::fmt::short;
 
+pub use audit::audit;
 pub use breaks::{breaks, memory_breaks};
 pub use experiments::{compare, matrix, memory_growth, sweep};
 pub use import::import;
