@@ -11,10 +11,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use lab::GenOptions;
 use lab::compaction::driver::run;
 use lab::experiments::montecarlo::{self as mc, Study};
 use lab::options::RunOptions;
+use lab::workload::options::GenOptions;
 use lab::workload::{self, Frame};
 
 /// Sessions of the Monte Carlo measurement.

@@ -4,44 +4,51 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
 
-/// A progress bar on stderr, drawn only when stderr is a terminal and the job is long.
-struct ProgressBar {
+/// The progress of long commands on stderr, drawn only when stderr is a terminal and the job has
+/// at least 20 steps (indicatif: rate-limited redraws, an ETA, a clean clear at the end).
+struct Progress {
     enabled: bool,
+    bar: Option<ProgressBar>,
 }
 
-impl ProgressBar {
+impl Progress {
     fn new() -> Self {
-        ProgressBar {
+        Progress {
             enabled: std::io::stderr().is_terminal(),
+            bar: None,
         }
     }
 
-    fn draw(&mut self, done: usize, total: usize) {
+    fn update(&mut self, done: usize, total: usize) {
         if !self.enabled || total < 20 {
             return;
         }
-        const WIDTH: usize = 30;
-        let filled = WIDTH * done / total.max(1);
-        let mut stderr = std::io::stderr().lock();
-        let _ = write!(
-            stderr,
-            "\r[{}{}] {done}/{total}",
-            "#".repeat(filled),
-            " ".repeat(WIDTH - filled)
-        );
-        if done == total {
-            let _ = write!(stderr, "\r{}\r", " ".repeat(WIDTH + 24));
+        let bar = self.bar.get_or_insert_with(|| {
+            let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len} eta {eta}")
+                .expect("a valid template")
+                .progress_chars("# ");
+            ProgressBar::new(total as u64).with_style(style)
+        });
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    }
+
+    /// Clears the bar, also when a search stops before its budget.
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
         }
-        let _ = stderr.flush();
     }
 }
 
 fn main() -> ExitCode {
-    let cli = lab::cli::Cli::parse();
-    let mut bar = ProgressBar::new();
-    match lab::execute_with(cli.into(), &mut |done, total| bar.draw(done, total)) {
+    let cli = lab::cli::Cli::parse_args();
+    let mut progress = Progress::new();
+    let result = lab::cli::run(cli, &mut |done, total| progress.update(done, total));
+    progress.finish();
+    match result {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe (`lab ... | head`) is not an error.

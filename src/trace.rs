@@ -1,5 +1,7 @@
 //! The trace: one event per action of a run, so that `lab explain` can tell what happened to a
-//! result and why (SPEC §4).
+//! result and why (SPEC §4). Events are built by intent, e.g.
+//! `Event::new("budget", "keep").id(id).sizes(len, len).reason(why)`; the recorder stamps the
+//! step. Field order is the JSON order.
 
 use serde::Serialize;
 
@@ -21,4 +23,57 @@ pub struct Event {
     pub after: Option<usize>,
     /// Why, in words.
     pub reason: String,
+}
+
+impl Event {
+    /// An event of `stage` of this `kind`, with no id, sizes or reason yet. The step is the
+    /// recorder's to set (`World::record` stamps the current one).
+    pub fn new(stage: &'static str, kind: &'static str) -> Self {
+        Event {
+            step: 0,
+            stage,
+            kind,
+            id: None,
+            before: None,
+            after: None,
+            reason: String::new(),
+        }
+    }
+
+    /// The tool_use_id concerned.
+    pub fn id(self, id: impl Into<String>) -> Self {
+        Event {
+            id: Some(id.into()),
+            ..self
+        }
+    }
+
+    /// Characters before the action.
+    pub fn before(self, chars: usize) -> Self {
+        Event {
+            before: Some(chars),
+            ..self
+        }
+    }
+
+    /// Characters after the action.
+    pub fn after(self, chars: usize) -> Self {
+        Event {
+            after: Some(chars),
+            ..self
+        }
+    }
+
+    /// Characters before and after the action.
+    pub fn sizes(self, before: usize, after: usize) -> Self {
+        self.before(before).after(after)
+    }
+
+    /// Why, in words.
+    pub fn reason(self, reason: impl Into<String>) -> Self {
+        Event {
+            reason: reason.into(),
+            ..self
+        }
+    }
 }

@@ -71,6 +71,26 @@ impl Message {
         }
     }
 
+    /// A user message holding one tool_result block.
+    #[cfg(test)]
+    pub(crate) fn tool_result(id: &str, content: &str) -> Self {
+        Message::blocks(Role::User, vec![Block::tool_result(id, content)])
+    }
+
+    /// An assistant message calling each `(id, tool name)` with empty input.
+    #[cfg(test)]
+    pub(crate) fn tool_uses(calls: &[(&str, &str)]) -> Self {
+        let blocks = calls
+            .iter()
+            .map(|(id, name)| Block::ToolUse {
+                id: (*id).to_owned(),
+                name: (*name).to_owned(),
+                input: Map::new(),
+            })
+            .collect();
+        Message::blocks(Role::Assistant, blocks)
+    }
+
     /// The course's `has_tool_use`: an assistant message with a list holding a tool_use block.
     pub fn has_tool_use(&self) -> bool {
         self.role == Role::Assistant
@@ -197,6 +217,14 @@ impl Message {
 }
 
 impl Block {
+    /// A tool_result block answering `tool_use_id`.
+    pub fn tool_result(tool_use_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Block::ToolResult {
+            tool_use_id: tool_use_id.into(),
+            content: content.into(),
+        }
+    }
+
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         match self {
@@ -294,7 +322,7 @@ pub fn list_chars(count: usize, sum_of_items: usize) -> usize {
 }
 
 /// `len(json.dumps(messages, ensure_ascii=False))`, serialising everything (the slow reference
-/// for the incremental estimate kept by [`crate::compaction::world::History`]).
+/// for the incremental estimate the compaction history keeps).
 pub fn estimate_chars(messages: &[Message]) -> usize {
     list_chars(
         messages.len(),

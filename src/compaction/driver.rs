@@ -1,16 +1,19 @@
-//! Running a scenario: resolve the profile and its overrides, check everything that could stop
-//! the run, then replay the steps against a [`World`] and measure it.
+//! Running a scenario (turmoil's `sim.rs`): resolve the profile and its overrides, check
+//! everything that could stop the run, then replay the steps against a `World` and measure it.
+//! The driver decides what runs when: it appends messages (and logs them to the session
+//! transcript), hands result batches to the arrival stage, runs stages and checks.
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::check::{CheckOutcome, text_measure};
+use crate::compaction::archive;
 use crate::compaction::observables::{self, Fate, Observables};
-use crate::compaction::profile::{self, CompactTool, Profile, Stage};
-use crate::compaction::stages;
+use crate::compaction::profile::{self, Profile, Stage};
+use crate::compaction::stages::{self, arrival, compact_tool, user_context};
 use crate::compaction::store::{DirStore, MemoryStore, SpillFile, Store, StoreKind};
 use crate::compaction::switches::SwitchName;
-use crate::compaction::world::{TranscriptRecord, World};
+use crate::compaction::world::{IncomingResult, TranscriptRecord, World};
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::options::RunOptions;
 use crate::scenario::{
@@ -145,153 +148,27 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
     Ok(profile)
 }
 
-fn append_results(
-    world: &mut World,
-    scenario: &Scenario,
-    results: &[ResultSpec],
-) -> Result<(), RunError> {
-    let batch = results
+/// The scenario's results as they arrive: each with the tool name of its call.
+fn incoming(scenario: &Scenario, results: &[ResultSpec]) -> Vec<IncomingResult> {
+    results
         .iter()
-        .map(|r| {
-            let name = scenario.calls.get(&r.id).cloned().unwrap_or_default();
-            (r.id.clone(), name, r.body.render())
+        .map(|r| IncomingResult {
+            id: r.id.clone(),
+            tool: scenario.calls.get(&r.id).cloned().unwrap_or_default(),
+            content: r.body.render(),
         })
-        .collect();
-    world.append_results(batch)
+        .collect()
 }
 
-/// Claude Code's meta user message of user context (`prependUserContext`): CLAUDE.md, if any, and
-/// the date (fixed, so that runs are deterministic).
-fn claude_md_message(claude_md: Option<&str>) -> Message {
-    const MEMORY_INSTRUCTION_PROMPT: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
-    let mut entries = Vec::new();
-    if let Some(text) = claude_md {
-        entries.push(format!("# claudeMd\n{MEMORY_INSTRUCTION_PROMPT}\n\n{text}"));
-    }
-    entries.push("# currentDate\nToday's date is 2026-03-31.".to_owned());
-    Message::user_text(format!(
-        "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n{}\n\n      IMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>\n",
-        entries.join("\n")
-    ))
-}
-
-/// The model's `compact` tool call, as the profile's agent loop handles it.
-fn compact_tool(
-    world: &mut World,
-    scenario: &Scenario,
-    compact_id: &str,
-    calls: &[String],
-    results: &[ResultSpec],
-) -> Result<(), LabError> {
-    let compact_result = (
-        compact_id.to_owned(),
-        "compact".to_owned(),
-        world.profile.strings.compact_tool_result.to_owned(),
-    );
-    let result_of = |id: &String| {
-        results.iter().find(|r| &r.id == id).map(|r| {
-            let name = scenario.calls.get(id).cloned().unwrap_or_default();
-            (id.clone(), name, r.body.render())
-        })
-    };
-    match world.profile.compact_tool {
-        CompactTool::Absent => unreachable!("rejected before running"),
-        CompactTool::AfterBatch => {
-            let batch = calls
-                .iter()
-                .map(|id| {
-                    if id == compact_id {
-                        compact_result.clone()
-                    } else {
-                        result_of(id).expect("validated: every other call has a result")
-                    }
-                })
-                .collect();
-            world.append_results(batch)?;
-            stages::run(world, Stage::Compact)?;
-        }
-        CompactTool::Immediate => {
-            let position = calls
-                .iter()
-                .position(|id| id == compact_id)
-                .expect("the compact call is one of the calls");
-            let mut batch: Vec<(String, String, String)> =
-                calls[..position].iter().filter_map(result_of).collect();
-            stages::run(world, Stage::Compact)?;
-            batch.push(compact_result);
-            for id in &calls[position + 1..] {
-                world.event(
-                    "compact_tool",
-                    "drop",
-                    Some(id),
-                    None,
-                    None,
-                    "never ran: the compact tool breaks out of the batch",
-                );
-            }
-            world.append_results(batch)?;
-        }
-    }
+/// Appends a message to the history and to the session transcript.
+fn append(world: &mut World, message: Message) -> Result<(), RunError> {
+    archive::log_session(world, std::slice::from_ref(&message))?;
+    world.push(message);
     Ok(())
 }
 
-/// Keeps the usage the API reported for the assistant message just appended (imported logs),
-/// with the message's index, and traces it.
-fn note_usage(world: &mut World, spec: &AssistantSpec) {
-    let Some(usage) = spec.usage else {
-        return;
-    };
-    let message = world.history.len().saturating_sub(1);
-    world.reported_usage = Some((message, usage));
-    world.event(
-        "scenario",
-        "usage",
-        None,
-        None,
-        None,
-        format!(
-            "the API reported {} tokens for message {message} (input {}, cache creation {}, \
-             cache read {}, output {})",
-            usage.total(),
-            usage.input_tokens,
-            usage.cache_creation_input_tokens,
-            usage.cache_read_input_tokens,
-            usage.output_tokens
-        ),
-    );
-}
-
-/// A real agent's event (imported logs): traced, nothing else changes.
-fn note_observed(world: &mut World, observed: &Observed) {
-    match observed {
-        Observed::Compaction {
-            trigger,
-            pre_tokens,
-            post_tokens,
-            summary_chars,
-        } => {
-            let mut reason = format!("the real agent compacted here ({trigger}");
-            if let Some(pre) = pre_tokens {
-                reason.push_str(&format!("; {pre} tokens before"));
-            }
-            if let Some(post) = post_tokens {
-                reason.push_str(&format!("; {post} after"));
-            }
-            if let Some(chars) = summary_chars {
-                reason.push_str(&format!("; a {chars}-char summary"));
-            }
-            reason.push(')');
-            world.event("observed", "compaction", None, None, None, reason);
-        }
-    }
-}
-
 /// Checks expectations against the current state.
-pub fn check(
-    world: &World,
-    expectations: &[Expectation],
-    step: Option<usize>,
-) -> Vec<CheckOutcome> {
+fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Vec<CheckOutcome> {
     if expectations.is_empty() {
         return Vec::new();
     }
@@ -343,48 +220,60 @@ pub fn check(
         .collect()
 }
 
-/// Runs a scenario to the end and measures it.
-pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
-    let profile = resolve_profile(scenario, options)?;
+/// Where a run writes: the store backend and its two directories, with the temporary directory
+/// that holds them when `--store dir` names none (removed when dropped, after the report).
+struct Place {
+    store: Box<dyn Store>,
+    spill_dir: String,
+    transcript_dir: String,
+    temp: Option<tempfile::TempDir>,
+}
+
+/// The store and directories of a run: the options' if given, else the profile's defaults
+/// (unless the scenario names its own), or a fresh temporary directory for `--store dir`.
+fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result<Place, LabError> {
     let (default_spill, default_transcripts) = match (scenario.dirs_given, profile.default_dirs) {
         (false, Some((spill, transcripts))) => (spill.to_owned(), transcripts.to_owned()),
         _ => (scenario.spill_dir.clone(), scenario.transcript_dir.clone()),
     };
-    let mut temp = None;
-    let (store, spill_dir, transcript_dir): (Box<dyn Store>, String, String) = match options.store {
-        StoreKind::Memory => (
-            Box::new(MemoryStore::new()),
-            options.spill_dir.clone().unwrap_or(default_spill),
-            options
+    let place = match options.store {
+        StoreKind::Memory => Place {
+            store: Box::new(MemoryStore::new()),
+            spill_dir: options.spill_dir.clone().unwrap_or(default_spill),
+            transcript_dir: options
                 .transcript_dir
                 .clone()
                 .unwrap_or(default_transcripts),
-        ),
+            temp: None,
+        },
         StoreKind::Dir => {
             let needs_temp = options.spill_dir.is_none() || options.transcript_dir.is_none();
-            if needs_temp {
-                temp = Some(tempfile::tempdir().map_err(RunError::TempDir)?);
-            }
+            let temp = if needs_temp {
+                Some(tempfile::tempdir().map_err(RunError::TempDir)?)
+            } else {
+                None
+            };
             let root = temp
                 .as_ref()
                 .map(|t| t.path().to_string_lossy().into_owned())
                 .unwrap_or_default();
-            (
-                Box::new(DirStore::new()),
-                options
+            Place {
+                store: Box::new(DirStore::new()),
+                spill_dir: options
                     .spill_dir
                     .clone()
                     .unwrap_or_else(|| format!("{root}/tool-results")),
-                options
+                transcript_dir: options
                     .transcript_dir
                     .clone()
                     .unwrap_or_else(|| format!("{root}/.transcripts")),
-            )
+                temp,
+            }
         }
     };
     for (flag, dir) in [
-        ("--spill-dir", &spill_dir),
-        ("--transcript-dir", &transcript_dir),
+        ("--spill-dir", &place.spill_dir),
+        ("--transcript-dir", &place.transcript_dir),
     ] {
         if !dir.starts_with('/') {
             return Err(LabError::Usage(format!(
@@ -392,82 +281,133 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
             )));
         }
     }
-    let mut world = World::new(profile, store, spill_dir, transcript_dir);
-    world.summary = scenario.summary.clone();
-    world.claude_md = scenario.claude_md.clone();
-    if world.profile.session_transcript {
-        world.open_session();
+    Ok(place)
+}
+
+/// Sets the world up before the first step: the scripted inputs, the session transcript and the
+/// pinned user context of profiles that have them, and the scenario's request (step 0).
+fn start(world: &mut World, scenario: &Scenario) -> Result<(), RunError> {
+    world.script.summary = scenario.summary.clone();
+    world.script.claude_md = scenario.claude_md.clone();
+    if world.profile.session_file.is_some() {
+        archive::open_session(world);
     }
     if world.profile.claude_md {
-        world
-            .history
-            .pin(claude_md_message(scenario.claude_md.as_deref()));
+        world.history.pin(user_context::claude_md_message(
+            scenario.claude_md.as_deref(),
+        ));
     }
-    let mut checks = Vec::new();
     if let Some(request) = &scenario.request {
-        world.active_request = request.clone();
-        world.append(Message::user_text(request.clone()))?;
+        world.script.active_request = request.clone();
+        append(world, Message::user_text(request.clone()))?;
         world.note_peak();
     }
-    for (index, step) in scenario.steps.iter().enumerate() {
-        world.step = index + 1;
-        match step {
-            Step::User(text) => {
-                world.active_request = text.clone();
-                world.append(Message::user_text(text.clone()))?;
-            }
-            Step::Assistant(spec) => {
-                world.append(spec.message())?;
-                note_usage(&mut world, spec);
-            }
-            Step::Results(results) => append_results(&mut world, scenario, results)?,
-            Step::Stage(stage) => stages::run(&mut world, *stage)?,
-            Step::Prepare => stages::prepare(&mut world)?,
-            Step::Turn { assistant, results } => {
-                stages::prepare(&mut world)?;
-                world.note_peak();
-                world.append(assistant.message())?;
-                note_usage(&mut world, assistant);
-                if !results.is_empty() {
-                    append_results(&mut world, scenario, results)?;
-                }
-            }
-            Step::Idle(minutes) => {
-                world.idle_minutes += minutes;
-                let total = world.idle_minutes;
-                world.event(
-                    "scenario",
-                    "idle",
-                    None,
-                    None,
-                    None,
-                    format!("{minutes} idle minutes ({total} since the last assistant message)"),
-                );
-            }
-            Step::Check(list) => checks.extend(check(&world, list, Some(index + 1))),
-            Step::CompactTool { id, calls, results } => {
-                compact_tool(&mut world, scenario, id, calls, results)?
-            }
-            Step::Observed(observed) => note_observed(&mut world, observed),
-            Step::SelectReply(_)
-            | Step::ExtractReply(_)
-            | Step::ConsolidateReply(_)
-            | Step::Fault { .. }
-            | Step::WriteFile { .. }
-            | Step::Symlink { .. }
-            | Step::Seed(_) => unreachable!("memory steps are rejected before a compaction run"),
+    Ok(())
+}
+
+/// Replays one scenario step at the world's current step; `checks` gathers `check` steps.
+fn replay_step(
+    world: &mut World,
+    scenario: &Scenario,
+    step: &Step,
+    checks: &mut Vec<CheckOutcome>,
+) -> Result<(), RunError> {
+    match step {
+        Step::User(text) => {
+            world.script.active_request = text.clone();
+            append(world, Message::user_text(text.clone()))?;
         }
-        if matches!(step, Step::Assistant(_) | Step::Turn { .. }) {
-            world.idle_minutes = 0;
+        Step::Assistant(spec) => {
+            append(world, spec.message())?;
+            note_usage(world, spec);
         }
-        world.note_peak();
+        Step::Results(results) => arrival::deliver(world, incoming(scenario, results))?,
+        Step::Stage(stage) => stages::run(world, *stage)?,
+        Step::Prepare => stages::prepare(world)?,
+        Step::Turn { assistant, results } => {
+            stages::prepare(world)?;
+            world.note_peak();
+            append(world, assistant.message())?;
+            note_usage(world, assistant);
+            if !results.is_empty() {
+                arrival::deliver(world, incoming(scenario, results))?;
+            }
+        }
+        Step::Idle(minutes) => {
+            world.clock.idle_minutes += minutes;
+            let total = world.clock.idle_minutes;
+            world.record(Event::new("scenario", "idle").reason(format!(
+                "{minutes} idle minutes ({total} since the last assistant message)"
+            )));
+        }
+        Step::Check(list) => checks.extend(check(world, list, Some(world.clock.step))),
+        Step::CompactTool { id, calls, results } => {
+            compact_tool::run(world, id, calls, &incoming(scenario, results))?
+        }
+        Step::Observed(observed) => note_observed(world, observed),
+        Step::SelectReply(_)
+        | Step::ExtractReply(_)
+        | Step::ConsolidateReply(_)
+        | Step::Fault { .. }
+        | Step::WriteFile { .. }
+        | Step::Symlink { .. }
+        | Step::Seed(_) => unreachable!("memory steps are rejected before a compaction run"),
     }
-    checks.extend(check(&world, &scenario.expect, None));
+    if matches!(step, Step::Assistant(_) | Step::Turn { .. }) {
+        world.clock.idle_minutes = 0;
+    }
+    world.note_peak();
+    Ok(())
+}
+
+/// Keeps the usage the API reported for the assistant message just appended (imported logs),
+/// with the message's index, and traces it.
+fn note_usage(world: &mut World, spec: &AssistantSpec) {
+    let Some(usage) = spec.usage else {
+        return;
+    };
+    let message = world.history.len().saturating_sub(1);
+    world.script.reported_usage = Some((message, usage));
+    world.record(Event::new("scenario", "usage").reason(format!(
+        "the API reported {} tokens for message {message} (input {}, cache creation {}, \
+         cache read {}, output {})",
+        usage.total(),
+        usage.input_tokens,
+        usage.cache_creation_input_tokens,
+        usage.cache_read_input_tokens,
+        usage.output_tokens
+    )));
+}
+
+/// A real agent's event (imported logs): traced, nothing else changes.
+fn note_observed(world: &mut World, observed: &Observed) {
+    let Observed::Compaction {
+        trigger,
+        pre_tokens,
+        post_tokens,
+        summary_chars,
+    } = observed;
+    let mut reason = format!("the real agent compacted here ({trigger}");
+    if let Some(pre) = pre_tokens {
+        reason.push_str(&format!("; {pre} tokens before"));
+    }
+    if let Some(post) = post_tokens {
+        reason.push_str(&format!("; {post} after"));
+    }
+    if let Some(chars) = summary_chars {
+        reason.push_str(&format!("; a {chars}-char summary"));
+    }
+    reason.push(')');
+    world.record(Event::new("observed", "compaction").reason(reason));
+}
+
+/// The report of a finished run: the final measurements, the messages a request would send,
+/// the stores and the trace.
+fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunReport {
     let observables = observables::measure(&world);
     let fates = observables::fates(&world);
     let spill = world.store.spill_files(&world.spill_dir);
-    drop(temp);
-    Ok(RunReport {
+    RunReport {
         scenario: scenario.name.clone(),
         profile: world.profile.name.to_owned(),
         switches: world.profile.switches.to_value(world.profile.switch_names),
@@ -478,11 +418,34 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
         observables,
         messages: world.history.context(),
         spill,
-        transcripts: world.transcripts,
+        transcripts: world.archive.transcripts,
         trace: world.trace,
-        expect: checks,
+        expect,
         fates,
         file: scenario.file.clone(),
         spill_dir: world.spill_dir,
-    })
+    }
+}
+
+/// Runs a scenario to the end and measures it.
+pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
+    let profile = resolve_profile(scenario, options)?;
+    let Place {
+        store,
+        spill_dir,
+        transcript_dir,
+        temp,
+    } = place(scenario, &profile, options)?;
+    let mut world = World::new(profile, store, &spill_dir, &transcript_dir);
+    start(&mut world, scenario)?;
+    let mut checks = Vec::new();
+    for (index, step) in scenario.steps.iter().enumerate() {
+        world.clock.step = index + 1;
+        replay_step(&mut world, scenario, step, &mut checks)?;
+    }
+    checks.extend(check(&world, &scenario.expect, None));
+    let report = report(world, scenario, checks);
+    // The temporary directory goes only once the report has read the spill store.
+    drop(temp);
+    Ok(report)
 }

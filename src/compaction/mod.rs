@@ -1,13 +1,36 @@
 //! The compaction lab: the transcript world, the stages of each pipeline, the profiles that
 //! configure them, the spill and transcript stores, the observables, and the driver that replays
 //! a scenario through them (SPEC §1-§5).
+//!
+//! Where each mechanism lives:
+//! - state: `world.rs` (the `World` and its ledger, archive, script, clock and counters),
+//!   `history.rs` (the messages and their incremental size estimate);
+//! - the unseen guard: `stages/micro.rs`, `unseen_guard` (switch `unseen_guard`);
+//! - pointer recognition, the idempotency defect (F4) and forged pointers (F13): `pointer.rs`,
+//!   `unchecked_full_output_line` and its fix `own_pointer`;
+//! - persistence (write if absent, `persisted_preview`, `save_output`): `persist.rs`;
+//! - the transcript archive and Claude Code's session transcript: `archive.rs`;
+//! - the scripted summarisers: `summarizer.rs`;
+//! - the stages, one file each, and the pipeline runner: `stages/`; Claude Code's autocompact
+//!   threshold is `Profile::autocompact_threshold` in `profile`, checked by
+//!   `stages/autocompact.rs`;
+//! - the replay of a scenario: `driver.rs`; what is measured: `observables.rs`.
 
+mod archive;
 pub mod driver;
 pub mod explain;
+mod history;
 pub mod observables;
+mod persist;
+mod pointer;
 pub mod profile;
 pub mod prototype;
-pub mod stages;
+pub(crate) mod stages;
 pub mod store;
+mod summarizer;
 pub mod switches;
 pub mod world;
+
+/// Claude Code's pair repair, read-only: whether a history needs no repair (benched in
+/// `benches/pair_repair.rs`).
+pub use stages::pairs_intact;

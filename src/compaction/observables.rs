@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::compaction::profile::Strings;
+use crate::compaction::pointer::{Pointer, pointer_in};
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
@@ -81,62 +81,8 @@ pub struct Observables {
     pub claude_md_present: bool,
 }
 
-/// A pointer a result's content carries: a `saved at` placeholder or a persisted-output block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pointer<'a> {
-    SavedAt(&'a str),
-    Persisted(&'a str),
-}
-
-impl<'a> Pointer<'a> {
-    pub fn path(self) -> &'a str {
-        match self {
-            Pointer::SavedAt(path) | Pointer::Persisted(path) => path,
-        }
-    }
-}
-
-/// The pointer in a result's content, if the harness wrote one there.
-pub fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Pointer<'a>> {
-    let (prefix, suffix) = strings
-        .saved_at
-        .split_once("{path}")
-        .expect("saved_at has a {path} field");
-    if let Some(rest) = content.strip_prefix(prefix) {
-        if let Some(path) = rest.strip_suffix(suffix) {
-            return Some(Pointer::SavedAt(path));
-        }
-    }
-    // A persisted-output block: its pointer line names the file.
-    let (opening, _) = strings
-        .persisted
-        .split_once('\n')
-        .expect("the persisted template has an opening line");
-    if !content.starts_with(opening) {
-        return None;
-    }
-    let start = content.find(strings.pointer_line)? + strings.pointer_line.len();
-    let rest = &content[start..];
-    Some(Pointer::Persisted(rest.split('\n').next().unwrap_or(rest)))
-}
-
-/// True if the content is one of the profile's placeholders (with or without pointer).
-pub fn is_placeholder(world: &World, content: &str) -> bool {
-    world.profile.no_pointer_placeholders.contains(&content)
-        || matches!(
-            pointer_in(&world.profile.strings, content),
-            Some(Pointer::SavedAt(_))
-        )
-}
-
-/// Whether a pointer's path lies in the spill store and names an existing file.
-pub fn pointer_is_valid(world: &World, path: &str) -> bool {
-    let root = world.store.resolve(&world.spill_dir);
-    store::is_within(&world.store.resolve(path), &root) && world.store.is_file(path)
-}
-
 /// Measures a world.
-pub fn measure(world: &World) -> Observables {
+pub(crate) fn measure(world: &World) -> Observables {
     let spill = world.store.spill_files(&world.spill_dir);
     let messages = world.history.messages();
     let strings = &world.profile.strings;
@@ -145,11 +91,11 @@ pub fn measure(world: &World) -> Observables {
     let mut verbatim_in_context: BTreeSet<&str> = BTreeSet::new();
     for message in messages.iter().filter(|m| m.role == Role::User) {
         for (id, content) in message.tool_results() {
-            if world.results.get(id).is_some_and(|r| r.is_original) {
+            if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
                 verbatim_in_context.insert(id);
                 continue;
             }
-            if world.profile.no_pointer_placeholders.contains(&content) {
+            if world.profile.is_no_pointer_placeholder(content) {
                 placeholders += 1;
                 if world.store.is_file(&world.spill_path(id)) {
                     pointer_lost += 1;
@@ -162,7 +108,7 @@ pub fn measure(world: &World) -> Observables {
                 if matches!(pointer, Pointer::SavedAt(_)) {
                     placeholders += 1;
                 }
-                if !pointer_is_valid(world, pointer.path()) {
+                if !world.pointer_is_valid(pointer.path()) {
                     forged += 1;
                 }
                 named.insert(world.store.resolve(pointer.path()));
@@ -174,6 +120,7 @@ pub fn measure(world: &World) -> Observables {
         .filter(|file| !named.contains(&world.store.resolve(&file.path)))
         .count();
     let unrecoverable = world
+        .ledger
         .results
         .iter()
         .filter(|(id, record)| {
@@ -193,6 +140,7 @@ pub fn measure(world: &World) -> Observables {
         orphan_files,
         forged_pointers: forged,
         unseen_compacted: world
+            .ledger
             .results
             .values()
             .filter(|r| r.unseen_compacted)
@@ -201,14 +149,14 @@ pub fn measure(world: &World) -> Observables {
         pairs_intact: pairs_intact(world),
         api_valid: api_valid(world),
         context_chars: world.history.estimate(),
-        peak_context_chars: world.peak_chars.max(world.history.estimate()),
+        peak_context_chars: world.counters.peak_chars.max(world.history.estimate()),
         messages: messages.len() + usize::from(world.history.pinned().is_some()),
-        model_calls: world.model_calls,
-        transcripts: world.transcripts.len(),
+        model_calls: world.counters.model_calls,
+        transcripts: world.archive.transcripts.len(),
         spill_chars: spill.iter().map(|f| f.chars).sum(),
-        transcript_originals: world.transcripts.iter().map(|t| t.originals).collect(),
-        transcript_placeholders: world.transcripts.iter().map(|t| t.placeholders).collect(),
-        claude_md_present: world.claude_md.as_deref().is_some_and(|text| {
+        transcript_originals: world.archive.transcripts.iter().map(|t| t.originals).collect(),
+        transcript_placeholders: world.archive.transcripts.iter().map(|t| t.placeholders).collect(),
+        claude_md_present: world.script.claude_md.as_deref().is_some_and(|text| {
             !text.is_empty()
                 && world
                     .history
@@ -293,7 +241,7 @@ fn shorten(text: &str) -> String {
 }
 
 /// The fate of every result, in order of arrival.
-pub fn fates(world: &World) -> Vec<Fate> {
+pub(crate) fn fates(world: &World) -> Vec<Fate> {
     let mut in_context: std::collections::BTreeMap<&str, &str> = Default::default();
     for message in world.history.messages() {
         for (id, content) in message.tool_results() {
@@ -301,15 +249,16 @@ pub fn fates(world: &World) -> Vec<Fate> {
         }
     }
     world
+        .ledger
         .arrivals
         .iter()
-        .filter_map(|id| world.results.get_key_value(id))
+        .filter_map(|id| world.ledger.results.get_key_value(id))
         .map(|(id, record)| {
             let (status, detail) = match in_context.get(id.as_str()) {
                 Some(_) if record.is_original => {
                     ("verbatim", "original text in context".to_owned())
                 }
-                Some(content) if world.profile.no_pointer_placeholders.contains(content) => {
+                Some(content) if world.profile.is_no_pointer_placeholder(content) => {
                     let path = world.spill_path(id);
                     if world.store.is_file(&path) {
                         (
@@ -324,7 +273,7 @@ pub fn fates(world: &World) -> Vec<Fate> {
                     }
                 }
                 Some(content) => match pointer_in(&world.profile.strings, content) {
-                    Some(pointer) if !pointer_is_valid(world, pointer.path()) => (
+                    Some(pointer) if !world.pointer_is_valid(pointer.path()) => (
                         "forged",
                         format!("{} — not a file of the spill store", shorten(content)),
                     ),

@@ -31,7 +31,7 @@ pub struct SpillFile {
 }
 
 /// Storage for spilled results and archived transcripts.
-pub trait Store {
+pub(crate) trait Store {
     /// True if a regular file exists at `path` (Python `Path.is_file`/`exists`).
     fn is_file(&self, path: &str) -> bool;
     /// Writes a spill file, creating parent directories.
@@ -56,7 +56,7 @@ pub trait Store {
 }
 
 /// Python `PurePosixPath` normalisation: repeated and trailing slashes and `.` parts dropped.
-pub fn normalize(path: &str) -> String {
+pub(crate) fn normalize(path: &str) -> String {
     let absolute = path.starts_with('/');
     let parts: Vec<&str> = path
         .split('/')
@@ -71,7 +71,7 @@ pub fn normalize(path: &str) -> String {
 }
 
 /// Lexical `resolve`: normalises and collapses `..` (never above the root).
-pub fn resolve_lexical(path: &str) -> String {
+pub(crate) fn resolve_lexical(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
@@ -86,7 +86,7 @@ pub fn resolve_lexical(path: &str) -> String {
 }
 
 /// `str(Path(dir) / name)`.
-pub fn join(dir: &str, name: &str) -> String {
+pub(crate) fn join(dir: &str, name: &str) -> String {
     let dir = normalize(dir);
     if dir == "/" {
         format!("/{name}")
@@ -96,7 +96,7 @@ pub fn join(dir: &str, name: &str) -> String {
 }
 
 /// `Path(path).is_relative_to(root)` on already resolved paths.
-pub fn is_within(path: &str, root: &str) -> bool {
+pub(crate) fn is_within(path: &str, root: &str) -> bool {
     path == root
         || root == "/"
         || path
@@ -105,19 +105,19 @@ pub fn is_within(path: &str, root: &str) -> bool {
 }
 
 /// The last path component.
-pub fn basename(path: &str) -> &str {
+pub(crate) fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
 /// In-memory backend with virtual absolute paths.
 #[derive(Debug, Default)]
-pub struct MemoryStore {
+pub(crate) struct MemoryStore {
     spill: BTreeMap<String, String>,
     transcripts: BTreeMap<String, usize>,
 }
 
 impl MemoryStore {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 }
@@ -188,10 +188,10 @@ impl Store for MemoryStore {
 
 /// Real-directory backend: paths are real absolute paths.
 #[derive(Debug, Default)]
-pub struct DirStore;
+pub(crate) struct DirStore;
 
 impl DirStore {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         DirStore
     }
 }

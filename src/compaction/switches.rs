@@ -2,87 +2,92 @@
 //! experiment can show what that mechanism protects. A profile lists the switches it has; naming
 //! one it lacks is an error, never a silent no-op.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
-/// Order of the cheap stages in `prepare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Order {
-    /// The modelled system's own order (course: budget → snip → micro).
-    #[default]
-    Intact,
-    /// The prototype's D2 order: micro → snip → budget.
-    Swapped,
-}
-
-impl Order {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Order::Intact => "intact",
-            Order::Swapped => "swapped",
+/// Declares an enum whose variants have fixed names (on the command line, in scenarios and in
+/// output) from one table, and derives `ALL`, `as_str`, `parse` and `Display` from it, so the
+/// names cannot drift from the variants. Used for [`SwitchName`], [`Order`] and the pipeline's
+/// `Stage`.
+macro_rules! name_table {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$variant_meta:meta])* $variant:ident => $text:literal,)+
         }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$variant_meta])* $variant,)+
+        }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: [$name; [$($text),+].len()] = [$($name::$variant),+];
+
+            /// The variant's name.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+
+            /// The variant with this name, if any.
+            pub fn parse(name: &str) -> Option<$name> {
+                match name {
+                    $($text => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+pub(crate) use name_table;
+
+name_table! {
+    /// Order of the cheap stages in `prepare`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum Order {
+        /// The modelled system's own order (course: budget → snip → micro).
+        #[default]
+        Intact => "intact",
+        /// The prototype's D2 order: micro → snip → budget.
+        Swapped => "swapped",
     }
 }
 
-/// The name of one switch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SwitchName {
-    Order,
-    UnseenGuard,
-    PairProtection,
-    PointerAware,
-    SaveBeforeReplace,
-    ValidatePointer,
-    SnipMarkerGuard,
-    TimeBasedMc,
-    PairRepair,
-    TrustStopReason,
-    GateOrderCorrect,
-    PipelineHasBarrier,
+name_table! {
+    /// The name of one switch.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    pub enum SwitchName {
+        Order => "order",
+        UnseenGuard => "unseen_guard",
+        PairProtection => "pair_protection",
+        PointerAware => "pointer_aware",
+        SaveBeforeReplace => "save_before_replace",
+        ValidatePointer => "validate_pointer",
+        SnipMarkerGuard => "snip_marker_guard",
+        TimeBasedMc => "time_based_mc",
+        PairRepair => "pair_repair",
+        TrustStopReason => "trust_stop_reason",
+        GateOrderCorrect => "gate_order_correct",
+        PipelineHasBarrier => "pipeline_has_barrier",
+    }
 }
 
 impl SwitchName {
-    pub const ALL: [SwitchName; 12] = [
-        SwitchName::Order,
-        SwitchName::UnseenGuard,
-        SwitchName::PairProtection,
-        SwitchName::PointerAware,
-        SwitchName::SaveBeforeReplace,
-        SwitchName::ValidatePointer,
-        SwitchName::SnipMarkerGuard,
-        SwitchName::TimeBasedMc,
-        SwitchName::PairRepair,
-        SwitchName::TrustStopReason,
-        SwitchName::GateOrderCorrect,
-        SwitchName::PipelineHasBarrier,
-    ];
-
-    pub fn as_str(self) -> &'static str {
+    /// The values of this switch as text, in the order a grid walks them: `intact`, `swapped`
+    /// for the order, `on`, `off` for every flag.
+    pub fn values(self) -> [&'static str; 2] {
         match self {
-            SwitchName::Order => "order",
-            SwitchName::UnseenGuard => "unseen_guard",
-            SwitchName::PairProtection => "pair_protection",
-            SwitchName::PointerAware => "pointer_aware",
-            SwitchName::SaveBeforeReplace => "save_before_replace",
-            SwitchName::ValidatePointer => "validate_pointer",
-            SwitchName::SnipMarkerGuard => "snip_marker_guard",
-            SwitchName::TimeBasedMc => "time_based_mc",
-            SwitchName::PairRepair => "pair_repair",
-            SwitchName::TrustStopReason => "trust_stop_reason",
-            SwitchName::GateOrderCorrect => "gate_order_correct",
-            SwitchName::PipelineHasBarrier => "pipeline_has_barrier",
+            SwitchName::Order => Order::ALL.map(Order::as_str),
+            _ => ["on", "off"],
         }
-    }
-
-    pub fn parse(name: &str) -> Option<SwitchName> {
-        SwitchName::ALL.into_iter().find(|s| s.as_str() == name)
-    }
-}
-
-impl fmt::Display for SwitchName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -186,11 +191,8 @@ impl Switches {
         match self.flag_mut(name) {
             Some(flag) => *flag = parse_bool(name, value)?,
             None => {
-                self.order = match value {
-                    "intact" => Order::Intact,
-                    "swapped" => Order::Swapped,
-                    _ => return Err(SwitchError::NotOrder(value.to_owned())),
-                }
+                self.order =
+                    Order::parse(value).ok_or_else(|| SwitchError::NotOrder(value.to_owned()))?
             }
         }
         Ok(())
@@ -214,6 +216,24 @@ impl Switches {
         }
     }
 
+    /// Every combination of the values of `names` ([`SwitchName::values`]) on top of `self`,
+    /// the first name varying slowest; switches not named keep their value. With `n` names
+    /// there are `2^n` values, `[self]` for none.
+    pub fn grid(self, names: &[SwitchName]) -> Vec<Switches> {
+        let axes: Vec<_> = names.iter().map(|&n| (n, n.values().to_vec())).collect();
+        product(&axes)
+            .into_iter()
+            .map(|combo| {
+                let mut next = self;
+                for (name, value) in combo {
+                    next.set(name, value)
+                        .expect("a switch accepts its own values");
+                }
+                next
+            })
+            .collect()
+    }
+
     /// The listed switches as a JSON object, in the given order.
     pub fn to_value(&self, names: &[SwitchName]) -> Value {
         let mut map = Map::new();
@@ -227,6 +247,26 @@ impl Switches {
         }
         Value::Object(map)
     }
+}
+
+/// The one grid builder: every combination of one value per axis, as `(axis, value)` pairs in
+/// axis order, the first axis varying slowest; `[[]]` for no axes. `Switches::grid`, Monte
+/// Carlo's cells and the every-combination tests walk their grids with it.
+pub fn product<K: Clone, V: Clone>(axes: &[(K, Vec<V>)]) -> Vec<Vec<(K, V)>> {
+    let mut grid = vec![Vec::new()];
+    for (axis, values) in axes {
+        grid = grid
+            .into_iter()
+            .flat_map(|combo: Vec<(K, V)>| {
+                values.iter().map(move |value| {
+                    let mut next = combo.clone();
+                    next.push((axis.clone(), value.clone()));
+                    next
+                })
+            })
+            .collect();
+    }
+    grid
 }
 
 #[cfg(test)]
@@ -249,6 +289,34 @@ mod tests {
             assert_eq!(switches.get(name), value, "{name}");
             assert_ne!(switches, Switches::default(), "{name} changed nothing");
         }
+    }
+
+    #[test]
+    fn grid_walks_every_combination_first_name_slowest() {
+        let base = Switches::default();
+        assert_eq!(base.grid(&[]), vec![base]);
+        let names = [SwitchName::Order, SwitchName::UnseenGuard];
+        let cells: Vec<[String; 2]> = base
+            .grid(&names)
+            .iter()
+            .map(|s| names.map(|name| s.get(name)))
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                ["intact", "on"],
+                ["intact", "off"],
+                ["swapped", "on"],
+                ["swapped", "off"],
+            ]
+            .map(|cell| cell.map(str::to_owned))
+        );
+        let unnamed = |s: &Switches| (s.pair_protection, s.trust_stop_reason);
+        assert!(
+            base.grid(&names)
+                .iter()
+                .all(|s| unnamed(s) == unnamed(&base))
+        );
     }
 
     #[test]

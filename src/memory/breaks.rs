@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::observables::MemoryObservables;
+use super::observables::Observables;
 use crate::diff::{Change, Flat};
 use crate::error::LabError;
 use crate::options::RunOptions;
@@ -202,7 +202,7 @@ fn applicable(b: &MemoryBreak, scenario: &Scenario, options: &RunOptions) -> Res
 }
 
 /// Memory observables as `(name, value)` pairs, in output order.
-pub fn flatten(observables: &MemoryObservables) -> Flat {
+pub fn flatten(observables: &Observables) -> Flat {
     match serde_json::to_value(observables).expect("observables serialise") {
         serde_json::Value::Object(map) => map.into_iter().collect(),
         _ => Vec::new(),

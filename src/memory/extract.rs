@@ -1,33 +1,60 @@
-//! Extraction: after a turn without tool calls, a side call proposes memory candidates and two
-//! gates decide what is stored (s09 `extract_memories`, `validate_memory_record`,
-//! `should_store_memory`; seed 000 §7, M5).
+//! memory-main's extraction: after a turn without tool calls, a side call proposes memory
+//! candidates and two gates decide what is stored (s09 `extract_memories`,
+//! `validate_memory_record`, `should_store_memory`; seed 000 §7, M5). memory-site's is in
+//! `site.rs`.
 //!
-//! Validity: a dict with name, one of the four types, description, body, and a scope of
-//! `persistent` or `current_task`. Storage: scope `persistent`, none of the 19 temporary markers
-//! (English, Chinese, Japanese) in the normalised text, and no existing record (the same batch
-//! included) with the same slug, description or body. Any exception skips the rest of the batch;
-//! what was written stays.
+//! The validity gate ([`validate`]): a dict with name, one of the four types, description, body,
+//! and a scope of `persistent` or `current_task`. The storage gates ([`storage_gates`], MB3):
+//! scope `persistent`, none of the 19 temporary markers (English, Chinese, Japanese) in the
+//! normalised text, and no existing record (the same batch included) with the same slug,
+//! description or body. Any exception skips the rest of the batch; what was written stays.
 
 use serde_json::{Map, Value};
 
+use super::format::memory_main::slug;
 use super::recall::{extract_json_array, message_text};
-use super::store::{MEMORY_TYPES, Record, TEMPORARY_MARKERS, normalized, slug};
-use super::world::{Call, MemoryWorld, PyError};
+use super::record::{MEMORY_TYPES, Record, normalized};
+use super::side_call::{Call, call};
+use super::store::{list_records, write_memory_file};
+use super::world::{PyError, World};
 use crate::python::json::char_prefix;
 use crate::python::str::py_strip;
 
+/// TEMPORARY_MEMORY_MARKERS, in the course's order (English, Chinese, Japanese).
+pub(crate) const TEMPORARY_MARKERS: [&str; 19] = [
+    "this session",
+    "current session",
+    "this turn",
+    "current turn",
+    "this task",
+    "current task",
+    "for now",
+    "just this time",
+    "today only",
+    "本次会话",
+    "当前会话",
+    "这一轮",
+    "当前轮次",
+    "本次任务",
+    "当前任务",
+    "暂时",
+    "今回だけ",
+    "このセッション",
+    "現在のタスク",
+];
+
 /// A validated candidate (`validate_memory_record`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    pub name: String,
-    pub kind: String,
-    pub description: String,
-    pub body: String,
-    pub scope: String,
+pub(crate) struct Candidate {
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) description: String,
+    pub(crate) body: String,
+    pub(crate) scope: String,
 }
 
 /// Python's `str(value)` of a value `json.loads` produced.
-pub fn python_str(value: Option<&Value>) -> String {
+pub(crate) fn python_str(value: Option<&Value>) -> String {
     match value {
         None => String::new(),
         Some(Value::String(s)) => s.clone(),
@@ -37,7 +64,7 @@ pub fn python_str(value: Option<&Value>) -> String {
 }
 
 /// `validate_memory_record(record, require_scope)`.
-pub fn validate(item: &Value, require_scope: bool) -> Option<Candidate> {
+pub(crate) fn validate(item: &Value, require_scope: bool) -> Option<Candidate> {
     let map: &Map<String, Value> = item.as_object()?;
     let field = |key: &str| py_strip(&python_str(map.get(key))).to_owned();
     let (name, kind, description, body, scope) = (
@@ -66,8 +93,10 @@ pub fn validate(item: &Value, require_scope: bool) -> Option<Candidate> {
     })
 }
 
-/// Why `should_store_memory` refuses a candidate, if it does.
-pub fn refusal(candidate: &Candidate, existing: &[Record]) -> Option<String> {
+/// The storage gates (MB3), `should_store_memory`: why a candidate is refused (scope, a
+/// temporary marker, the same slug, description or body as an existing record), or `None` when
+/// it may be stored.
+fn storage_gates(candidate: &Candidate, existing: &[Record]) -> Option<String> {
     if candidate.scope != "persistent" {
         return Some(format!("scope `{}` is not persistent", candidate.scope));
     }
@@ -78,11 +107,11 @@ pub fn refusal(candidate: &Candidate, existing: &[Record]) -> Option<String> {
     if let Some(marker) = TEMPORARY_MARKERS.iter().find(|m| text.contains(*m)) {
         return Some(format!("temporary marker `{marker}`"));
     }
-    let own_slug = slug(super::profile::Revision::Main, &candidate.name);
+    let own_slug = slug(&candidate.name);
     let description = normalized(&candidate.description);
     let body = normalized(&candidate.body);
     for record in existing {
-        if slug(super::profile::Revision::Main, &record.name) == own_slug {
+        if slug(&record.name) == own_slug {
             return Some(format!("same slug as `{}`", record.name));
         }
         if normalized(&record.description) == description {
@@ -96,7 +125,7 @@ pub fn refusal(candidate: &Candidate, existing: &[Record]) -> Option<String> {
 }
 
 /// `dialogue_text`: `role: text` of the last messages, cut.
-fn dialogue(world: &MemoryWorld) -> String {
+fn dialogue(world: &World) -> String {
     let c = world.profile.constants;
     let start = world.messages.len().saturating_sub(c.dialogue_messages);
     let lines: Vec<String> = world.messages[start..]
@@ -109,76 +138,73 @@ fn dialogue(world: &MemoryWorld) -> String {
     char_prefix(&lines.join("\n"), c.dialogue_limit).to_owned()
 }
 
-impl MemoryWorld {
-    /// `extract_memories`: the number of records stored (0 when skipped).
-    pub fn extract(&mut self) -> usize {
-        if self.profile.revision == super::profile::Revision::Site {
-            return self.site_extract();
-        }
-        if dialogue(self).is_empty() {
-            return 0;
-        }
-        match self.extract_inner() {
-            Ok(stored) => stored,
-            Err(error) => {
-                self.event(
-                    "extract",
-                    "skip",
-                    None,
-                    format!("[Memory extraction skipped: {}]", error.0),
-                );
-                0
-            }
-        }
+/// memory-main's `extract_memories`: the number of records stored (0 when skipped).
+pub(crate) fn extract(world: &mut World) -> usize {
+    if dialogue(world).is_empty() {
+        return 0;
     }
-
-    fn extract_inner(&mut self) -> Result<usize, PyError> {
-        let mut existing = self.list_records();
-        let reply = self.call(Call::Extract)?;
-        let candidates: Vec<Candidate> = extract_json_array(&reply)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|item| validate(item, true))
-            .collect();
-        let mut stored = 0;
-        for candidate in candidates {
-            if self.profile.switches.storage_gates {
-                if let Some(why) = refusal(&candidate, &existing) {
-                    self.event(
-                        "extract",
-                        "refuse",
-                        None,
-                        format!("`{}` refused: {why}", candidate.name),
-                    );
-                    continue;
-                }
-            }
-            let filename = self.write_memory_file(
-                &candidate.name,
-                &candidate.kind,
-                &candidate.description,
-                &candidate.body,
-            )?;
-            existing.push(Record {
-                filename,
-                name: candidate.name,
-                description: candidate.description,
-                kind: candidate.kind,
-                body: candidate.body,
-            });
-            stored += 1;
-        }
-        self.stored += stored;
-        if stored > 0 {
-            self.event(
+    match store_candidates(world) {
+        Ok(stored) => stored,
+        Err(error) => {
+            world.event(
                 "extract",
-                "store",
+                "skip",
                 None,
-                format!("[Memory: stored {stored} records]"),
+                format!("[Memory extraction skipped: {}]", error.0),
             );
+            0
         }
-        Ok(stored)
     }
+}
+
+/// The extractor's call, the validity gate and the storage gates, then one write per candidate
+/// that passes; an exception ends the batch and what was written stays.
+fn store_candidates(world: &mut World) -> Result<usize, PyError> {
+    let mut existing = list_records(world);
+    let reply = call(world, Call::Extract)?;
+    let candidates: Vec<Candidate> = extract_json_array(&reply)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|item| validate(item, true))
+        .collect();
+    let mut stored = 0;
+    for candidate in candidates {
+        if world.profile.switches.storage_gates {
+            if let Some(why) = storage_gates(&candidate, &existing) {
+                world.event(
+                    "extract",
+                    "refuse",
+                    None,
+                    format!("`{}` refused: {why}", candidate.name),
+                );
+                continue;
+            }
+        }
+        let filename = write_memory_file(
+            world,
+            &candidate.name,
+            &candidate.kind,
+            &candidate.description,
+            &candidate.body,
+        )?;
+        existing.push(Record {
+            filename,
+            name: candidate.name,
+            description: candidate.description,
+            kind: candidate.kind,
+            body: candidate.body,
+        });
+        stored += 1;
+    }
+    if stored > 0 {
+        world.event(
+            "extract",
+            "store",
+            None,
+            format!("[Memory: stored {stored} records]"),
+        );
+    }
+    Ok(stored)
 }
 
 #[cfg(test)]
@@ -234,12 +260,12 @@ mod tests {
             body: "Use tabs.".into(),
         }];
         assert!(
-            refusal(&candidate("x", "d", "b", "current_task"), &existing)
+            storage_gates(&candidate("x", "d", "b", "current_task"), &existing)
                 .unwrap()
                 .contains("scope")
         );
         assert!(
-            refusal(
+            storage_gates(
                 &candidate("x", "for NOW only", "b", "persistent"),
                 &existing
             )
@@ -247,7 +273,7 @@ mod tests {
             .contains("for now")
         );
         assert!(
-            refusal(
+            storage_gates(
                 &candidate("x", "本次会话的偏好", "b", "persistent"),
                 &existing
             )
@@ -255,7 +281,7 @@ mod tests {
             .contains("本次会话")
         );
         assert!(
-            refusal(
+            storage_gates(
                 &candidate("TABS", "other", "other", "persistent"),
                 &existing
             )
@@ -263,7 +289,7 @@ mod tests {
             .contains("slug")
         );
         assert!(
-            refusal(
+            storage_gates(
                 &candidate("y", "prefers   TABS", "other", "persistent"),
                 &existing
             )
@@ -271,12 +297,12 @@ mod tests {
             .contains("description")
         );
         assert!(
-            refusal(&candidate("y", "z", "use tabs.", "persistent"), &existing)
+            storage_gates(&candidate("y", "z", "use tabs.", "persistent"), &existing)
                 .unwrap()
                 .contains("body")
         );
         assert_eq!(
-            refusal(&candidate("y", "z", "w", "persistent"), &existing),
+            storage_gates(&candidate("y", "z", "w", "persistent"), &existing),
             None
         );
     }

@@ -72,6 +72,7 @@ pub struct MemFs {
 }
 
 impl MemFs {
+    /// An empty store with nothing outside it.
     pub fn new() -> Self {
         Self::default()
     }

@@ -16,8 +16,10 @@ use serde::Serialize;
 
 use super::fs::MemFs;
 use super::profile::{MEMORY_MAIN, MemoryProfile};
-use super::store::Record;
-use super::world::{MemoryWorld, Reply};
+use super::record::Record;
+use super::store::list_records;
+use super::world::{Reply, World};
+use super::{consolidate, extract, observables, recall};
 use crate::python::json::char_len;
 use crate::transcript::{Block, Message, Role};
 
@@ -170,9 +172,8 @@ fn fact_number(line: &str) -> Option<usize> {
 }
 
 /// Fact numbers found in the store.
-fn facts_in(world: &mut MemoryWorld) -> Vec<usize> {
-    let mut numbers: Vec<usize> = world
-        .list_records()
+fn facts_in(world: &mut World) -> Vec<usize> {
+    let mut numbers: Vec<usize> = list_records(world)
         .iter()
         .flat_map(|r| r.body.lines().filter_map(fact_number).collect::<Vec<_>>())
         .collect();
@@ -181,55 +182,53 @@ fn facts_in(world: &mut MemoryWorld) -> Vec<usize> {
     numbers
 }
 
+/// One session on memory-main's agent loop: a user turn (recall), a reply without tool calls
+/// (extraction of the session's facts), then consolidation if anything was stored.
+fn run_session(world: &mut World, session: usize, facts: &[Fact]) {
+    world.step = session + 1;
+    world.messages.clear();
+    world.messages.push(Message::user_text(format!(
+        "Session {}: please remember what we settled today.",
+        session + 1
+    )));
+    recall::recall(world);
+    world
+        .replies
+        .extract
+        .push_back(Reply::Text(extract_reply(session, facts)));
+    world.messages.push(Message::blocks(
+        Role::Assistant,
+        vec![Block::Text {
+            text: "Noted.".to_owned(),
+        }],
+    ));
+    if extract::extract(world) > 0 {
+        consolidate::consolidate(world);
+    }
+    world.replies.select.clear();
+    world.replies.extract.clear();
+}
+
 fn run_variant(profile: MemoryProfile, variant: &str, plan: &[Vec<Fact>]) -> GrowthRun {
-    let mut world = MemoryWorld::new(profile, Box::new(MemFs::new()));
-    world.consolidator = Some(Box::new(|records: &[Record]| merge(records)));
+    let mut world = World::new(profile, Box::new(MemFs::new()));
+    world.replies.consolidator = Some(Box::new(|records: &[Record]| merge(records)));
     let mut ever: Vec<usize> = Vec::new();
     let mut rows = Vec::new();
     for (session, facts) in plan.iter().enumerate() {
-        world.step = session + 1;
-        world.messages.clear();
-        world.messages.push(Message::user_text(format!(
-            "Session {}: please remember what we settled today.",
-            session + 1
-        )));
-        world.recall();
-        world
-            .extract_replies
-            .push_back(Reply::Text(extract_reply(session, facts)));
-        world.messages.push(Message::blocks(
-            Role::Assistant,
-            vec![Block::Text {
-                text: "Noted.".to_owned(),
-            }],
-        ));
-        if world.extract() > 0 {
-            world.consolidate();
-        }
-        world.select_replies.clear();
-        world.extract_replies.clear();
+        run_session(&mut world, session, facts);
         for number in facts_in(&mut world) {
             if !ever.contains(&number) {
                 ever.push(number);
             }
         }
-        let listed = world.list_records();
-        let catalog: usize = listed
-            .iter()
-            .map(|r| {
-                char_len(&format!(
-                    "## {}\nname: {}\ntype: {}\ndescription: {}\n\n{}",
-                    r.filename, r.name, r.kind, r.description, r.body
-                ))
-            })
-            .sum::<usize>()
-            + 2 * listed.len().saturating_sub(1);
-        let observed = super::observables::measure(&mut world);
+        let listed = list_records(&mut world);
+        let catalog_chars = char_len(&consolidate::catalog(&listed));
+        let observed = observables::measure(&mut world);
         rows.push(SessionRow {
             session: session + 1,
             records: observed.records,
             store_chars: observed.store_chars,
-            catalog_chars: catalog,
+            catalog_chars,
             consolidations: observed.consolidations,
             consolidations_skipped: observed.consolidations_skipped,
             model_calls: observed.model_calls,

@@ -2,8 +2,10 @@
 
 use serde::Serialize;
 
-use super::store::{INDEX, TEMPORARY_MARKERS, normalized};
-use super::world::MemoryWorld;
+use super::extract::TEMPORARY_MARKERS;
+use super::record::normalized;
+use super::store::{INDEX, derived_index, list_records};
+use super::world::World;
 use crate::python::json::char_len;
 
 /// Names accepted in `expect` for memory profiles, in output order.
@@ -24,7 +26,7 @@ pub const MEMORY_OBSERVABLE_NAMES: &[&str] = &[
 
 /// What a memory run shows. Field order is the output order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MemoryObservables {
+pub struct Observables {
     /// `*.md` entries of the store other than MEMORY.md.
     pub records: usize,
     /// MEMORY.md equals the index derived from the files now.
@@ -54,17 +56,17 @@ pub struct MemoryObservables {
 }
 
 /// Measures a memory world.
-pub fn measure(world: &mut MemoryWorld) -> MemoryObservables {
+pub(crate) fn measure(world: &mut World) -> Observables {
     let names = world.fs.glob_md();
     let records = names.iter().filter(|n| *n != INDEX).count();
     let index_consistent = match world.fs.read(INDEX) {
-        Ok(text) => text == world.derived_index(),
-        Err(_) => world.derived_index().is_empty(),
+        Ok(text) => text == derived_index(world),
+        Err(_) => derived_index(world).is_empty(),
     };
     // Counted over what the store lists, without touching the run's counters.
-    let saved = (world.path_escapes, world.trace.len());
-    let listed = world.list_records();
-    world.path_escapes = saved.0;
+    let saved = (world.counters.path_escapes, world.trace.len());
+    let listed = list_records(world);
+    world.counters.path_escapes = saved.0;
     world.trace.truncate(saved.1);
     let temporary_stored = listed
         .iter()
@@ -87,18 +89,18 @@ pub fn measure(world: &mut MemoryWorld) -> MemoryObservables {
         seen_descriptions.push(description);
         seen_bodies.push(body);
     }
-    MemoryObservables {
+    Observables {
         records,
         index_consistent,
-        records_lost: world.records_lost,
+        records_lost: world.counters.records_lost,
         temporary_stored,
         duplicates_stored,
-        path_escapes: world.path_escapes,
-        recall_cut: world.recall_cut,
-        recalled: world.last_recalled.len(),
-        consolidations: world.consolidations,
-        consolidations_skipped: world.consolidations_skipped,
+        path_escapes: world.counters.path_escapes,
+        recall_cut: world.counters.recall_cut,
+        recalled: world.turn.recalled.len(),
+        consolidations: world.counters.consolidations,
+        consolidations_skipped: world.counters.consolidations_skipped,
         store_chars: world.fs.files().iter().map(|(_, t)| char_len(t)).sum(),
-        model_calls: world.model_calls,
+        model_calls: world.counters.model_calls,
     }
 }

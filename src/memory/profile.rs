@@ -18,59 +18,70 @@ pub enum Revision {
     Site,
 }
 
-/// Numeric constants of a memory profile (characters unless named otherwise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MemoryConstants {
-    /// RECALL_CHAR_LIMIT: recalled text per request (0 = no cap).
-    pub recall_limit: usize,
-    /// CONSOLIDATE_THRESHOLD: records needed for a consolidation pass.
-    pub consolidate_threshold: usize,
-    /// CONSOLIDATE_INPUT_CHAR_LIMIT: a larger catalog raises before the model call (main) or is
-    /// cut silently (site).
-    pub consolidate_input: usize,
-    /// Records a recall selects at most.
-    pub max_items: usize,
-    /// The selector query is cut to this many characters.
-    pub query_limit: usize,
-    /// The selector catalog is cut to this many characters.
-    pub catalog_limit: usize,
-    /// Messages the extractor reads.
-    pub dialogue_messages: usize,
-    /// The extractor's dialogue is cut to this many characters.
-    pub dialogue_limit: usize,
-    /// The extractor's existing-memory catalog is cut to this many characters.
-    pub existing_limit: usize,
+/// Declares a struct of named fields of one type, the list of its field names in declaration
+/// order (which is also the order of its JSON object) and a by-name slot, so that each name is
+/// written once.
+macro_rules! named_fields {
+    (
+        $(#[$doc:meta])*
+        pub struct $name:ident: $ty:ty, names $names:ident {
+            $( $(#[$field_doc:meta])* $field:ident, )+
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$field_doc])* pub $field: $ty, )+
+        }
+
+        /// Names of the fields, in order.
+        pub const $names: &[&str] = &[$(stringify!($field)),+];
+
+        impl $name {
+            /// The field called `name`, if there is one.
+            fn slot(&mut self, name: &str) -> Option<&mut $ty> {
+                match name {
+                    $( stringify!($field) => Some(&mut self.$field), )+
+                    _ => None,
+                }
+            }
+
+            /// The fields as a JSON object, in order.
+            pub fn to_value(&self) -> Value {
+                let mut map = Map::new();
+                $( map.insert(stringify!($field).to_owned(), Value::from(self.$field)); )+
+                Value::Object(map)
+            }
+        }
+    };
 }
 
-/// Names of the constants, in order.
-pub const MEMORY_CONSTANT_NAMES: [&str; 9] = [
-    "recall_limit",
-    "consolidate_threshold",
-    "consolidate_input",
-    "max_items",
-    "query_limit",
-    "catalog_limit",
-    "dialogue_messages",
-    "dialogue_limit",
-    "existing_limit",
-];
-
-impl MemoryConstants {
-    fn slot(&mut self, name: &str) -> Option<&mut usize> {
-        Some(match name {
-            "recall_limit" => &mut self.recall_limit,
-            "consolidate_threshold" => &mut self.consolidate_threshold,
-            "consolidate_input" => &mut self.consolidate_input,
-            "max_items" => &mut self.max_items,
-            "query_limit" => &mut self.query_limit,
-            "catalog_limit" => &mut self.catalog_limit,
-            "dialogue_messages" => &mut self.dialogue_messages,
-            "dialogue_limit" => &mut self.dialogue_limit,
-            "existing_limit" => &mut self.existing_limit,
-            _ => return None,
-        })
+named_fields! {
+    /// Numeric constants of a memory profile (characters unless named otherwise).
+    pub struct Constants: usize, names CONSTANT_NAMES {
+        /// RECALL_CHAR_LIMIT: recalled text per request (0 = no cap).
+        recall_limit,
+        /// CONSOLIDATE_THRESHOLD: records needed for a consolidation pass.
+        consolidate_threshold,
+        /// CONSOLIDATE_INPUT_CHAR_LIMIT: a larger catalog raises before the model call (main:
+        /// the reverse gate, `consolidate::reverse_gate`) or is cut silently (site).
+        consolidate_input,
+        /// Records a recall selects at most.
+        max_items,
+        /// The selector query is cut to this many characters.
+        query_limit,
+        /// The selector catalog is cut to this many characters.
+        catalog_limit,
+        /// Messages the extractor reads.
+        dialogue_messages,
+        /// The extractor's dialogue is cut to this many characters.
+        dialogue_limit,
+        /// The extractor's existing-memory catalog is cut to this many characters.
+        existing_limit,
     }
+}
 
+impl Constants {
     /// Sets a constant by name; false if there is none.
     pub fn set(&mut self, name: &str, value: usize) -> bool {
         match self.slot(name) {
@@ -81,61 +92,34 @@ impl MemoryConstants {
             None => false,
         }
     }
+}
 
-    /// The constants as a JSON object.
-    pub fn to_value(&self) -> Value {
-        let mut copy = *self;
-        let mut map = Map::new();
-        for name in MEMORY_CONSTANT_NAMES {
-            let value = *copy.slot(name).expect("listed constant");
-            map.insert(name.to_owned(), Value::from(value));
-        }
-        Value::Object(map)
+named_fields! {
+    /// The safeguards of the store; each break MB1..MB5 turns one off. Each field names the
+    /// function that reads it.
+    pub struct Switches: bool, names SWITCH_NAMES {
+        /// `memory_path`'s three checks, `store::path_guard` (MB1 turns them off).
+        path_guard,
+        /// MEMORY.md is rebuilt from all files after every write, `store::rebuild_index` (MB2:
+        /// appended by hand instead, `store::append_index_line`).
+        rebuild_index,
+        /// `should_store_memory`, `extract::storage_gates`: persistent scope, no temporary
+        /// marker, no duplicate (MB3 off).
+        storage_gates,
+        /// Consolidation restores its snapshot on any failure, `consolidate::snapshot_restore`
+        /// (MB4 off).
+        snapshot_restore,
+        /// The keyword fallback also runs when the selector's reply holds no JSON array,
+        /// `recall::parse_fallback` (MB5 on).
+        parse_fallback,
+        /// A fix, not in the course: a catalog over the input cap is consolidated in chunks
+        /// under the cap (one model call each, one atomic rewrite) instead of raising, in
+        /// `consolidate::reverse_gate` (the growth experiment's variant, M8).
+        chunked_consolidation,
     }
 }
 
-/// The safeguards of the store; each break MB1..MB5 turns one off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MemorySwitches {
-    /// `memory_path`'s three checks (MB1 turns them off).
-    pub path_guard: bool,
-    /// MEMORY.md is rebuilt from all files after every write (MB2: appended by hand instead).
-    pub rebuild_index: bool,
-    /// `should_store_memory`: persistent scope, no temporary marker, no duplicate (MB3 off).
-    pub storage_gates: bool,
-    /// Consolidation restores its snapshot on any failure (MB4 off).
-    pub snapshot_restore: bool,
-    /// The keyword fallback also runs when the selector's reply holds no JSON array (MB5 on).
-    pub parse_fallback: bool,
-    /// A fix, not in the course: a catalog over the input cap is consolidated in chunks under
-    /// the cap (one model call each, one atomic rewrite) instead of raising (the growth
-    /// experiment's variant, M8).
-    pub chunked_consolidation: bool,
-}
-
-/// Names of the switches, in order.
-pub const MEMORY_SWITCH_NAMES: [&str; 6] = [
-    "path_guard",
-    "rebuild_index",
-    "storage_gates",
-    "snapshot_restore",
-    "parse_fallback",
-    "chunked_consolidation",
-];
-
-impl MemorySwitches {
-    fn slot(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "path_guard" => &mut self.path_guard,
-            "rebuild_index" => &mut self.rebuild_index,
-            "storage_gates" => &mut self.storage_gates,
-            "snapshot_restore" => &mut self.snapshot_restore,
-            "parse_fallback" => &mut self.parse_fallback,
-            "chunked_consolidation" => &mut self.chunked_consolidation,
-            _ => return None,
-        })
-    }
-
+impl Switches {
     /// Sets a switch from `on`/`off`/`true`/`false`.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let flag = match value {
@@ -150,34 +134,27 @@ impl MemorySwitches {
             }
             None => Err(format!(
                 "unknown memory switch `{name}` (known: {})",
-                MEMORY_SWITCH_NAMES.join(", ")
+                SWITCH_NAMES.join(", ")
             )),
         }
-    }
-
-    /// The switches as a JSON object.
-    pub fn to_value(&self) -> Value {
-        let mut copy = *self;
-        let mut map = Map::new();
-        for name in MEMORY_SWITCH_NAMES {
-            map.insert(
-                name.to_owned(),
-                Value::Bool(*copy.slot(name).expect("listed switch")),
-            );
-        }
-        Value::Object(map)
     }
 }
 
 /// One memory system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryProfile {
+    /// The name `--profile` and a scenario's `profile` use.
     pub name: &'static str,
+    /// The real system and revision modelled.
     pub system: &'static str,
+    /// Where each modelled rule comes from.
     pub sources: &'static [&'static str],
+    /// The revision whose record format and agent loop the profile follows.
     pub revision: Revision,
-    pub constants: MemoryConstants,
-    pub switches: MemorySwitches,
+    /// The defaults a scenario's `constants` or `--const` may override.
+    pub constants: Constants,
+    /// The safeguards on by default.
+    pub switches: Switches,
     /// The switches a scenario or `--set` may change.
     pub switch_names: &'static [&'static str],
     /// What the real system does that the profile leaves out, and why.
@@ -194,7 +171,7 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
         "shareAI-lab/learn-claude-code s09_memory/code.py @ e0f1430f",
     ],
     revision: Revision::Main,
-    constants: MemoryConstants {
+    constants: Constants {
         recall_limit: 20_000,
         consolidate_threshold: 10,
         consolidate_input: 20_000,
@@ -205,7 +182,7 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
         dialogue_limit: 8_000,
         existing_limit: 6_000,
     },
-    switches: MemorySwitches {
+    switches: Switches {
         path_guard: true,
         rebuild_index: true,
         storage_gates: true,
@@ -213,7 +190,7 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
         parse_fallback: false,
         chunked_consolidation: false,
     },
-    switch_names: &MEMORY_SWITCH_NAMES,
+    switch_names: SWITCH_NAMES,
     absent: &[
         "glob order: the store lists its files sorted (Python's glob gives the file system's order)",
         "NaN and Infinity in model replies: json.loads accepts them, the lab's reader does not",
@@ -227,7 +204,7 @@ pub const MEMORY_SITE: MemoryProfile = MemoryProfile {
     system: "learn-claude-code s09 as the course web site shows it (site revision, 67a9126c era)",
     sources: &["research/lcc_revisions.md §1 (Site s09)"],
     revision: Revision::Site,
-    constants: MemoryConstants {
+    constants: Constants {
         recall_limit: 0,
         consolidate_threshold: 10,
         consolidate_input: 16_000,
@@ -238,7 +215,7 @@ pub const MEMORY_SITE: MemoryProfile = MemoryProfile {
         dialogue_limit: 4_000,
         existing_limit: 0,
     },
-    switches: MemorySwitches {
+    switches: Switches {
         path_guard: false,
         rebuild_index: true,
         storage_gates: false,

@@ -1,384 +1,233 @@
-//! The record store of s09: slugs, the path guard, record documents, the derived `MEMORY.md`
-//! index and the record listing (research/lcc_revisions.md §2; seed 000 §6, M4).
+//! The record store of s09: the path guard, the store's file operations (through the injected
+//! faults, counting every path that leaves the store), memory-main's `write_memory_file`, the
+//! derived `MEMORY.md` index and the record listing (research/lcc_revisions.md §2; seed 000 §6,
+//! M4).
 //!
-//! A record is `slug(name).md` with YAML frontmatter (name, description, type) and a body; the
-//! index is rebuilt from every file after every write, so it is a derivative and the files are the
-//! truth. `memory_path` refuses a name with a separator, the index itself, a store outside the
-//! workspace, and a path that resolves out of the store (`..`, a symlink).
+//! A record is `slug(name).md` with frontmatter (name, description, type) and a body, in the
+//! revision's format (`format/`). The index is rebuilt from every file after every write, so it
+//! is a derivative and the files are the truth. [`path_guard`] refuses a name with a separator,
+//! the index itself, a store outside the workspace, and a path that resolves out of the store
+//! (`..`, a symlink). memory-site's own write and index rebuild are in `site.rs`.
 
-use super::fs::{MEMORY_DIR, Target, WORKDIR, path_name};
-use super::profile::Revision;
-use super::world::{MemoryWorld, PyError};
+use super::format;
+use super::fs::{Target, path_name};
+use super::record::{MEMORY_TYPES, Record};
+use super::world::{PyError, World};
 use crate::python::str::py_strip;
-use crate::python::yaml::{self, YamlValue};
 
 /// The index file.
-pub const INDEX: &str = "MEMORY.md";
-/// MEMORY_TYPES.
-pub const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
-/// TEMPORARY_MEMORY_MARKERS, in the course's order (English, Chinese, Japanese).
-pub const TEMPORARY_MARKERS: [&str; 19] = [
-    "this session",
-    "current session",
-    "this turn",
-    "current turn",
-    "this task",
-    "current task",
-    "for now",
-    "just this time",
-    "today only",
-    "本次会话",
-    "当前会话",
-    "这一轮",
-    "当前轮次",
-    "本次任务",
-    "当前任务",
-    "暂时",
-    "今回だけ",
-    "このセッション",
-    "現在のタスク",
-];
+pub(crate) const INDEX: &str = "MEMORY.md";
 
-/// One listed record (the course's dict from `list_memory_files`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    pub filename: String,
-    pub name: String,
-    pub description: String,
-    pub kind: String,
-    pub body: String,
+/// The path guard (MB1), `memory_path(filename, allow_index)`: the guard's verdict, or `Ok`
+/// when the profile has no guard.
+pub(crate) fn path_guard(world: &World, filename: &str, allow_index: bool) -> Result<(), PyError> {
+    if !world.profile.switches.path_guard {
+        return Ok(());
+    }
+    if path_name(filename) != filename {
+        return Err(PyError(format!("Invalid memory filename: {filename}")));
+    }
+    if filename == INDEX && !allow_index {
+        return Err(PyError::new("The memory index is not a memory record"));
+    }
+    if world.fs.root_escapes() {
+        return Err(PyError::new("Memory directory escapes the workspace"));
+    }
+    let escapes = filename == ".." || matches!(world.fs.target(filename), Target::Outside(_));
+    if escapes {
+        return Err(PyError(format!(
+            "Memory path escapes the store: {filename}"
+        )));
+    }
+    Ok(())
 }
 
-/// Python's `" ".join(text.split())`.
-pub fn collapse(text: &str) -> String {
-    crate::python::str::py_split(text)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// `_normalized_memory_text`: lower case, whitespace collapsed.
-pub fn normalized(text: &str) -> String {
-    collapse(&text.to_lowercase())
-}
-
-/// `memory_slug`: `re.sub(r"[^\w]+", "-", name.lower()).strip("-_") or "memory"` (main); the site
-/// revision only replaces spaces and slashes.
-pub fn slug(revision: Revision, name: &str) -> String {
-    let lower = name.to_lowercase();
-    match revision {
-        Revision::Main => {
-            let mut out = String::new();
-            let mut in_gap = false;
-            for c in lower.chars() {
-                if c.is_alphanumeric() || c == '_' {
-                    out.push(c);
-                    in_gap = false;
-                } else if !in_gap {
-                    out.push('-');
-                    in_gap = true;
-                }
-            }
-            let trimmed = out.trim_matches(|c| c == '-' || c == '_');
-            if trimmed.is_empty() {
-                "memory".to_owned()
-            } else {
-                trimmed.to_owned()
-            }
+/// Counts down a fault; true when this operation is the one that fails.
+fn strike(slot: &mut Option<usize>) -> bool {
+    match slot {
+        Some(0) => {
+            *slot = None;
+            true
         }
-        Revision::Site => lower.replace([' ', '/'], "-"),
+        Some(n) => {
+            *n -= 1;
+            false
+        }
+        None => false,
     }
 }
 
-/// `parse_frontmatter`: metadata and body, or no metadata when the text does not start with
-/// `---\n`, has no closing `---`, or its YAML is invalid or not a mapping.
-pub(crate) fn parse_frontmatter(text: &str) -> (Vec<(String, YamlValue)>, String) {
-    if !text.starts_with("---\n") {
-        return (Vec::new(), text.to_owned());
+/// Writes a record file through the injected faults.
+pub(crate) fn write_record(world: &mut World, name: &str, text: &str) -> Result<(), PyError> {
+    if strike(&mut world.faults.write_after) {
+        world.event("fault", "write", Some(name), "injected write failure");
+        return Err(PyError::new("[Errno 28] No space left on device"));
     }
-    let mut parts = text.splitn(3, "---");
-    let (Some(_), Some(meta), Some(body)) = (parts.next(), parts.next(), parts.next()) else {
-        return (Vec::new(), text.to_owned());
-    };
-    // `yaml.safe_load(parts[1]) or {}`, then the dict check; exceptions PyYAML raises outside
-    // YAMLError would crash the course's code and are treated here like a YAML error.
-    match yaml::load_metadata(meta) {
-        Ok(Some(map)) => (
-            map,
-            body.trim_start_matches(crate::python::str::py_is_space)
-                .to_owned(),
-        ),
-        Ok(None) => (Vec::new(), text.to_owned()),
-        Err(_) => (Vec::new(), text.to_owned()),
-    }
+    note_escape(world, name, "write");
+    world
+        .fs
+        .write(name, text)
+        .map_err(|e| PyError(e.to_string()))
 }
 
-/// `str(metadata.get(key) or fallback)`.
-fn meta_str(meta: &[(String, YamlValue)], key: &str, fallback: &str) -> String {
-    match meta.iter().rev().find(|(k, _)| k == key) {
-        Some((_, value)) if value.truthy() => value.python_str(),
-        _ => fallback.to_owned(),
+/// Deletes a record file through the injected faults.
+pub(crate) fn delete_record(world: &mut World, name: &str) -> Result<(), PyError> {
+    if strike(&mut world.faults.delete_after) {
+        world.event("fault", "delete", Some(name), "injected delete failure");
+        return Err(PyError(format!("[Errno 13] Permission denied: '{name}'")));
     }
+    world.fs.unlink(name).map_err(|e| PyError(e.to_string()))
 }
 
-/// `memory_document`: YAML frontmatter, a blank line, the stripped body.
-pub fn document(name: &str, kind: &str, description: &str, body: &str) -> String {
-    let meta = yaml::safe_dump_str_mapping(&[
-        ("name", name),
-        ("description", description),
-        ("type", kind),
-    ]);
-    format!("---\n{}\n---\n\n{}\n", py_strip(&meta), py_strip(body))
+/// Reads a file of the store, noting a read that leaves the store.
+pub(crate) fn read_file(world: &mut World, name: &str) -> Result<String, PyError> {
+    note_escape(world, name, "read");
+    world.fs.read(name).map_err(|e| PyError(e.to_string()))
 }
 
-/// The index line of one record file.
-fn index_line(text: &str, filename: &str) -> String {
-    let (meta, body) = parse_frontmatter(text);
-    let stem = filename.strip_suffix(".md").unwrap_or(filename);
-    let name = collapse(&meta_str(&meta, "name", stem));
-    let first_line = crate::python::json::splitlines(&body)
-        .into_iter()
-        .find(|line| !py_strip(line).is_empty())
-        .unwrap_or("")
-        .to_owned();
-    let description = collapse(&meta_str(&meta, "description", &first_line));
-    format!("- [{name}]({filename}) - {description}")
-}
-
-impl MemoryWorld {
-    /// `memory_path(filename, allow_index)`: the guard's verdict, or `Ok` when the profile has
-    /// no guard.
-    pub fn memory_path(&self, filename: &str, allow_index: bool) -> Result<(), PyError> {
-        if !self.profile.switches.path_guard {
-            return Ok(());
-        }
-        if path_name(filename) != filename {
-            return Err(PyError(format!("Invalid memory filename: {filename}")));
-        }
-        if filename == INDEX && !allow_index {
-            return Err(PyError::new("The memory index is not a memory record"));
-        }
-        if self.fs.root_escapes() {
-            return Err(PyError::new("Memory directory escapes the workspace"));
-        }
-        let escapes = filename == ".." || matches!(self.fs.target(filename), Target::Outside(_));
-        if escapes {
-            return Err(PyError(format!(
-                "Memory path escapes the store: {filename}"
-            )));
-        }
-        Ok(())
-    }
-
-    /// `write_memory_file`: validate, write `slug.md`, rebuild the index.
-    pub fn write_memory_file(
-        &mut self,
-        name: &str,
-        kind: &str,
-        description: &str,
-        body: &str,
-    ) -> Result<String, PyError> {
-        if self.profile.revision == Revision::Site {
-            return self.site_write(name, kind, description, body);
-        }
-        if py_strip(name).is_empty() {
-            return Err(PyError::new("Memory name cannot be empty"));
-        }
-        if self.profile.revision == Revision::Main && !MEMORY_TYPES.contains(&kind) {
-            return Err(PyError(format!("Unknown memory type: {kind}")));
-        }
-        if py_strip(description).is_empty() || py_strip(body).is_empty() {
-            return Err(PyError::new("Memory description and body cannot be empty"));
-        }
-        let filename = format!("{}.md", slug(self.profile.revision, name));
-        self.memory_path(&filename, false)?;
-        let text = document(name, kind, description, body);
-        self.write_record(&filename, &text)?;
-        self.event(
+/// Counts and traces a file operation that reaches a path outside the store.
+fn note_escape(world: &mut World, name: &str, what: &'static str) {
+    if let Target::Outside(path) = world.fs.target(name) {
+        world.counters.path_escapes += 1;
+        world.event(
             "store",
-            "write",
-            Some(&filename),
-            format!("record `{name}` written"),
+            "escape",
+            Some(name),
+            format!("{what} of {name} reaches {path}, outside the store"),
         );
-        if self.profile.switches.rebuild_index {
-            self.rebuild_index()?;
-        } else {
-            self.append_index_line(&filename, &text)?;
+    }
+}
+
+/// memory-main's `write_memory_file`: validate, write `slug.md`, rebuild the index.
+pub(crate) fn write_memory_file(
+    world: &mut World,
+    name: &str,
+    kind: &str,
+    description: &str,
+    body: &str,
+) -> Result<String, PyError> {
+    if py_strip(name).is_empty() {
+        return Err(PyError::new("Memory name cannot be empty"));
+    }
+    if !MEMORY_TYPES.contains(&kind) {
+        return Err(PyError(format!("Unknown memory type: {kind}")));
+    }
+    if py_strip(description).is_empty() || py_strip(body).is_empty() {
+        return Err(PyError::new("Memory description and body cannot be empty"));
+    }
+    let filename = format!("{}.md", format::memory_main::slug(name));
+    path_guard(world, &filename, false)?;
+    let text = format::memory_main::document(name, kind, description, body);
+    write_record(world, &filename, &text)?;
+    world.event(
+        "store",
+        "write",
+        Some(&filename),
+        format!("record `{name}` written"),
+    );
+    if world.profile.switches.rebuild_index {
+        rebuild_index(world)?;
+    } else {
+        append_index_line(world, &filename, &text)?;
+    }
+    Ok(filename)
+}
+
+/// MB2: the index kept by hand, one appended line per write, never rebuilt.
+fn append_index_line(world: &mut World, filename: &str, text: &str) -> Result<(), PyError> {
+    let mut index = world.fs.read(INDEX).unwrap_or_default();
+    index.push_str(&format::memory_main::index_line(text, filename));
+    index.push('\n');
+    world
+        .fs
+        .write(INDEX, &index)
+        .map_err(|e| PyError(e.to_string()))
+}
+
+/// The index `rebuild_memory_index` would write now.
+pub(crate) fn derived_index(world: &World) -> String {
+    let mut lines = Vec::new();
+    for name in world.fs.glob_md() {
+        if name == INDEX || path_guard(world, &name, false).is_err() {
+            continue;
         }
-        Ok(filename)
-    }
-
-    /// MB2: the index kept by hand, one appended line per write, never rebuilt.
-    fn append_index_line(&mut self, filename: &str, text: &str) -> Result<(), PyError> {
-        let mut index = self.fs.read(INDEX).unwrap_or_default();
-        index.push_str(&index_line(text, filename));
-        index.push('\n');
-        self.fs
-            .write(INDEX, &index)
-            .map_err(|e| PyError(e.to_string()))
-    }
-
-    /// The index `rebuild_memory_index` would write now.
-    pub fn derived_index(&self) -> String {
-        let line = match self.profile.revision {
-            Revision::Main => index_line,
-            Revision::Site => super::site::index_line,
+        let Ok(text) = world.fs.read(&name) else {
+            continue;
         };
-        let mut lines = Vec::new();
-        for name in self.fs.glob_md() {
-            if name == INDEX || self.memory_path(&name, false).is_err() {
-                continue;
-            }
-            let Ok(text) = self.fs.read(&name) else {
-                continue;
-            };
-            lines.push(line(&text, &name));
-        }
-        let mut out = lines.join("\n");
-        if !lines.is_empty() {
-            out.push('\n');
-        }
-        out
+        lines.push(format::index_line(world.profile.revision, &text, &name));
     }
-
-    /// `rebuild_memory_index`.
-    pub fn rebuild_index(&mut self) -> Result<(), PyError> {
-        if self.profile.revision == Revision::Site {
-            return self.site_rebuild_index();
-        }
-        for name in self.fs.glob_md() {
-            if name != INDEX && self.memory_path(&name, false).is_ok() {
-                self.note_read(&name);
-            }
-        }
-        let index = self.derived_index();
-        self.memory_path(INDEX, true)?;
-        self.fs
-            .write(INDEX, &index)
-            .map_err(|e| PyError(e.to_string()))?;
-        self.event(
-            "store",
-            "index",
-            None,
-            "MEMORY.md rebuilt from every record file",
-        );
-        Ok(())
-    }
-
-    fn note_read(&mut self, name: &str) {
-        if let Target::Outside(path) = self.fs.target(name) {
-            self.path_escapes += 1;
-            self.event(
-                "store",
-                "escape",
-                Some(name),
-                format!("read of {name} reaches {path}, outside the store"),
-            );
-        }
-    }
-
-    /// `read_memory_index`: the stripped index, or empty.
-    pub fn read_index(&self) -> String {
-        if self.memory_path(INDEX, true).is_err() {
-            return String::new();
-        }
-        self.fs
-            .read(INDEX)
-            .map(|t| py_strip(&t).to_owned())
-            .unwrap_or_default()
-    }
-
-    /// `list_memory_files`.
-    pub fn list_records(&mut self) -> Vec<Record> {
-        let mut records = Vec::new();
-        for filename in self.fs.glob_md() {
-            if filename == INDEX || self.memory_path(&filename, false).is_err() {
-                continue;
-            }
-            let Ok(text) = self.read_file(&filename) else {
-                continue;
-            };
-            if self.profile.revision == Revision::Site {
-                records.push(super::site::record(&filename, &text));
-                continue;
-            }
-            let (meta, body) = parse_frontmatter(&text);
-            let stem = filename.strip_suffix(".md").unwrap_or(&filename).to_owned();
-            records.push(Record {
-                name: meta_str(&meta, "name", &stem),
-                description: meta_str(&meta, "description", ""),
-                kind: meta_str(&meta, "type", "project"),
-                body: py_strip(&body).to_owned(),
-                filename,
-            });
-        }
-        records
-    }
-
-    /// `read_memory_file`: the text, or nothing when the guard refuses or the file is missing.
-    pub fn read_memory_file(&mut self, filename: &str) -> Option<String> {
-        self.memory_path(filename, false).ok()?;
-        if !self.fs.is_file(filename) {
-            return None;
-        }
-        self.read_file(filename).ok()
-    }
+    index_text(&lines)
 }
 
-/// The virtual workspace, for the system prompt.
-pub fn workdir() -> &'static str {
-    WORKDIR
+/// The text of an index of `lines`: one line each, newline-terminated.
+pub(crate) fn index_text(lines: &[String]) -> String {
+    let mut out = lines.join("\n");
+    if !lines.is_empty() {
+        out.push('\n');
+    }
+    out
 }
 
-/// The virtual memory directory.
-pub fn memory_dir() -> &'static str {
-    MEMORY_DIR
+/// Writes `MEMORY.md` as both revisions' index rebuild does.
+pub(crate) fn write_index(world: &mut World, index: &str) -> Result<(), PyError> {
+    world
+        .fs
+        .write(INDEX, index)
+        .map_err(|e| PyError(e.to_string()))?;
+    world.event(
+        "store",
+        "index",
+        None,
+        "MEMORY.md rebuilt from every record file",
+    );
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slugs_follow_the_course() {
-        assert_eq!(
-            slug(Revision::Main, "User prefers tabs"),
-            "user-prefers-tabs"
-        );
-        assert_eq!(slug(Revision::Main, "中文 名字"), "中文-名字");
-        assert_eq!(slug(Revision::Main, "../etc/passwd"), "etc-passwd");
-        assert_eq!(slug(Revision::Main, "___"), "memory");
-        assert_eq!(slug(Revision::Main, "snake_case_"), "snake_case");
-        assert_eq!(slug(Revision::Site, "../etc/passwd"), "..-etc-passwd");
-        assert_eq!(slug(Revision::Site, "A B"), "a-b");
+/// memory-main's `rebuild_memory_index`: every record the guard allows is read (and a read that
+/// leaves the store is counted), then the derived index is written.
+pub(crate) fn rebuild_index(world: &mut World) -> Result<(), PyError> {
+    for name in world.fs.glob_md() {
+        if name != INDEX && path_guard(world, &name, false).is_ok() {
+            note_escape(world, &name, "read");
+        }
     }
+    let index = derived_index(world);
+    path_guard(world, INDEX, true)?;
+    write_index(world, &index)
+}
 
-    #[test]
-    fn frontmatter_edge_cases() {
-        let (meta, body) = parse_frontmatter("---\nname: a\n---\n\nbody\n");
-        assert_eq!(meta.len(), 1);
-        assert_eq!(body, "body\n");
-        let (meta, body) = parse_frontmatter("no frontmatter");
-        assert!(meta.is_empty());
-        assert_eq!(body, "no frontmatter");
-        // CRLF files do not start with "---\n".
-        let (meta, _) = parse_frontmatter("---\r\nname: a\r\n---\r\n");
-        assert!(meta.is_empty());
-        // No closing fence.
-        let (meta, body) = parse_frontmatter("---\nname: a\n");
-        assert!(meta.is_empty());
-        assert_eq!(body, "---\nname: a\n");
+/// `read_memory_index`: the stripped index, or empty.
+pub(crate) fn read_index(world: &World) -> String {
+    if path_guard(world, INDEX, true).is_err() {
+        return String::new();
     }
+    world
+        .fs
+        .read(INDEX)
+        .map(|t| py_strip(&t).to_owned())
+        .unwrap_or_default()
+}
 
-    #[test]
-    fn index_lines_collapse_whitespace_and_fall_back() {
-        let doc = document("Tabs  please", "user", "Use tabs\nnot spaces", "Body");
-        assert_eq!(
-            index_line(&doc, "tabs-please.md"),
-            "- [Tabs please](tabs-please.md) - Use tabs not spaces"
-        );
-        assert_eq!(
-            index_line("first line\nsecond", "poison.md"),
-            "- [poison](poison.md) - first line"
-        );
+/// `list_memory_files`, in the revision's format.
+pub(crate) fn list_records(world: &mut World) -> Vec<Record> {
+    let mut records = Vec::new();
+    for filename in world.fs.glob_md() {
+        if filename == INDEX || path_guard(world, &filename, false).is_err() {
+            continue;
+        }
+        let Ok(text) = read_file(world, &filename) else {
+            continue;
+        };
+        records.push(format::record(world.profile.revision, &filename, &text));
     }
+    records
+}
+
+/// `read_memory_file`: the text, or nothing when the guard refuses or the file is missing.
+pub(crate) fn read_memory_file(world: &mut World, filename: &str) -> Option<String> {
+    path_guard(world, filename, false).ok()?;
+    if !world.fs.is_file(filename) {
+        return None;
+    }
+    read_file(world, filename).ok()
 }

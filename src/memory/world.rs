@@ -1,10 +1,14 @@
-//! All state of one memory run: the profile, the memory directory, the agent's messages, the
-//! scripted model replies, injected faults, counters and the trace.
+//! All state of one memory run, and nothing else: the profile, the memory directory, the agent's
+//! messages, the scripted side-call replies, injected faults, what the last agent turn recalled,
+//! the counters observables read, and the trace (turmoil's `world.rs` shape). The mechanisms
+//! that change it live in files named after them (the index is in `memory/mod.rs`) and take the
+//! world explicitly; this file depends on nothing above it.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use super::fs::MemoryFs;
 use super::profile::MemoryProfile;
+use super::record::Record;
 use crate::trace::Event;
 use crate::transcript::Message;
 
@@ -19,101 +23,106 @@ pub enum Reply {
 
 /// An exception of the modelled Python code, carried as its `str(e)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PyError(pub String);
+pub(crate) struct PyError(pub(crate) String);
 
 impl PyError {
-    pub fn new(message: impl Into<String>) -> Self {
+    /// The exception with this message.
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         PyError(message.into())
     }
 }
 
-/// Which side call a reply is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Call {
-    Select,
-    Extract,
-    Consolidate,
-}
-
-/// A one-shot fault: the operation after `after` successful ones from now fails.
+/// One-shot faults: the operation after `after` successful ones from now fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Faults {
-    pub write_after: Option<usize>,
-    pub delete_after: Option<usize>,
+pub(crate) struct Faults {
+    /// Record writes that succeed before one fails (`No space left on device`).
+    pub(crate) write_after: Option<usize>,
+    /// Record deletes that succeed before one fails (`Permission denied`).
+    pub(crate) delete_after: Option<usize>,
 }
 
 /// A consolidator that answers from the records it is shown (the growth experiment's merge
 /// policy); scripted replies come first.
-pub type Consolidator = Box<dyn FnMut(&[super::store::Record]) -> String>;
+pub(crate) type Consolidator = Box<dyn FnMut(&[Record]) -> String>;
 
-/// The state of one memory run.
-pub struct MemoryWorld {
-    pub profile: MemoryProfile,
-    pub fs: Box<dyn MemoryFs>,
-    pub messages: Vec<Message>,
-    pub trace: Vec<Event>,
-    pub step: usize,
-    pub model_calls: usize,
-    pub select_replies: VecDeque<Reply>,
-    pub extract_replies: VecDeque<Reply>,
-    pub consolidate_replies: VecDeque<Reply>,
-    pub faults: Faults,
+/// What answers the side model calls, queued per call.
+#[derive(Default)]
+pub(crate) struct Replies {
+    /// Recall's selector.
+    pub(crate) select: VecDeque<Reply>,
+    pub(crate) extract: VecDeque<Reply>,
+    pub(crate) consolidate: VecDeque<Reply>,
     /// Answers consolidation calls when no scripted reply is queued.
-    pub consolidator: Option<Consolidator>,
-    /// The system prompt built at the start of the last agent turn.
-    pub last_system: String,
-    /// Files recalled at the start of the last agent turn.
-    pub last_recalled: Vec<String>,
-    /// The recalled text of the last agent turn: the system prompt's record section (main) or
-    /// the `<relevant_memories>` block prepended to the user turn (site).
-    pub last_recall: String,
-    /// Records cut mid-text by the recall cap, over the run.
-    pub recall_cut: usize,
-    pub consolidations: usize,
-    pub consolidations_skipped: usize,
-    /// Records that a consolidation pass removed and did not give back.
-    pub records_lost: usize,
-    /// File operations that reached a path outside the store.
-    pub path_escapes: usize,
-    /// Outside paths written through the store.
-    pub escaped_paths: BTreeSet<String>,
-    /// Records stored by extraction, over the run.
-    pub stored: usize,
-    /// The virtual clock (seconds) for the site revision's default names.
-    pub clock: u64,
+    pub(crate) consolidator: Option<Consolidator>,
 }
 
-impl MemoryWorld {
-    pub fn new(profile: MemoryProfile, fs: Box<dyn MemoryFs>) -> Self {
-        MemoryWorld {
+/// What the last agent turn put in front of the model.
+#[derive(Debug, Default)]
+pub(crate) struct LastTurn {
+    /// The system prompt built at the start of the last agent turn.
+    pub(crate) system: String,
+    /// Files recalled at the start of the last agent turn.
+    pub(crate) recalled: Vec<String>,
+    /// The recalled text of the last agent turn: the system prompt's record section (main) or
+    /// the `<relevant_memories>` block prepended to the user turn (site).
+    pub(crate) recall: String,
+}
+
+/// Counters over the run, read by the observables.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    /// Side model calls: selector, extractor, consolidator.
+    pub(crate) model_calls: usize,
+    /// Records cut mid-text by the recall cap.
+    pub(crate) recall_cut: usize,
+    pub(crate) consolidations: usize,
+    pub(crate) consolidations_skipped: usize,
+    /// Records that a consolidation pass removed and did not give back.
+    pub(crate) records_lost: usize,
+    /// File operations that reached a path outside the store.
+    pub(crate) path_escapes: usize,
+}
+
+/// The state of one memory run.
+pub(crate) struct World {
+    /// The profile with the run's overrides applied.
+    pub(crate) profile: MemoryProfile,
+    /// The memory directory.
+    pub(crate) fs: Box<dyn MemoryFs>,
+    /// The agent's conversation.
+    pub(crate) messages: Vec<Message>,
+    pub(crate) trace: Vec<Event>,
+    /// The scenario step being run (0 for the scenario's `request`).
+    pub(crate) step: usize,
+    /// The virtual clock (seconds) for the site revision's default names.
+    pub(crate) clock: u64,
+    pub(crate) replies: Replies,
+    pub(crate) faults: Faults,
+    pub(crate) turn: LastTurn,
+    pub(crate) counters: Counters,
+}
+
+impl World {
+    /// An empty run of `profile` on the store `fs`.
+    pub(crate) fn new(profile: MemoryProfile, fs: Box<dyn MemoryFs>) -> Self {
+        World {
             profile,
             fs,
             messages: Vec::new(),
             trace: Vec::new(),
             step: 0,
-            model_calls: 0,
-            select_replies: VecDeque::new(),
-            extract_replies: VecDeque::new(),
-            consolidate_replies: VecDeque::new(),
-            faults: Faults::default(),
-            consolidator: None,
-            last_system: String::new(),
-            last_recalled: Vec::new(),
-            last_recall: String::new(),
-            recall_cut: 0,
-            consolidations: 0,
-            consolidations_skipped: 0,
-            records_lost: 0,
-            path_escapes: 0,
-            escaped_paths: BTreeSet::new(),
-            stored: 0,
             // 2026-08-18T00:00:00Z.
             clock: 1_787_011_200,
+            replies: Replies::default(),
+            faults: Faults::default(),
+            turn: LastTurn::default(),
+            counters: Counters::default(),
         }
     }
 
-    /// Records one event at the current step.
-    pub fn event(
+    /// Records one event at the current step. Every memory event goes through here, so a change
+    /// of the trace's constructor is made in one place.
+    pub(crate) fn event(
         &mut self,
         stage: &'static str,
         kind: &'static str,
@@ -129,91 +138,5 @@ impl MemoryWorld {
             after: None,
             reason: reason.into(),
         });
-    }
-
-    /// One side model call: the next scripted reply (the default answers `[]`).
-    pub fn call(&mut self, call: Call) -> Result<String, PyError> {
-        self.model_calls += 1;
-        let queue = match call {
-            Call::Select => &mut self.select_replies,
-            Call::Extract => &mut self.extract_replies,
-            Call::Consolidate => &mut self.consolidate_replies,
-        };
-        match queue.pop_front() {
-            Some(Reply::Text(text)) => Ok(text),
-            Some(Reply::Raise(message)) => Err(PyError(message)),
-            None => Ok("[]".to_owned()),
-        }
-    }
-
-    /// A consolidation call shown `records`: the next scripted reply, else the policy, else `[]`.
-    pub fn call_consolidator(
-        &mut self,
-        records: &[super::store::Record],
-    ) -> Result<String, PyError> {
-        if self.consolidate_replies.is_empty() {
-            if let Some(policy) = self.consolidator.as_mut() {
-                self.model_calls += 1;
-                return Ok(policy(records));
-            }
-        }
-        self.call(Call::Consolidate)
-    }
-
-    /// Counts down a fault; true when this operation is the one that fails.
-    fn strike(slot: &mut Option<usize>) -> bool {
-        match slot {
-            Some(0) => {
-                *slot = None;
-                true
-            }
-            Some(n) => {
-                *n -= 1;
-                false
-            }
-            None => false,
-        }
-    }
-
-    /// Writes a record file through the injected faults.
-    pub fn write_record(&mut self, name: &str, text: &str) -> Result<(), PyError> {
-        if Self::strike(&mut self.faults.write_after) {
-            self.event("fault", "write", Some(name), "injected write failure");
-            return Err(PyError::new("[Errno 28] No space left on device"));
-        }
-        self.note_escape(name, "write");
-        self.fs
-            .write(name, text)
-            .map_err(|e| PyError(e.to_string()))
-    }
-
-    /// Deletes a record file through the injected faults.
-    pub fn delete_record(&mut self, name: &str) -> Result<(), PyError> {
-        if Self::strike(&mut self.faults.delete_after) {
-            self.event("fault", "delete", Some(name), "injected delete failure");
-            return Err(PyError(format!("[Errno 13] Permission denied: '{name}'")));
-        }
-        self.fs.unlink(name).map_err(|e| PyError(e.to_string()))
-    }
-
-    /// Reads a file of the store, noting a read that leaves the store.
-    pub fn read_file(&mut self, name: &str) -> Result<String, PyError> {
-        self.note_escape(name, "read");
-        self.fs.read(name).map_err(|e| PyError(e.to_string()))
-    }
-
-    fn note_escape(&mut self, name: &str, what: &'static str) {
-        if let super::fs::Target::Outside(path) = self.fs.target(name) {
-            self.path_escapes += 1;
-            if what == "write" {
-                self.escaped_paths.insert(path.clone());
-            }
-            self.event(
-                "store",
-                "escape",
-                Some(name),
-                format!("{what} of {name} reaches {path}, outside the store"),
-            );
-        }
     }
 }

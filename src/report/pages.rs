@@ -421,7 +421,7 @@ pub(super) fn montecarlo_md() -> Result<String, LabError> {
     const SESSIONS: u64 = 500;
     let study = |profiles: &[&str], grid: &[(&str, &[&str])]| mc::Study {
         sessions: SESSIONS,
-        generator: crate::GenOptions::default(),
+        generator: crate::workload::options::GenOptions::default(),
         cells: mc::cells(
             &profiles.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(),
             &grid

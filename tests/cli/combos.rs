@@ -1,48 +1,38 @@
 //! Every scenario under every combination of its profile's switches, each run labelled, checked
 //! against invariants that hold whatever the switches (ripgrep's `SearcherTester` pattern).
 
-use std::path::Path;
-
 use lab::compaction::driver::run;
 use lab::compaction::profile;
-use lab::compaction::switches::SwitchName;
+use lab::compaction::switches::{self, SwitchName};
 use lab::experiments::verify::scenario_files;
 use lab::options::RunOptions;
 use lab::scenario::Scenario;
 use lab::transcript::estimate_chars;
 
+use crate::util::scenarios_dir;
+
 /// Every value combination of the profile's switches, as `--set` pairs.
 fn grid(names: &[SwitchName]) -> Vec<Vec<(String, String)>> {
-    let mut grid = vec![Vec::new()];
-    for name in names {
-        let values: &[&str] = if *name == SwitchName::Order {
-            &["intact", "swapped"]
-        } else {
-            &["on", "off"]
-        };
-        grid = grid
-            .into_iter()
-            .flat_map(|combo| {
-                values.iter().map(move |value| {
-                    let mut next = combo.clone();
-                    next.push((name.as_str().to_owned(), (*value).to_owned()));
-                    next
-                })
-            })
-            .collect();
-    }
-    grid
+    let axes: Vec<_> = names
+        .iter()
+        .map(|n| {
+            (
+                n.as_str().to_owned(),
+                n.values().map(str::to_owned).to_vec(),
+            )
+        })
+        .collect();
+    switches::product(&axes)
 }
 
 #[test]
 fn invariants_hold_under_every_switch_combination() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut runs = 0;
     // Memory profiles have no compaction switches; their scenarios run in `lab verify`.
-    for file in scenario_files(&root.join("scenarios"))
+    for file in scenario_files(&scenarios_dir())
         .unwrap()
         .into_iter()
-        .filter(|f| !f.components().any(|c| c.as_os_str() == "memory"))
+        .filter(|f| !f.starts_with(scenarios_dir().join("memory")))
     {
         let scenario = Scenario::load(&file).unwrap();
         let profile = profile::by_name(

@@ -1,7 +1,7 @@
 //! Malformed input is rejected before anything runs: exit 2, a message on stderr that names the
 //! file, the step (1-based) and what was expected, nothing on stdout, and never a panic.
 
-use crate::util::{arg, f01, lab, write};
+use crate::util::{arg, f01, lab, refused, write};
 
 /// A call `t1` then its 120000-char result: a valid prefix for the step errors below.
 const CALL_T1: &str = r#"{"assistant": {"calls": [{"id": "t1"}]}}"#;
@@ -10,9 +10,7 @@ const CALL_T1: &str = r#"{"assistant": {"calls": [{"id": "t1"}]}}"#;
 fn rejected(text: &str, fragments: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "bad.json", text);
-    let out = lab(&["run", arg(&path)]);
-    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-    assert_eq!(out.stdout, "", "a rejected scenario prints no report");
+    let out = refused(&["run", arg(&path)], fragments);
     assert!(
         out.stderr.starts_with("lab: failed to "),
         "stderr: {}",
@@ -24,13 +22,6 @@ fn rejected(text: &str, fragments: &[&str]) -> String {
         path.display(),
         out.stderr
     );
-    for fragment in fragments {
-        assert!(
-            out.stderr.contains(fragment),
-            "stderr lacks `{fragment}`: {}",
-            out.stderr
-        );
-    }
     out.stderr
 }
 
@@ -166,30 +157,24 @@ fn stage_missing_from_the_profile_is_rejected_before_running() {
     let path = write(dir.path(), "fit.json", text);
     let spill = dir.path().join("res");
     let transcripts = dir.path().join("tr");
-    let out = lab(&[
-        "run",
-        arg(&path),
-        "--store",
-        "dir",
-        "--spill-dir",
-        arg(&spill),
-        "--transcript-dir",
-        arg(&transcripts),
-    ]);
-    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-    assert_eq!(out.stdout, "");
-    for fragment in [
-        arg(&path),
-        "step 4 (stage)",
-        "profile course-main has no stage `fit`",
-        "it has: budget, snip, micro, compact, reactive",
-    ] {
-        assert!(
-            out.stderr.contains(fragment),
-            "lacks `{fragment}`: {}",
-            out.stderr
-        );
-    }
+    refused(
+        &[
+            "run",
+            arg(&path),
+            "--store",
+            "dir",
+            "--spill-dir",
+            arg(&spill),
+            "--transcript-dir",
+            arg(&transcripts),
+        ],
+        &[
+            arg(&path),
+            "step 4 (stage)",
+            "profile course-main has no stage `fit`",
+            "it has: budget, snip, micro, compact, reactive",
+        ],
+    );
     assert!(!spill.exists(), "budget ran before the stage was checked");
     assert!(!transcripts.exists());
 
@@ -219,27 +204,26 @@ fn stage_missing_from_the_profile_is_rejected_before_running() {
 
 #[test]
 fn unknown_switch_on_the_command_line() {
-    let out = lab(&["run", arg(&f01()), "--set", "nope=on"]);
-    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains("--set nope: profile course-main has no such switch"),
-        "{}",
-        out.stderr
+    refused(
+        &["run", arg(&f01()), "--set", "nope=on"],
+        &["--set nope: profile course-main has no such switch"],
+    );
+}
+
+#[test]
+fn a_break_name_with_a_multibyte_second_character_is_refused_not_a_panic() {
+    // `xé`: byte 2 falls inside `é`; the memory-break prefix test once sliced it and panicked.
+    refused(
+        &["run", arg(&f01()), "--break", "xé"],
+        &["unknown break `xé` (expected D1, D2, D3, D4, D5, D6 or all)"],
     );
 }
 
 #[test]
 fn non_integer_constant_on_the_command_line() {
-    let out = lab(&["run", arg(&f01()), "--const", "keep_results=abc"]);
-    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains("--const keep_results=abc: expected a non-negative integer"),
-        "{}",
-        out.stderr
+    refused(
+        &["run", arg(&f01()), "--const", "keep_results=abc"],
+        &["--const keep_results=abc: expected a non-negative integer"],
     );
 }
 
@@ -247,9 +231,7 @@ fn non_integer_constant_on_the_command_line() {
 fn missing_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("absent.json");
-    let out = lab(&["run", arg(&path)]);
-    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-    assert_eq!(out.stdout, "");
+    let out = refused(&["run", arg(&path)], &[]);
     assert!(
         out.stderr
             .starts_with(&format!("lab: failed to read {}: ", path.display())),

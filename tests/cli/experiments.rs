@@ -1,94 +1,17 @@
 //! The experiments of SPEC §6-§7 through the binary: `lab --break`, `lab --selftest`,
-//! `lab run --break`, `lab matrix`, `lab sweep`, `lab report` and `lab verify`. Every value below
-//! was derived by hand from SPEC §5.1 (course-main) and §5.4 (prototype) before it was asserted;
-//! the comment next to each says how.
-
-use std::path::{Path, PathBuf};
-use std::process::Command;
+//! `lab run --break`, `lab matrix` and `lab sweep` (`lab report` and `lab verify` are in
+//! `reports`). Every value below was derived by hand from SPEC §5.1 (course-main) and §5.4
+//! (prototype) before it was asserted; the comment next to each says how.
 
 use serde_json::{Value, json};
 
-use crate::util::{Output, arg, f01, lab, scenarios_dir};
-
-/// The short spill directory the reports contrast with the prototype's deep one: `a1.txt` under
-/// it is a 28-char path.
-const SHORT: &str = "/tmp/lab/tool-results";
-
-/// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 11] = [
-    "README.md",
-    "breaks.md",
-    "findings.md",
-    "matrix.md",
-    "memory-growth.md",
-    "memory-growth.svg",
-    "memory.md",
-    "montecarlo.md",
-    "profiles.md",
-    "sweep-path.md",
-    "sweep-path.svg",
-];
-
-fn scenario(name: &str) -> PathBuf {
-    scenarios_dir().join(name)
-}
-
-/// Runs `lab` and requires success with nothing on stderr.
-fn ok(args: &[&str]) -> Output {
-    let out = lab(args);
-    assert_eq!(out.code, 0, "lab {args:?}: stderr: {}", out.stderr);
-    assert_eq!(out.stderr, "", "lab {args:?}");
-    out
-}
+use crate::util::{SHORT_SPILL_DIR, arg, f01, lab_ok, scenario, table_row, usage_error};
 
 /// Runs `lab` with `--format json` appended and parses stdout.
 fn ok_json(args: &[&str]) -> Value {
     let mut args = args.to_vec();
     args.extend(["--format", "json"]);
-    serde_json::from_str(&ok(&args).stdout).unwrap()
-}
-
-/// Runs `lab` and requires a usage error: exit 2, nothing on stdout, every fragment on stderr.
-fn usage_error(args: &[&str], fragments: &[&str]) {
-    let out = lab(args);
-    assert_eq!(out.code, 2, "lab {args:?}: stdout: {}", out.stdout);
-    assert_eq!(out.stdout, "", "lab {args:?}");
-    assert!(out.stderr.starts_with("lab: "), "{}", out.stderr);
-    for fragment in fragments {
-        assert!(
-            out.stderr.contains(fragment),
-            "lab {args:?}: stderr lacks `{fragment}`: {}",
-            out.stderr
-        );
-    }
-}
-
-/// Like `util::lab`, but in `dir`, for the commands whose defaults are relative paths
-/// (`verify` reads `scenarios/`, `report` writes `reports/`).
-fn lab_in(dir: &Path, args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let out = Output {
-        code: output
-            .status
-            .code()
-            .expect("lab was not killed by a signal"),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    };
-    assert!(
-        !out.stderr.contains("panicked"),
-        "lab panicked: {}",
-        out.stderr
-    );
-    out
-}
-
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    serde_json::from_str(&lab_ok(&args).stdout).unwrap()
 }
 
 /// The prototype replay's spill file `a1.txt`, read from the scenario file.
@@ -166,20 +89,6 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The cells of the first table row whose first cell is `first`.
-fn row(text: &str, first: &str) -> Vec<String> {
-    text.lines()
-        .map(|line| {
-            line.trim()
-                .trim_matches('│')
-                .split('│')
-                .map(|cell| cell.trim().to_owned())
-                .collect::<Vec<_>>()
-        })
-        .find(|cells| cells.len() > 1 && cells[0] == first)
-        .unwrap_or_else(|| panic!("no row `{first}` in:\n{text}"))
-}
-
 /// `cells[r][c]` of a matrix report as `(values, label)`.
 fn cells(report: &Value) -> Vec<Vec<(Value, Value)>> {
     report["cells"]
@@ -211,7 +120,7 @@ fn break_d6_on_the_deep_default_path_loses_a_result_and_a_pointer() {
     // a1.txt under the replay's spill directory: the prototype's 94-char path.
     let a1 = prototype_a1();
     assert_eq!(a1.chars().count(), 94);
-    let out = ok(&["--break", "D6"]);
+    let out = lab_ok(&["--break", "D6"]);
     assert!(
         out.stdout.starts_with(&format!(
             "prototype-replay · profile prototype · spill file {a1} (94 chars)\n"
@@ -249,7 +158,7 @@ fn break_d6_on_the_deep_default_path_loses_a_result_and_a_pointer() {
 
 #[test]
 fn break_d6_on_a_short_path_loses_only_the_result() {
-    let out = ok(&["--break", "D6", "--spill-dir", SHORT]);
+    let out = lab_ok(&["--break", "D6", "--spill-dir", SHORT_SPILL_DIR]);
     // `/tmp/lab/tool-results/a1.txt`: 21 + 1 + 6 chars.
     assert!(
         out.stdout.starts_with(
@@ -277,7 +186,7 @@ fn break_d6_on_a_short_path_loses_only_the_result() {
 
 #[test]
 fn break_all_runs_d1_to_d6_in_order() {
-    let out = ok(&["--break", "all"]);
+    let out = lab_ok(&["--break", "all"]);
     let sections = sections(&out.stdout);
     let names: Vec<&str> = sections.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
@@ -354,7 +263,7 @@ fn break_d6_as_json_lists_each_change() {
 
 #[test]
 fn selftest_passes_its_eight_checks() {
-    let out = ok(&["--selftest"]);
+    let out = lab_ok(&["--selftest"]);
     let text = &out.stdout;
     let passed: Vec<&str> = text.lines().filter(|l| l.starts_with("✓ ")).collect();
     assert_eq!(passed.len(), 8, "{text}");
@@ -384,7 +293,7 @@ fn selftest_passes_its_eight_checks() {
 
 #[test]
 fn run_break_d6_on_f1_shows_no_difference_and_the_broken_run() {
-    let out = ok(&["run", arg(&f01()), "--break", "D6"]);
+    let out = lab_ok(&["run", arg(&f01()), "--break", "D6"]);
     let text = &out.stdout;
     assert!(
         text.starts_with(
@@ -405,7 +314,7 @@ fn run_break_d6_on_f1_shows_no_difference_and_the_broken_run() {
         broken.contains("switches: order=swapped unseen_guard=false pair_protection=true"),
         "{broken}"
     );
-    assert_eq!(row(broken, "lost_forever"), ["lost_forever", "1"]);
+    assert_eq!(table_row(broken, "lost_forever"), ["lost_forever", "1"]);
 }
 
 #[test]
@@ -416,75 +325,60 @@ fn run_break_d1_on_f1_is_refused() {
     );
 }
 
+/// The F6 2×2 of the prototype replay (`--rows order --cols unseen_guard`) under three command
+/// lines. Each case names its extra arguments, the spill file's path length and the values
+/// `[lost_forever, pointer_lost]` of the two guard-off cells (intact order, then swapped); the
+/// guard-on cells lose nothing, and the labels stay where they are in every case.
 #[test]
-fn the_order_guard_matrix_on_the_deep_path() {
-    let report = ok_json(&["matrix", "--rows", "order", "--cols", "unseen_guard"]);
-    assert_eq!(report["reference_file"], "a1.txt");
-    assert_eq!(report["spill_path_chars"], 94);
-    assert_eq!(report["rows"]["values"], json!(["intact", "swapped"]));
-    assert_eq!(report["cols"]["values"], json!(["on", "off"]));
-    assert_eq!(report["observe"], json!(["lost_forever", "pointer_lost"]));
-    // F6 with a file path ≥ 90: guard-off alone already loses a pointer (125 > 120).
-    assert_eq!(
-        cells(&report),
-        [
-            [
-                (json!([0, 0]), json!("baseline")),
-                (json!([0, 1]), Value::Null)
-            ],
-            [(json!([0, 0]), json!("D2")), (json!([1, 1]), json!("D6"))],
+fn the_order_guard_matrix() {
+    let cases: [(&str, &[&str], u64, [Value; 2]); 3] = [
+        // F6 with a file path ≥ 90: guard-off alone already loses a pointer (125 > 120).
+        ("deep path", &[], 94, [json!([0, 1]), json!([1, 1])]),
+        // F6, short path: only removing both safeguards (D6) loses anything, and no pointer.
+        (
+            "short path",
+            &["--spill-dir", SHORT_SPILL_DIR],
+            28,
+            [json!([0, 0]), json!([1, 0])],
+        ),
+        // A `--set` that an axis overrides does not move the labels: cells are named against
+        // the scenario's own switches, so the cell with both safeguards off is still D6.
+        (
+            "a --set the axes override",
+            &["--set", "unseen_guard=off"],
+            94,
+            [json!([0, 1]), json!([1, 1])],
+        ),
+    ];
+    for (case, extra, path_chars, [guard_off, both_off]) in cases {
+        let args = [
+            &["matrix", "--rows", "order", "--cols", "unseen_guard"][..],
+            extra,
         ]
-    );
-}
-
-#[test]
-fn the_order_guard_matrix_on_a_short_path() {
-    let report = ok_json(&[
-        "matrix",
-        "--rows",
-        "order",
-        "--cols",
-        "unseen_guard",
-        "--spill-dir",
-        SHORT,
-    ]);
-    assert_eq!(report["spill_path_chars"], 28);
-    // F6, short path: only removing both safeguards (D6) loses anything, and no pointer.
-    assert_eq!(
-        cells(&report),
-        [
+        .concat();
+        let report = ok_json(&args);
+        assert_eq!(report["reference_file"], "a1.txt", "{case}");
+        assert_eq!(report["spill_path_chars"], path_chars, "{case}");
+        assert_eq!(
+            report["rows"]["values"],
+            json!(["intact", "swapped"]),
+            "{case}"
+        );
+        assert_eq!(report["cols"]["values"], json!(["on", "off"]), "{case}");
+        assert_eq!(
+            report["observe"],
+            json!(["lost_forever", "pointer_lost"]),
+            "{case}"
+        );
+        assert_eq!(
+            cells(&report),
             [
-                (json!([0, 0]), json!("baseline")),
-                (json!([0, 0]), Value::Null)
+                [(json!([0, 0]), json!("baseline")), (guard_off, Value::Null)],
+                [(json!([0, 0]), json!("D2")), (both_off, json!("D6"))],
             ],
-            [(json!([0, 0]), json!("D2")), (json!([1, 0]), json!("D6"))],
-        ]
-    );
-}
-
-/// A `--set` that an axis overrides does not move the labels: cells are named against the
-/// scenario's own switches, so the cell with both safeguards off is still D6.
-#[test]
-fn matrix_labels_ignore_a_set_the_axes_override() {
-    let report = ok_json(&[
-        "matrix",
-        "--rows",
-        "order",
-        "--cols",
-        "unseen_guard",
-        "--set",
-        "unseen_guard=off",
-    ]);
-    assert_eq!(
-        cells(&report),
-        [
-            [
-                (json!([0, 0]), json!("baseline")),
-                (json!([0, 1]), Value::Null)
-            ],
-            [(json!([0, 0]), json!("D2")), (json!([1, 1]), json!("D6"))],
-        ]
-    );
+            "{case}"
+        );
+    }
 }
 
 #[test]
@@ -614,7 +508,7 @@ fn a_path_sweep_of_the_guard_off_replay_has_its_cliff_at_90() {
 
 #[test]
 fn a_path_sweep_of_f4_prints_its_cliff() {
-    let out = ok(&[
+    let out = lab_ok(&[
         "sweep",
         arg(&scenario("f04-idempotency-deep-path.json")),
         "--vary",
@@ -626,8 +520,8 @@ fn a_path_sweep_of_f4_prints_its_cliff() {
     ]);
     // The second micro pass compacts toolu_0's `saved at` placeholder (31 + L) when L ≥ 90;
     // toolu_1..3 stay among the last three, so nothing is lost forever.
-    assert_eq!(row(&out.stdout, "89")[1..], ["0", "0"]);
-    assert_eq!(row(&out.stdout, "90")[1..], ["0", "1"]);
+    assert_eq!(table_row(&out.stdout, "89")[1..], ["0", "0"]);
+    assert_eq!(table_row(&out.stdout, "90")[1..], ["0", "1"]);
     let cliffs: Vec<&str> = out
         .stdout
         .lines()
@@ -767,180 +661,5 @@ fn a_sweep_rejects_bad_ranges_and_parameters() {
             "95",
         ],
         &[arg(&f12), "spills no file"],
-    );
-}
-
-#[test]
-fn report_writes_eleven_files_and_checks_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("reports");
-    let out = ok(&["report", "--out", arg(&out_dir)]);
-    assert_eq!(
-        out.stdout,
-        format!(
-            "wrote 11 reports to {}: {}\n",
-            out_dir.display(),
-            REPORT_FILES.join(", ")
-        )
-    );
-    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, REPORT_FILES);
-    let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
-    assert!(read("sweep-path.svg").starts_with("<svg"));
-    // FINDINGS has 56 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
-    // F13 ×2, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5).
-    assert!(
-        read("findings.md").contains("\n56 findings, 56 reproduced, 0 not.\n"),
-        "{}",
-        read("findings.md")
-    );
-    // Both path sweeps (prototype guard-off and scene A) flip at 90.
-    let sweep = read("sweep-path.md");
-    assert_eq!(
-        sweep
-            .matches("- cliff: pointer_lost 0 → 1 at spill file path length 90\n")
-            .count(),
-        2,
-        "{sweep}"
-    );
-
-    let check = ok(&["report", "--out", arg(&out_dir), "--check"]);
-    assert_eq!(
-        check.stdout,
-        format!("11 reports in {} are up to date\n", out_dir.display())
-    );
-
-    // One line appended to matrix.md: the first difference is that new last line.
-    let matrix = out_dir.join("matrix.md");
-    let lines = read("matrix.md").lines().count();
-    let mut text = read("matrix.md");
-    text.push_str("an edit by hand\n");
-    std::fs::write(&matrix, text).unwrap();
-    let stale = lab(&["report", "--out", arg(&out_dir), "--check"]);
-    assert_eq!(stale.code, 1, "stderr: {}", stale.stderr);
-    assert!(
-        stale.stdout.starts_with(&format!(
-            "stale report: {}: line {}: checked in \"an edit by hand\", generated \"<end of file>\"\n",
-            matrix.display(),
-            lines + 1
-        )),
-        "{}",
-        stale.stdout
-    );
-}
-
-#[test]
-fn report_check_of_a_missing_directory_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("nothing-here");
-    let out = lab(&["report", "--out", arg(&missing), "--check"]);
-    assert_eq!(out.code, 1, "stderr: {}", out.stderr);
-    assert!(
-        out.stdout.starts_with(&format!(
-            "stale report: {} is missing\n",
-            missing.join("README.md").display()
-        )),
-        "{}",
-        out.stdout
-    );
-    assert!(!missing.exists(), "--check must not write");
-}
-
-/// A checked-in file that differs only by its final newline is stale, and the message says so
-/// instead of showing two identical sides.
-#[test]
-fn report_check_names_a_missing_final_newline() {
-    let dir = tempfile::tempdir().unwrap();
-    ok(&["report", "--out", arg(dir.path())]);
-    let readme = dir.path().join("README.md");
-    let text = std::fs::read_to_string(&readme).unwrap();
-    assert!(text.ends_with(".\n") && !text.ends_with("\n\n"));
-    std::fs::write(&readme, &text[..text.len() - 1]).unwrap();
-    let out = lab(&["report", "--out", arg(dir.path()), "--check"]);
-    assert_eq!(out.code, 1, "stderr: {}", out.stderr);
-    assert!(
-        out.stdout.contains(&readme.display().to_string()),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout
-            .contains("only the final newlines differ: checked in 0, generated 1"),
-        "{}",
-        out.stdout
-    );
-}
-
-#[test]
-fn the_checked_in_reports_are_current() {
-    let out = lab_in(manifest_dir(), &["report", "--check"]);
-    assert_eq!(
-        out.code, 0,
-        "stdout: {}\nstderr: {}",
-        out.stdout, out.stderr
-    );
-    assert_eq!(out.stdout, "11 reports in reports are up to date\n");
-}
-
-#[test]
-fn reports_are_byte_for_byte_deterministic() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-    ok(&["report", "--out", arg(&a)]);
-    ok(&["report", "--out", arg(&b)]);
-    for name in REPORT_FILES {
-        let first = std::fs::read(a.join(name)).unwrap();
-        let second = std::fs::read(b.join(name)).unwrap();
-        assert!(!first.is_empty(), "{name}");
-        assert!(first == second, "{name} differs between two runs");
-    }
-}
-
-#[test]
-fn verify_reproduces_every_finding() {
-    let out = lab_in(manifest_dir(), &["verify"]);
-    assert_eq!(
-        out.code, 0,
-        "stdout: {}\nstderr: {}",
-        out.stdout, out.stderr
-    );
-    assert_eq!(out.stderr, "");
-    assert!(!out.stdout.contains('✗'), "{}", out.stdout);
-    let (_, findings) = out
-        .stdout
-        .split_once("\nFindings\n")
-        .unwrap_or_else(|| panic!("no Findings table in:\n{}", out.stdout));
-    let rows: Vec<Vec<String>> = findings
-        .lines()
-        .filter(|line| line.starts_with('│'))
-        .map(|line| {
-            line.trim_matches('│')
-                .split('│')
-                .map(|cell| cell.trim().to_owned())
-                .collect()
-        })
-        .filter(|cells: &Vec<String>| cells[0] != "finding")
-        .collect();
-    let ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
-    assert_eq!(
-        ids,
-        [
-            "F1", "F2", "F3", "F4", "F5", "F5", "F6", "F6", "F7", "F7", "F7", "F7", "D2", "D6",
-            "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "C1",
-            "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-            "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site", "M7 site",
-            "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5"
-        ]
-    );
-    for cells in &rows {
-        assert_eq!(cells.last().map(String::as_str), Some("✓"), "{cells:?}");
-    }
-    assert!(
-        findings.contains("\n56 findings, 56 reproduced, 0 not\n"),
-        "{findings}"
     );
 }

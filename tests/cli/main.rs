@@ -8,6 +8,7 @@ mod import;
 mod memory;
 mod montecarlo;
 mod readme;
+mod reports;
 mod run;
 mod search;
 mod snapshots;

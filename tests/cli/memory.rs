@@ -9,7 +9,7 @@ use lab::options::RunOptions;
 use lab::replay::Ran;
 use lab::scenario::Scenario;
 
-use crate::util::{arg, lab, scenarios_dir};
+use crate::util::{arg, lab, manifest_dir, refused, scenarios_dir};
 
 fn memory_scenarios() -> Vec<std::path::PathBuf> {
     let files = lab::experiments::verify::scenario_files(&scenarios_dir().join("memory")).unwrap();
@@ -217,7 +217,7 @@ fn memory_commands_refuse_what_they_cannot_run() {
             "memory breaks need a memory profile",
         ),
     ];
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir();
     for (args, message) in cases {
         let args: Vec<String> = args
             .iter()
@@ -230,10 +230,7 @@ fn memory_commands_refuse_what_they_cannot_run() {
             })
             .collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = lab(&args);
-        assert_eq!(out.code, 2, "lab {args:?}: {}", out.stderr);
-        assert!(out.stderr.contains(message), "lab {args:?}: {}", out.stderr);
-        assert_eq!(out.stdout, "", "lab {args:?}");
+        refused(&args, &[message]);
     }
 }
 

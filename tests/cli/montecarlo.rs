@@ -5,14 +5,14 @@ use lab::compaction::driver;
 use lab::experiments::montecarlo::{self as mc, Study};
 use lab::options::RunOptions;
 
-use crate::util::{arg, lab, write};
+use crate::util::{arg, lab, refused, write};
 
 fn study(sessions: u64, profiles: &[&str]) -> Study {
     Study {
         sessions,
-        generator: lab::GenOptions {
+        generator: lab::workload::options::GenOptions {
             seed: 7,
-            ..lab::GenOptions::default()
+            ..lab::workload::options::GenOptions::default()
         },
         cells: mc::cells(
             &profiles.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(),
@@ -158,9 +158,7 @@ fn merge_refuses_incomplete_or_foreign_shards() {
         (vec![arg(&junk)], format!("{}:1:", arg(&junk))),
     ];
     for (files, message) in cases {
-        let out = lab(&[&["merge"][..], &files].concat());
-        assert_eq!(out.code, 2, "{files:?}: {}", out.stderr);
-        assert!(out.stderr.contains(&message), "{files:?}: {}", out.stderr);
+        refused(&[&["merge"][..], &files].concat(), &[&message]);
     }
 }
 
@@ -185,17 +183,14 @@ fn montecarlo_refuses_cells_it_cannot_run() {
         (&["--seed", "x"], "invalid value 'x' for '--seed <SEED>'"),
     ];
     for (args, message) in cases {
-        let out = lab(&[&["montecarlo", "--sessions", "2", "--turns", "2"][..], args].concat());
-        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
-        assert_eq!(out.stdout, "");
+        refused(
+            &[&["montecarlo", "--sessions", "2", "--turns", "2"][..], args].concat(),
+            &[message],
+        );
     }
-    let out = lab(&["montecarlo", "--sessions", "0"]);
-    assert_eq!(out.code, 2);
-    assert!(
-        out.stderr.contains("--sessions: expected at least 1"),
-        "{}",
-        out.stderr
+    refused(
+        &["montecarlo", "--sessions", "0"],
+        &["--sessions: expected at least 1"],
     );
 }
 
@@ -262,18 +257,12 @@ fn merge_refuses_sums_no_run_can_produce() {
         let mut value = second.clone();
         edit(&mut value);
         let path = write(dir.path(), &format!("{label}.json"), &value.to_string());
-        let out = lab(&["merge", arg(&first), arg(&path)]);
-        assert_eq!(out.code, 2, "{label}: {}", out.stderr);
-        assert!(out.stderr.contains(message), "{label}: {}", out.stderr);
+        refused(&["merge", arg(&first), arg(&path)], &[message]);
         // Alone, it is refused on its header, without allocating anything per shard.
         if label == "huge" {
-            let out = lab(&["merge", arg(&path)]);
-            assert_eq!(out.code, 2);
-            assert!(
-                out.stderr
-                    .contains("does not hold the sessions its header names"),
-                "{}",
-                out.stderr
+            refused(
+                &["merge", arg(&path)],
+                &["does not hold the sessions its header names"],
             );
         }
     }
@@ -283,8 +272,7 @@ fn merge_refuses_sums_no_run_can_produce() {
 fn merge_names_the_first_missing_shards() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "s1.json", &small_shard("10", "1", "1/10"));
-    let out = lab(&["merge", arg(&path)]);
-    assert_eq!(out.code, 2);
+    let out = refused(&["merge", arg(&path)], &[]);
     assert_eq!(
         out.stderr,
         "lab: merge: shards missing: 2/10, 3/10, 4/10, 5/10, 6/10 and 4 more\n"
@@ -311,29 +299,20 @@ fn montecarlo_refuses_grids_that_repeat_a_cell() {
             "--threads 100000: expected at most 256",
         ),
     ];
+    let base = [
+        "montecarlo",
+        "--sessions",
+        "2",
+        "--turns",
+        "2",
+        "--profiles",
+        "course-main",
+    ];
     for (args, message) in cases {
-        let out = lab(&[
-            &[
-                "montecarlo",
-                "--sessions",
-                "2",
-                "--turns",
-                "2",
-                "--profiles",
-                "course-main",
-            ][..],
-            args,
-        ]
-        .concat());
-        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+        refused(&[&base[..], args].concat(), &[message]);
     }
-    let out = lab(&["montecarlo", "--sessions", "3", "--shard", "1/4"]);
-    assert_eq!(out.code, 2);
-    assert!(
-        out.stderr
-            .contains("--shard 1/4: more shards than the 3 sessions"),
-        "{}",
-        out.stderr
+    refused(
+        &["montecarlo", "--sessions", "3", "--shard", "1/4"],
+        &["--shard 1/4: more shards than the 3 sessions"],
     );
 }

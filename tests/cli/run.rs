@@ -3,28 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{Output, arg, f01, lab, write};
-
-/// The cells of the first table row whose first cell is `first`.
-fn row(text: &str, first: &str) -> Vec<String> {
-    text.lines()
-        .map(|line| {
-            line.trim()
-                .trim_matches('│')
-                .split('│')
-                .map(|cell| cell.trim().to_owned())
-                .collect::<Vec<_>>()
-        })
-        .find(|cells| cells.len() > 1 && cells[0] == first)
-        .unwrap_or_else(|| panic!("no row `{first}` in:\n{text}"))
-}
-
-fn run_ok(args: &[&str]) -> Output {
-    let out = lab(args);
-    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    assert_eq!(out.stderr, "");
-    out
-}
+use crate::util::{arg, f01, lab, lab_ok, refused, table_cells, table_row, write};
 
 /// F1 with one expectation changed so that it fails.
 fn f01_failing() -> String {
@@ -35,7 +14,7 @@ fn f01_failing() -> String {
 
 #[test]
 fn table_shows_the_coverage_gap() {
-    let out = run_ok(&["run", arg(&f01())]);
+    let out = lab_ok(&["run", arg(&f01())]);
     let text = &out.stdout;
     assert!(
         text.starts_with("f01-coverage-gap · profile course-main\n"),
@@ -45,14 +24,14 @@ fn table_shows_the_coverage_gap() {
         text.contains("spill dir: /var/folders/lab/res (20 chars)"),
         "{text}"
     );
-    assert_eq!(row(text, "lost_forever"), ["lost_forever", "1"]);
-    assert_eq!(row(text, "pointer_lost"), ["pointer_lost", "0"]);
+    assert_eq!(table_row(text, "lost_forever"), ["lost_forever", "1"]);
+    assert_eq!(table_row(text, "pointer_lost"), ["pointer_lost", "0"]);
     assert_eq!(
-        row(text, "persisted_files"),
+        table_row(text, "persisted_files"),
         ["persisted_files", r#"["toolu_0.txt"]"#]
     );
     assert_eq!(
-        row(text, "toolu_1"),
+        table_row(text, "toolu_1"),
         [
             "toolu_1",
             "bash",
@@ -62,7 +41,7 @@ fn table_shows_the_coverage_gap() {
         ]
     );
     assert_eq!(
-        row(text, "toolu_0"),
+        table_row(text, "toolu_0"),
         [
             "toolu_0",
             "bash",
@@ -72,7 +51,7 @@ fn table_shows_the_coverage_gap() {
         ]
     );
     assert_eq!(
-        row(text, "/var/folders/lab/res/toolu_0.txt"),
+        table_row(text, "/var/folders/lab/res/toolu_0.txt"),
         ["/var/folders/lab/res/toolu_0.txt", "32", "120000"]
     );
     assert!(text.contains('✓') && !text.contains('✗'), "{text}");
@@ -80,7 +59,7 @@ fn table_shows_the_coverage_gap() {
 
 #[test]
 fn json_follows_the_documented_schema() {
-    let out = run_ok(&["run", arg(&f01()), "--format", "json"]);
+    let out = lab_ok(&["run", arg(&f01()), "--format", "json"]);
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     let keys: Vec<&str> = report
         .as_object()
@@ -177,8 +156,8 @@ fn json_follows_the_documented_schema() {
 #[test]
 fn output_is_deterministic() {
     for format in ["table", "markdown", "json"] {
-        let first = run_ok(&["run", arg(&f01()), "--format", format]);
-        let second = run_ok(&["run", arg(&f01()), "--format", format]);
+        let first = lab_ok(&["run", arg(&f01()), "--format", format]);
+        let second = lab_ok(&["run", arg(&f01()), "--format", format]);
         assert!(!first.stdout.is_empty());
         assert_eq!(
             first.stdout.as_bytes(),
@@ -202,14 +181,14 @@ fn a_failing_expectation_exits_1_and_is_marked() {
         .filter(|line| line.contains('✗'))
         .collect();
     assert_eq!(failed.len(), 1, "{}", out.stdout);
-    let cells: Vec<&str> = failed[0]
-        .trim()
-        .trim_matches('│')
-        .split('│')
-        .map(str::trim)
-        .collect();
-    assert_eq!(cells, ["end", "lost_forever", "0", "1", "✗"]);
-    assert_eq!(row(&out.stdout, "persisted_files")[1], r#"["toolu_0.txt"]"#);
+    assert_eq!(
+        table_cells(failed[0]),
+        ["end", "lost_forever", "0", "1", "✗"]
+    );
+    assert_eq!(
+        table_row(&out.stdout, "persisted_files")[1],
+        r#"["toolu_0.txt"]"#
+    );
 
     let json = lab(&["run", arg(&path), "--format", "json"]);
     assert_eq!(json.code, 1);
@@ -228,7 +207,7 @@ fn a_failing_expectation_exits_1_and_is_marked() {
 
 #[test]
 fn explain_tells_why_toolu_1_was_lost() {
-    let out = run_ok(&["explain", arg(&f01()), "toolu_1"]);
+    let out = lab_ok(&["explain", arg(&f01()), "toolu_1"]);
     let text = &out.stdout;
     assert!(
         text.starts_with("toolu_1 (bash, 120000 chars) in f01-coverage-gap under course-main"),
@@ -237,13 +216,13 @@ fn explain_tells_why_toolu_1_was_lost() {
     assert!(text.contains("never spilled"), "{text}");
     assert!(text.contains("batch total"), "{text}");
     assert!(text.contains("micro"), "{text}");
-    let budget = row(text, "3");
+    let budget = table_row(text, "3");
     assert_eq!(budget[1..4], ["budget", "keep", "120000"]);
     assert!(
         budget[4].starts_with("never spilled: batch total "),
         "{budget:?}"
     );
-    let micro = row(text, "5");
+    let micro = table_row(text, "5");
     assert_eq!(micro[1..4], ["micro", "replace", "120000 → 30"]);
     assert!(
         text.contains("final: lost_forever — [Earlier tool result omitted.] — never spilled"),
@@ -253,16 +232,12 @@ fn explain_tells_why_toolu_1_was_lost() {
 
 #[test]
 fn explain_an_unknown_id_exits_2() {
-    let out = lab(&["explain", arg(&f01()), "toolu_9"]);
-    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
-    assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains(arg(&f01())), "{}", out.stderr);
-    assert!(
-        out.stderr.contains(
-            "no result `toolu_9` in this run (results: toolu_0, toolu_1, toolu_2, toolu_3, toolu_4)"
-        ),
-        "{}",
-        out.stderr
+    refused(
+        &["explain", arg(&f01()), "toolu_9"],
+        &[
+            arg(&f01()),
+            "no result `toolu_9` in this run (results: toolu_0, toolu_1, toolu_2, toolu_3, toolu_4)",
+        ],
     );
 }
 
@@ -283,13 +258,7 @@ fn verify_reports_every_row_and_fails_on_one_failure() {
     let rows = |path: &str| -> Vec<Vec<String>> {
         text.lines()
             .filter(|line| line.contains(path))
-            .map(|line| {
-                line.trim()
-                    .trim_matches('│')
-                    .split('│')
-                    .map(|c| c.trim().to_owned())
-                    .collect()
-            })
+            .map(table_cells)
             .collect()
     };
     let pass_rows = rows(arg(&passing));

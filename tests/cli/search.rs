@@ -11,11 +11,7 @@ use lab::scenario::Scenario;
 use lab::search::properties;
 use serde_json::Value;
 
-use crate::util::{Output, arg, lab, scenarios_dir};
-
-fn manifest(path: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
+use crate::util::{Output, arg, lab, manifest_dir, refused, scenarios_dir};
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
@@ -90,7 +86,8 @@ fn assert_minimal(value: &Value, property: &str) {
 fn gen_seed_1_matches_the_fixture_byte_for_byte() {
     let out = lab(&["gen", "--seed", "1"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let fixture = std::fs::read_to_string(manifest("tests/fixtures/gen-seed1.json")).unwrap();
+    let fixture =
+        std::fs::read_to_string(manifest_dir().join("tests/fixtures/gen-seed1.json")).unwrap();
     assert!(
         out.stdout == fixture,
         "lab gen --seed 1 differs from the fixture; if the generator changed on purpose, \
@@ -98,7 +95,7 @@ fn gen_seed_1_matches_the_fixture_byte_for_byte() {
     );
     // The fixture is a scenario: it parses with the normal parser and runs under every
     // compaction profile.
-    let scenario = Scenario::load(&manifest("tests/fixtures/gen-seed1.json")).unwrap();
+    let scenario = Scenario::load(&manifest_dir().join("tests/fixtures/gen-seed1.json")).unwrap();
     assert_eq!(scenario.name, "gen-seed1");
     assert_eq!(turns(&json(&fixture)).len(), 12);
     for profile in [
@@ -414,14 +411,7 @@ fn bad_input_is_a_usage_error() {
         (&["search"], "--property"),
     ];
     for (args, fragment) in cases {
-        let out = lab(args);
-        assert_eq!(out.code, 2, "lab {args:?}: {}", out.stderr);
-        assert!(
-            out.stderr.contains(fragment),
-            "lab {args:?}: stderr lacks `{fragment}`: {}",
-            out.stderr
-        );
-        assert_eq!(out.stdout, "", "lab {args:?}");
+        refused(args, &[fragment]);
     }
 }
 

@@ -2,13 +2,13 @@
 //! against SPEC §7 and the seed (each scenario's `expect` block holds those checks); a snapshot
 //! adds the rest of the run: messages, spill store, transcripts and trace.
 
-use std::path::Path;
-
 use lab::experiments::verify::scenario_files;
 use lab::options::RunOptions;
 use lab::replay::{Ran, run_any};
 use lab::scenario::Scenario;
 use serde_json::Value;
+
+use crate::util::{SHORT_SPILL_DIR, f01, manifest_dir, scenario, scenarios_dir};
 
 /// Long strings (result texts of many thousand `x`) are replaced by their length and both ends,
 /// which keeps the snapshots readable and still fails on any change of length or shape.
@@ -28,8 +28,8 @@ fn redact(value: &mut Value) {
 
 #[test]
 fn every_scenario_run_matches_its_snapshot() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = scenario_files(&root.join("scenarios")).unwrap();
+    let root = manifest_dir();
+    let files = scenario_files(&scenarios_dir()).unwrap();
     assert!(
         files.len() >= 9,
         "expected the finding scenarios, found {files:?}"
@@ -75,8 +75,6 @@ fn snapshot_json(name: &str, value: &impl serde::Serialize) {
     });
 }
 
-const SHORT: &str = "/tmp/lab/tool-results";
-
 fn with_spill(dir: Option<&str>) -> RunOptions {
     RunOptions {
         spill_dir: dir.map(str::to_owned),
@@ -89,16 +87,13 @@ fn with_spill(dir: Option<&str>) -> RunOptions {
 #[test]
 fn every_break_matches_its_snapshot() {
     use lab::experiments::breaks;
-    for (label, dir) in [("deep", None), ("short", Some(SHORT))] {
+    for (label, dir) in [("deep", None), ("short", Some(SHORT_SPILL_DIR))] {
         for b in breaks::BREAKS {
             let report = breaks::run(None, &[b], &with_spill(dir)).unwrap();
             snapshot_json(&format!("break__{}__{label}", b.name), &report);
         }
     }
-    let f1 = Scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/f01-coverage-gap.json"),
-    )
-    .unwrap();
+    let f1 = Scenario::load(&f01()).unwrap();
     let report = breaks::run(Some(&f1), &[breaks::BREAKS[5]], &RunOptions::default()).unwrap();
     snapshot_json("break__D6__f01-coverage-gap", &report);
 }
@@ -109,7 +104,7 @@ fn the_order_guard_matrix_matches_its_snapshot() {
     use lab::experiments::matrix::{self, Axis};
     let scenario = lab::experiments::prototype_replay();
     let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
-    for (label, dir) in [("deep", None), ("short", Some(SHORT))] {
+    for (label, dir) in [("deep", None), ("short", Some(SHORT_SPILL_DIR))] {
         let options = with_spill(dir);
         let rows = Axis::parse("order", &scenario, &options).unwrap();
         let cols = Axis::parse("unseen_guard", &scenario, &options).unwrap();
@@ -139,10 +134,7 @@ fn the_path_sweeps_match_their_snapshots() {
     )
     .unwrap();
     snapshot_json("sweep__path__prototype_guard_off", &report);
-    let f4 = Scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/f04-idempotency-deep-path.json"),
-    )
-    .unwrap();
+    let f4 = Scenario::load(&scenario("f04-idempotency-deep-path.json")).unwrap();
     let report = sweep::run(
         &f4,
         &Vary::Path,

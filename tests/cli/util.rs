@@ -1,7 +1,13 @@
-//! Runs the built `lab` binary and captures what it printed.
+//! Runs the built `lab` binary and captures what it printed; paths into the crate; the parsers
+//! of its tables. Every test module spawns `lab` through here, so a panic check or a new
+//! assertion on every invocation is made once.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The short spill directory the reports contrast with the prototype's deep one: `a1.txt` under
+/// it is a 28-char path.
+pub const SHORT_SPILL_DIR: &str = "/tmp/lab/tool-results";
 
 /// What one invocation of `lab` produced.
 #[derive(Debug)]
@@ -14,10 +20,21 @@ pub struct Output {
 /// Runs `lab` with `args`. No invocation may panic, whatever its input: a panic message on
 /// stderr fails the test right here.
 pub fn lab(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .output()
-        .unwrap();
+    spawn(Command::new(env!("CARGO_BIN_EXE_lab")).args(args))
+}
+
+/// Like [`lab`], but in `dir`, for the commands whose defaults are relative paths (`verify`
+/// reads `scenarios/`, `report` writes `reports/`, the README's examples name `scenarios/...`).
+pub fn lab_in(dir: &Path, args: &[&str]) -> Output {
+    spawn(
+        Command::new(env!("CARGO_BIN_EXE_lab"))
+            .args(args)
+            .current_dir(dir),
+    )
+}
+
+fn spawn(command: &mut Command) -> Output {
+    let output = command.output().unwrap();
     let out = Output {
         code: output
             .status
@@ -34,14 +51,54 @@ pub fn lab(args: &[&str]) -> Output {
     out
 }
 
+/// Runs `lab` and requires success with nothing on stderr.
+pub fn lab_ok(args: &[&str]) -> Output {
+    let out = lab(args);
+    assert_eq!(out.code, 0, "lab {args:?}: stderr: {}", out.stderr);
+    assert_eq!(out.stderr, "", "lab {args:?}");
+    out
+}
+
+/// Runs `lab` and requires a refusal: exit 2, nothing on stdout, every fragment on stderr.
+pub fn refused(args: &[&str], fragments: &[&str]) -> Output {
+    let out = lab(args);
+    assert_eq!(out.code, 2, "lab {args:?}: stderr: {}", out.stderr);
+    assert_eq!(out.stdout, "", "lab {args:?}");
+    for fragment in fragments {
+        assert!(
+            out.stderr.contains(fragment),
+            "lab {args:?}: stderr lacks `{fragment}`: {}",
+            out.stderr
+        );
+    }
+    out
+}
+
+/// [`refused`] by `lab` itself rather than by the argument parser: stderr starts with `lab: `.
+pub fn usage_error(args: &[&str], fragments: &[&str]) -> Output {
+    let out = refused(args, fragments);
+    assert!(out.stderr.starts_with("lab: "), "{}", out.stderr);
+    out
+}
+
+/// The crate's root directory.
+pub fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// The crate's own scenario directory.
 pub fn scenarios_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+    manifest_dir().join("scenarios")
+}
+
+/// `scenarios/<name>`.
+pub fn scenario(name: &str) -> PathBuf {
+    scenarios_dir().join(name)
 }
 
 /// `scenarios/f01-coverage-gap.json`.
 pub fn f01() -> PathBuf {
-    scenarios_dir().join("f01-coverage-gap.json")
+    scenario("f01-coverage-gap.json")
 }
 
 /// Writes `text` to `dir/name` and returns the path.
@@ -55,4 +112,21 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 /// names it in messages.
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
+}
+
+/// The trimmed cells of one line of a boxed table (`│ a │ b │`).
+pub fn table_cells(line: &str) -> Vec<String> {
+    line.trim()
+        .trim_matches('│')
+        .split('│')
+        .map(|cell| cell.trim().to_owned())
+        .collect()
+}
+
+/// The cells of the first table row whose first cell is `first`.
+pub fn table_row(text: &str, first: &str) -> Vec<String> {
+    text.lines()
+        .map(table_cells)
+        .find(|cells| cells.len() > 1 && cells[0] == first)
+        .unwrap_or_else(|| panic!("no row `{first}` in:\n{text}"))
 }

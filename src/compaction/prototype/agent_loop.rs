@@ -38,7 +38,7 @@ fn scripted_model(turn: usize) -> Response {
 
 /// Runs the loop for at most six turns; returns its trace (`ran:<command>`, `blocked:..`,
 /// `ask_user(..)`).
-pub fn run(switches: &Switches) -> Vec<String> {
+pub(super) fn run(switches: &Switches) -> Vec<String> {
     let mut trace = Vec::new();
     for turn in 0..6 {
         let response = scripted_model(turn);

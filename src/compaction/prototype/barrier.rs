@@ -10,7 +10,7 @@ use crate::compaction::switches::Switches;
 const DURATIONS: [(&str, [f64; 2]); 3] = [("A", [3.0, 1.0]), ("B", [1.0, 3.0]), ("C", [1.0, 1.0])];
 
 /// Makespan of the three items.
-pub fn makespan(switches: &Switches) -> f64 {
+pub(super) fn makespan(switches: &Switches) -> f64 {
     if switches.pipeline_has_barrier {
         (0..2)
             .map(|stage| DURATIONS.iter().map(|(_, d)| d[stage]).fold(0.0, f64::max))
@@ -25,7 +25,7 @@ pub fn makespan(switches: &Switches) -> f64 {
 
 /// A background completion notice: a text block of its own, never a second tool_result for an
 /// id (one tool_use has exactly one tool_result).
-pub fn notification(task_id: &str, status: &str, summary: &str) -> String {
+pub(super) fn notification(task_id: &str, status: &str, summary: &str) -> String {
     let summary = crate::python::json::char_prefix(summary, 40);
     let text = format!(
         "<task_notification><task_id>{task_id}</task_id><status>{status}</status><summary>{summary}</summary></task_notification>"

@@ -2,9 +2,9 @@
 //! switch (SPEC §5.4): the agent loop's stop criterion (D1), the permission gate order (D4) and
 //! the stage barrier (D5). Their observables join the compaction replay's in `lab --break`.
 
-pub mod agent_loop;
-pub mod barrier;
-pub mod permission;
+mod agent_loop;
+mod barrier;
+mod permission;
 
 use serde::Serialize;
 

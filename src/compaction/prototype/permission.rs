@@ -21,7 +21,7 @@ fn ask_user(reason: &str, trace: &mut Vec<String>) -> bool {
 }
 
 /// Whether the gates let `command` run.
-pub fn allows(switches: &Switches, command: &str, trace: &mut Vec<String>) -> bool {
+pub(super) fn allows(switches: &Switches, command: &str, trace: &mut Vec<String>) -> bool {
     if switches.gate_order_correct {
         if let Some(pattern) = deny_listed(command) {
             trace.push(format!("blocked:deny list {pattern}"));

@@ -7,8 +7,10 @@
 //! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units.
 
 use crate::compaction::profile::{Arrival, fill};
-use crate::compaction::world::World;
+use crate::compaction::world::{IncomingResult, World};
+use crate::compaction::{archive, persist};
 use crate::error::RunError;
+use crate::trace::Event;
 use crate::transcript::{Block, Content, utf16_len};
 
 /// Tools Claude Code never persists (their output bounds itself).
@@ -31,7 +33,7 @@ fn threshold(world: &World, tool: &str) -> Option<usize> {
 
 /// `formatFileSize`: `N bytes`, or KB/MB/GB with one decimal (`.0` dropped), rounded as
 /// JavaScript's `toFixed(1)` rounds (halves up).
-pub fn format_file_size(size: usize) -> String {
+fn format_file_size(size: usize) -> String {
     const UNITS: [(usize, &str); 3] = [(1 << 10, "KB"), (1 << 20, "MB"), (1 << 30, "GB")];
     if size < 1024 {
         return format!("{size} bytes");
@@ -63,7 +65,7 @@ fn byte_at_unit(text: &str, units: usize) -> usize {
 
 /// `generatePreview(content, max)`: the whole text if it fits; else the first `max` units, cut
 /// back to the last newline when that newline lies past half of `max`.
-pub fn preview(content: &str, max: usize) -> (&str, bool) {
+fn preview(content: &str, max: usize) -> (&str, bool) {
     if utf16_len(content) <= max {
         return (content, false);
     }
@@ -75,8 +77,17 @@ pub fn preview(content: &str, max: usize) -> (&str, bool) {
     (&content[..cut], true)
 }
 
+/// A batch of results arrives: the world registers it and appends it as one user message, the
+/// profile's arrival rule applies, and then the message as the rule left it reaches the session
+/// transcript (so a persisted result is logged as its persisted-output block).
+pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(), RunError> {
+    world.push_results(batch);
+    run(world)?;
+    archive::log_newest(world)
+}
+
 /// Applies the profile's arrival rule to the newest message (a batch of results).
-pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
+fn run(world: &mut World) -> Result<(), RunError> {
     if world.profile.arrival == Arrival::Verbatim {
         return Ok(());
     }
@@ -94,6 +105,7 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         .collect();
     for (bi, id) in ids {
         let tool = world
+            .ledger
             .results
             .get(&id)
             .map(|r| r.name.clone())
@@ -111,24 +123,20 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         }
         let size = utf16_len(&content);
         let Some(limit) = threshold(world, &tool) else {
-            world.event(
-                "arrival",
-                "keep",
-                Some(&id),
-                Some(size),
-                Some(size),
-                format!("{tool} results are never persisted"),
+            world.record(
+                Event::new("arrival", "keep")
+                    .id(&id)
+                    .sizes(size, size)
+                    .reason(format!("{tool} results are never persisted")),
             );
             continue;
         };
         if size <= limit {
-            world.event(
-                "arrival",
-                "keep",
-                Some(&id),
-                Some(size),
-                Some(size),
-                format!("{size} ≤ {tool} threshold {limit}"),
+            world.record(
+                Event::new("arrival", "keep")
+                    .id(&id)
+                    .sizes(size, size)
+                    .reason(format!("{size} ≤ {tool} threshold {limit}")),
             );
             continue;
         }
@@ -136,7 +144,7 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         let note = if world.store.is_file(&path) {
             "file existed (EEXIST counts as written)"
         } else {
-            world.write_spill_file(&id, &path, &content)?;
+            persist::write_spill_file(world, &id, &path, &content)?;
             "written once (wx)"
         };
         let chars = world.profile.constants.preview;
@@ -165,6 +173,61 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
+
+    fn incoming(id: &str, tool: &str, content: String) -> IncomingResult {
+        IncomingResult {
+            id: id.to_owned(),
+            tool: tool.to_owned(),
+            content,
+        }
+    }
+
+    #[test]
+    fn results_over_their_tools_threshold_are_persisted_as_they_arrive() {
+        // C1: Bash persists above 30000 UTF-16 units, Grep above 20000, Read never; an empty
+        // result is named.
+        let mut world = World::for_test(CLAUDE_CODE);
+        deliver(
+            &mut world,
+            vec![
+                incoming("b1", "Bash", "x".repeat(30_000)),
+                incoming("b2", "Bash", "x".repeat(30_001)),
+                incoming("g1", "Grep", "x".repeat(20_001)),
+                incoming("r1", "Read", "x".repeat(200_000)),
+                incoming("e1", "Bash", " \n".to_owned()),
+            ],
+        )
+        .unwrap();
+        assert_eq!(world.result("b1").unwrap().len(), 30_000);
+        let b2 = format!(
+            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b2.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+            "x".repeat(2_000)
+        );
+        assert_eq!(world.result("b2"), Some(b2.as_str()));
+        assert!(world.result("g1").unwrap().contains("(19.5KB)"));
+        assert_eq!(world.result("r1").unwrap().len(), 200_000);
+        assert_eq!(world.result("e1"), Some("(Bash completed with no output)"));
+        let files: Vec<String> = world
+            .store
+            .spill_files("/lab/tool-results")
+            .into_iter()
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(
+            files,
+            ["/lab/tool-results/b2.txt", "/lab/tool-results/g1.txt"]
+        );
+        // A persisted result is the designed path, not an unseen compaction.
+        assert!(!world.ledger.results["b2"].unseen_compacted);
+    }
+
+    #[test]
+    fn course_results_arrive_verbatim() {
+        let mut world = World::for_test(COURSE_MAIN);
+        deliver(&mut world, vec![incoming("b1", "Bash", "x".repeat(60_000))]).unwrap();
+        assert_eq!(world.result("b1").unwrap().len(), 60_000);
+    }
 
     #[test]
     fn file_sizes_print_as_claude_code_does() {

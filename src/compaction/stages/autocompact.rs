@@ -12,8 +12,10 @@
 use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::World;
+use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
-use crate::transcript::{Message, Role, js_stringify, rough_tokens};
+use crate::trace::Event;
+use crate::transcript::{Message, js_stringify, rough_tokens};
 
 fn system_reminder(text: &str) -> Message {
     Message::user_text(format!("<system-reminder>\n{text}\n</system-reminder>"))
@@ -47,6 +49,7 @@ fn restored_files(world: &mut World) -> Vec<Message> {
     let mut out = Vec::new();
     let mut used = 0;
     let files: Vec<(String, String)> = world
+        .ledger
         .read_files
         .iter()
         .rev()
@@ -75,96 +78,57 @@ fn restored_files(world: &mut World) -> Vec<Message> {
         let tokens: usize = attachment.iter().map(Message::rough_tokens).sum();
         if used + tokens <= c.restore_budget {
             used += tokens;
-            world.event(
-                "autocompact",
-                "restore",
-                None,
-                None,
-                Some(tokens),
-                format!(
-                    "restored {path} ({tokens} tokens, {used} of {} used)",
-                    c.restore_budget
-                ),
+            world.record(
+                Event::new("autocompact", "restore")
+                    .after(tokens)
+                    .reason(format!(
+                        "restored {path} ({tokens} tokens, {used} of {} used)",
+                        c.restore_budget
+                    )),
             );
             out.extend(attachment);
         } else {
-            world.event(
-                "autocompact",
-                "restore",
-                None,
-                None,
-                Some(tokens),
-                format!(
-                    "not restored {path}: {used} + {tokens} > budget {}",
-                    c.restore_budget
-                ),
+            world.record(
+                Event::new("autocompact", "restore")
+                    .after(tokens)
+                    .reason(format!(
+                        "not restored {path}: {used} + {tokens} > budget {}",
+                        c.restore_budget
+                    )),
             );
         }
     }
     out
 }
 
-/// The scripted 9-section summary, as `formatCompactSummary` leaves it.
-fn scripted_summary(world: &World, count: usize) -> String {
-    if let Some(text) = &world.summary {
-        return format!("Summary:\n{}", text.trim());
-    }
-    let files: Vec<&str> = world.read_files.iter().map(|(p, _)| p.as_str()).collect();
-    let users: Vec<String> = world
-        .history
-        .messages()
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .filter_map(|m| match &m.content {
-            crate::transcript::Content::Text(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
-    let none = "(none recorded by the scripted summariser)";
-    format!(
-        "Summary:\n1. Primary Request and Intent:\n   {}\n\n2. Key Technical Concepts:\n   {none}\n\n3. Files and Code Sections:\n   {}\n\n4. Errors and fixes:\n   {none}\n\n5. Problem Solving:\n   {none}\n\n6. All user messages:\n   {}\n\n7. Pending Tasks:\n   {none}\n\n8. Current Work:\n   summary of {count} messages\n\n9. Optional Next Step:\n   {none}",
-        world.active_request,
-        if files.is_empty() {
-            "(none)".to_owned()
-        } else {
-            files.join(", ")
-        },
-        if users.is_empty() {
-            "(none)".to_owned()
-        } else {
-            users.join(" | ")
-        },
-    )
-}
-
+/// Autocompact once the token estimate reaches Claude Code's autocompact threshold
+/// (`Profile::autocompact_threshold`, compared with `>=`): the whole history becomes the summary
+/// message and the restored files.
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let tokens = world.history.estimate();
     let threshold = world.profile.autocompact_threshold();
     if tokens < threshold {
         return Ok(());
     }
-    world.event(
-        "autocompact",
-        "over",
-        None,
-        Some(tokens),
-        None,
-        format!("{tokens} tokens ≥ autocompact threshold {threshold}"),
+    world.record(
+        Event::new("autocompact", "over")
+            .before(tokens)
+            .reason(format!(
+                "{tokens} tokens ≥ autocompact threshold {threshold}"
+            )),
     );
     let len = world.history.len();
-    let path = world
-        .session_path()
+    let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
-    super::note_removed(world, 0..len, "autocompact", "compacted away", Some(&path));
-    let summary_text = scripted_summary(world, len);
-    world.model_calls += 1;
-    world.event(
-        "autocompact",
-        "summary",
-        None,
-        Some(tokens),
-        Some(rough_tokens(&summary_text)),
-        format!("summariser call over {len} messages ({tokens} tokens)"),
+    super::cut::note_removed(world, 0..len, "autocompact", "compacted away", Some(&path));
+    let summary_text = summarizer::nine_sections(world, len);
+    world.counters.model_calls += 1;
+    world.record(
+        Event::new("autocompact", "summary")
+            .sizes(tokens, rough_tokens(&summary_text))
+            .reason(format!(
+                "summariser call over {len} messages ({tokens} tokens)"
+            )),
     );
     let summary = fill(
         world.profile.strings.summary_message,
@@ -172,16 +136,82 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     );
     let mut messages = vec![Message::user_text(summary)];
     messages.extend(restored_files(world));
-    world.read_files.clear();
-    world.log_session(&messages)?;
+    world.ledger.read_files.clear();
+    archive::log_session(world, &messages)?;
     world.history.replace_all(messages);
-    world.event(
-        "autocompact",
-        "compact",
-        None,
-        Some(tokens),
-        Some(world.history.estimate()),
-        format!("{len} messages replaced by the summary and the restored files"),
+    world.record(
+        Event::new("autocompact", "compact")
+            .sizes(tokens, world.history.estimate())
+            .reason(format!(
+                "{len} messages replaced by the summary and the restored files"
+            )),
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CLAUDE_CODE;
+    use crate::compaction::world::IncomingResult;
+    use crate::transcript::{Block, Role};
+
+    fn text(message: &Message) -> &str {
+        match &message.content {
+            crate::transcript::Content::Text(text) => text,
+            crate::transcript::Content::Blocks(_) => "(blocks)",
+        }
+    }
+
+    #[test]
+    fn autocompact_fires_at_the_threshold_and_not_one_token_before() {
+        // 200000 − min(32000, 20000) − 13000 = 167000 tokens, compared with `>=`.
+        let mut world = World::for_test(CLAUDE_CODE);
+        assert_eq!(world.profile.autocompact_threshold(), 167_000);
+        world.push(Message::user_text("x".repeat(4 * 166_999)));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        assert!(world.trace.is_empty());
+        world.push(Message::user_text("abcd"));
+        assert_eq!(world.history.estimate(), 167_000);
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        let summary = text(&world.history.messages()[0]);
+        assert!(summary.starts_with("This session is being continued"));
+        assert!(summary.contains("read the full transcript at: /lab/.transcripts/session.jsonl"));
+        assert_eq!(world.counters.model_calls, 1);
+    }
+
+    #[test]
+    fn autocompact_restores_the_files_read() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        world.push(Message::user_text("x".repeat(4 * 167_000)));
+        let mut input = serde_json::Map::new();
+        input.insert("file_path".into(), "/repo/a.rs".into());
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: "r1".into(),
+                name: "Read".into(),
+                input,
+            }],
+        ));
+        world.push_results(vec![IncomingResult {
+            id: "r1".into(),
+            tool: "Read".into(),
+            content: "fn main() {}".into(),
+        }]);
+        run(&mut world).unwrap();
+        let texts: Vec<&str> = world.history.messages().iter().map(text).collect();
+        assert_eq!(texts.len(), 3);
+        assert_eq!(
+            texts[1],
+            "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/repo/a.rs\"}\n</system-reminder>"
+        );
+        assert_eq!(
+            texts[2],
+            "<system-reminder>\nResult of calling the Read tool:\n1\tfn main() {}\n</system-reminder>"
+        );
+        assert!(world.ledger.read_files.is_empty());
+    }
 }

@@ -6,9 +6,11 @@
 //! recompute the total. Whatever is still under the budget is never spilled: that is the coverage
 //! gap of finding F1.
 
+use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::trace::Event;
 use crate::transcript::{Content, Role};
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
@@ -44,22 +46,28 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             } else {
                 format!("not spilled: batch total {total} ≤ batch_budget {budget}{once}")
             };
-            world.event("budget", "keep", Some(&id), Some(len), Some(len), reason);
+            world.record(
+                Event::new("budget", "keep")
+                    .id(&id)
+                    .sizes(len, len)
+                    .reason(reason),
+            );
             continue;
         }
         if len <= large {
-            world.event(
-                "budget",
-                "keep",
-                Some(&id),
-                Some(len),
-                Some(len),
-                format!("not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})"),
+            let reason = format!(
+                "not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})"
+            );
+            world.record(
+                Event::new("budget", "keep")
+                    .id(&id)
+                    .sizes(len, len)
+                    .reason(reason),
             );
             continue;
         }
         let why = format!("largest left, batch total {total} > batch_budget {budget}");
-        world.persist(message, bi, "budget", why)?;
+        persist::persist(world, message, bi, "budget", why)?;
         persisted.push(id);
         total = world
             .history
@@ -69,4 +77,51 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             .unwrap_or(0);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+
+    #[test]
+    fn budget_persists_the_largest_result_until_the_batch_fits() {
+        // F1: [120000, 120000, 500, 500, 500] = 241500 > batch_budget 200000. The first of the
+        // two largest (a stable sort) is persisted; the batch is then within the budget, so
+        // the second is never spilled.
+        let mut world = World::for_test(COURSE_MAIN);
+        let sizes = [120_000, 120_000, 500, 500, 500];
+        let calls: Vec<(String, usize)> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (format!("t{i}"), *n))
+            .collect();
+        let calls: Vec<(&str, &str, String)> = calls
+            .iter()
+            .map(|(id, n)| (id.as_str(), "bash", "x".repeat(*n)))
+            .collect();
+        world.turn(&calls);
+        run(&mut world).unwrap();
+        let path = "/lab/tool-results/t0.txt";
+        let expected = format!(
+            "<persisted-output>\nFull output: {path}\nPreview:\n{}\n</persisted-output>",
+            "x".repeat(2_000)
+        );
+        assert_eq!(world.result("t0"), Some(expected.as_str()));
+        assert_eq!(world.store.read_spill(path).map(|t| t.len()), Some(120_000));
+        assert_eq!(world.result("t1").unwrap().len(), 120_000);
+        assert_eq!(world.store.spill_files("/lab/tool-results").len(), 1);
+        assert!(world.ledger.results["t0"].spilled_verbatim);
+    }
+
+    #[test]
+    fn budget_only_looks_at_the_newest_message() {
+        // A batch within the budget is left alone, whatever an earlier batch held.
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[("t0", "bash", "x".repeat(250_000))]);
+        world.turn(&[("t1", "bash", "x".repeat(100))]);
+        run(&mut world).unwrap();
+        assert_eq!(world.result("t0").unwrap().len(), 250_000);
+        assert!(world.store.spill_files("/lab/tool-results").is_empty());
+    }
 }

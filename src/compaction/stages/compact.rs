@@ -6,26 +6,25 @@
 
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;
+use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::python::json;
+use crate::trace::Event;
 use crate::transcript::Message;
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
-    let path = world.archive("compact")?;
+    let path = archive::write_transcript(world, "compact")?;
     let len = world.history.len();
-    super::note_removed(world, 0..len, "compact", "compacted away", Some(&path));
-    let summary = world.summarize(len, "compact");
-    let label = world.profile.strings.compact_label;
+    super::cut::note_removed(world, 0..len, "compact", "compacted away", Some(&path));
+    let summary = summarizer::summarize(world, len, "compact");
+    let label = world.profile.strings.compact_label();
     let message = summary_message(world, label, &summary, &path);
     let before = world.history.estimate();
     world.history.replace_all(vec![message]);
-    world.event(
-        "compact",
-        "compact",
-        None,
-        Some(before),
-        Some(world.history.estimate()),
-        format!("{len} messages replaced by one [{label}] message"),
+    world.record(
+        Event::new("compact", "compact")
+            .sizes(before, world.history.estimate())
+            .reason(format!("{len} messages replaced by one [{label}] message")),
     );
     Ok(())
 }
@@ -37,10 +36,35 @@ pub(super) fn summary_message(world: &World, label: &str, summary: &str, path: &
         world.profile.strings.summary_message,
         &[
             ("label", label),
-            ("request", &world.active_request),
+            ("request", &world.script.active_request),
             ("summary", summary),
             ("summary_json", &summary_json),
             ("path", path),
         ],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+
+    #[test]
+    fn compact_leaves_one_message_with_the_request_the_summary_and_the_transcript() {
+        // F8: the proactive path keeps nothing else.
+        let mut world = World::for_test(COURSE_MAIN);
+        world.script.active_request = "fix the bug".to_owned();
+        world.push(Message::user_text("fix the bug"));
+        world.turn(&[("t1", "bash", "x".repeat(300))]);
+        world.push(Message::user_text("and the test"));
+        run(&mut world).unwrap();
+        let transcript = format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0);
+        let expected = format!(
+            "[Compacted]\n\nCurrent user request:\nfix the bug\n\nConversation summary (reference only):\n\"summary of 4 messages\"\n\nFull transcript: {transcript}"
+        );
+        assert_eq!(world.history.messages(), [Message::user_text(expected)]);
+        assert_eq!(world.archive.transcripts[0].messages, 4);
+        assert_eq!(world.archive.transcripts[0].originals, 1);
+        assert!(world.ledger.results["t1"].archived_verbatim);
+    }
 }

@@ -5,9 +5,11 @@
 //! block with a 1000-char preview when that is shorter than its content. Building the block
 //! writes the spill file even when the block is not used.
 
+use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::trace::Event;
 
 /// Preview length of fit's persisted-output blocks.
 const FIT_PREVIEW: usize = 1000;
@@ -24,17 +26,14 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
     for (mi, bi, len) in order {
         let estimate = world.history.estimate();
         if estimate <= target {
-            world.event(
-                "fit",
-                "stop",
-                None,
-                Some(estimate),
-                None,
-                format!("estimate {estimate} ≤ target {target}: fit stops"),
+            world.record(
+                Event::new("fit", "stop")
+                    .before(estimate)
+                    .reason(format!("estimate {estimate} ≤ target {target}: fit stops")),
             );
             break;
         }
-        let (replacement, note) = world.persisted_preview(mi, bi, FIT_PREVIEW)?;
+        let (replacement, note) = persist::persisted_preview(world, mi, bi, FIT_PREVIEW)?;
         if char_len(&replacement) < len {
             world.replace_result(
                 mi,
@@ -45,15 +44,54 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
             );
         } else {
             let id = world.history.result_at(mi, bi).0.to_owned();
-            world.event(
-                "fit",
-                "keep",
-                Some(&id),
-                Some(len),
-                Some(len),
-                format!("fit: the preview block would not be shorter ({note})"),
+            world.record(
+                Event::new("fit", "keep")
+                    .id(&id)
+                    .sizes(len, len)
+                    .reason(format!(
+                        "fit: the preview block would not be shorter ({note})"
+                    )),
             );
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_LATEST;
+
+    #[test]
+    fn fit_replaces_the_largest_result_first_and_stops_at_the_target() {
+        let mut world = World::for_test(COURSE_LATEST);
+        world.turn(&[
+            ("t0", "bash", "b".repeat(3_000)),
+            ("t1", "bash", "a".repeat(5_000)),
+        ]);
+        // Replacing t1 (5000 → a 1086-char block) brings the estimate under this target.
+        let target = world.history.estimate() - 1_000;
+        run(&mut world, target).unwrap();
+        let path = "/lab/tool-results/t1.txt";
+        let block = format!(
+            "<persisted-output>\nFull output: {path}\nPreview:\n{}\n</persisted-output>",
+            "a".repeat(FIT_PREVIEW)
+        );
+        assert_eq!(block.len(), 1_086);
+        assert_eq!(world.result("t1"), Some(block.as_str()));
+        assert_eq!(world.result("t0").unwrap().len(), 3_000);
+        let files = world.store.spill_files("/lab/tool-results");
+        assert_eq!(files.len(), 1);
+        assert_eq!((files[0].path.as_str(), files[0].chars), (path, 5_000));
+    }
+
+    #[test]
+    fn fit_writes_the_file_even_when_the_block_would_not_be_shorter() {
+        // 1050 chars < the 1086-char block: kept in context, but already saved.
+        let mut world = World::for_test(COURSE_LATEST);
+        world.turn(&[("t0", "bash", "a".repeat(1_050))]);
+        run(&mut world, 0).unwrap();
+        assert_eq!(world.result("t0").unwrap().len(), 1_050);
+        assert!(world.store.is_file("/lab/tool-results/t0.txt"));
+    }
 }

@@ -11,12 +11,17 @@
 //! Course latest (SPEC §5.2) runs it only over the limit and stops as soon as the estimate is
 //! within the target, recognises its own `saved at` placeholders and validates pointers (so it is
 //! idempotent and cannot be forged), and saves a result without pointer before replacing it.
+//!
+//! The unseen guard is [`unseen_guard`] below; how a pointer is recognised (the idempotency
+//! defect and its fix) is `compaction/pointer.rs`.
 
+use crate::compaction::persist;
 use crate::compaction::profile::{MicroRule, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::trace::Event;
 use crate::transcript::Role;
 
 pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
@@ -54,15 +59,28 @@ fn site(world: &mut World) {
     }
 }
 
-fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
-    let positions = world.history.result_positions();
-    let messages = world.history.messages();
-    let last_assistant = messages.iter().rposition(|m| m.role == Role::Assistant);
-    let guard = world.profile.on(SwitchName::UnseenGuard);
-    let consumed: Vec<(usize, usize)> = positions
+/// The unseen guard (switch `unseen_guard`, finding F3): of the result positions, only those
+/// before the last assistant message, which the model has seen, may be compacted; results that
+/// arrived after it stay whole. With the guard off every position is a candidate.
+fn unseen_guard(world: &World, positions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    if !world.profile.on(SwitchName::UnseenGuard) {
+        return positions;
+    }
+    let last_assistant = world
+        .history
+        .messages()
+        .iter()
+        .rposition(|m| m.role == Role::Assistant);
+    positions
         .into_iter()
-        .filter(|(mi, _)| !guard || last_assistant.is_some_and(|last| *mi < last))
-        .collect();
+        .filter(|(mi, _)| last_assistant.is_some_and(|last| *mi < last))
+        .collect()
+}
+
+/// Course micro (f9e8b28 and latest): the candidates the unseen guard leaves, but the last
+/// `keep_results`, become `saved at` or `omitted` placeholders.
+fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
+    let consumed = unseen_guard(world, world.history.result_positions());
     let keep = world.profile.constants.keep_results;
     // Python's consumed[:-k]: empty when k is 0 or at least the length.
     let candidates = if keep == 0 || consumed.len() <= keep {
@@ -78,14 +96,9 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
         if let Some(target) = target {
             let estimate = world.history.estimate();
             if estimate <= target {
-                world.event(
-                    "micro",
-                    "stop",
-                    None,
-                    Some(estimate),
-                    None,
-                    format!("estimate {estimate} ≤ target {target}: micro stops"),
-                );
+                world.record(Event::new("micro", "stop").before(estimate).reason(format!(
+                    "estimate {estimate} ≤ target {target}: micro stops"
+                )));
                 break;
             }
         }
@@ -101,7 +114,7 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
                 format!("micro: pointer taken from its `{line}` line"),
             ),
             None if save => {
-                let path = world.save_output(&id, &content)?;
+                let path = persist::save_output(world, &id, &content)?;
                 (
                     Some(path),
                     "micro: no recognised pointer, saved to the spill store before replacing"
@@ -122,4 +135,99 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
         world.replace_result(mi, bi, replacement, "micro", reason);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::{COURSE_MAIN, COURSE_SITE};
+    use crate::transcript::{Block, Message};
+
+    const OMITTED: &str = "[Earlier tool result omitted.]";
+
+    /// One assistant turn calling six tools, each answered with 500 `x`.
+    fn six_results(world: &mut World) {
+        let calls: Vec<(String, String)> =
+            (0..6).map(|i| (format!("t{i}"), "x".repeat(500))).collect();
+        let calls: Vec<(&str, &str, String)> = calls
+            .iter()
+            .map(|(id, text)| (id.as_str(), "bash", text.clone()))
+            .collect();
+        world.turn(&calls);
+    }
+
+    fn assistant_text(world: &mut World) {
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::Text { text: "ok".into() }],
+        ));
+    }
+
+    #[test]
+    fn the_unseen_guard_keeps_results_the_model_has_not_seen() {
+        // F3: the six results follow the last assistant message, so none is a candidate.
+        let mut world = World::for_test(COURSE_MAIN);
+        six_results(&mut world);
+        run(&mut world, None).unwrap();
+        for i in 0..6 {
+            assert_eq!(world.result(&format!("t{i}")).unwrap().len(), 500, "t{i}");
+        }
+        // Once an assistant message follows, all but the last keep_results = 3 go.
+        assistant_text(&mut world);
+        run(&mut world, None).unwrap();
+        for i in 0..3 {
+            assert_eq!(world.result(&format!("t{i}")), Some(OMITTED), "t{i}");
+        }
+        for i in 3..6 {
+            assert_eq!(world.result(&format!("t{i}")).unwrap().len(), 500, "t{i}");
+        }
+        let unseen = world.ledger.results.values().filter(|r| r.unseen_compacted);
+        assert_eq!(unseen.count(), 0);
+    }
+
+    #[test]
+    fn without_the_guard_unseen_results_are_compacted() {
+        // The site has no guard: the oldest three of the new batch go before anyone read them.
+        let mut world = World::for_test(COURSE_SITE);
+        six_results(&mut world);
+        run(&mut world, None).unwrap();
+        let site_omitted = COURSE_SITE.strings.omitted;
+        assert_eq!(world.result("t0"), Some(site_omitted));
+        assert_eq!(world.result("t3").unwrap().len(), 500);
+        let unseen = world.ledger.results.values().filter(|r| r.unseen_compacted);
+        assert_eq!(unseen.count(), 3);
+    }
+
+    #[test]
+    fn the_idempotency_defect_loses_a_long_pointer_on_the_second_pass() {
+        // F4: a pointer line naming a 100-char path becomes a 131-char `saved at` placeholder
+        // (> micro_min 120) that names no `Full output:` line, so the next pass omits it.
+        let path = format!("/lab/{}", "p".repeat(95));
+        let mut world = World::for_test(COURSE_MAIN);
+        let mut calls = vec![("t0", "bash", format!("log\nFull output: {path}\n"))];
+        calls[0].2.push_str(&"x".repeat(200));
+        for id in ["t1", "t2", "t3"] {
+            calls.push((id, "bash", "y".repeat(200)));
+        }
+        world.turn(&calls);
+        assistant_text(&mut world);
+        run(&mut world, None).unwrap();
+        let saved_at = format!("[Earlier tool result saved at {path}]");
+        assert_eq!(saved_at.len(), 131);
+        assert_eq!(world.result("t0"), Some(saved_at.as_str()));
+        run(&mut world, None).unwrap();
+        assert_eq!(world.result("t0"), Some(OMITTED));
+    }
+
+    #[test]
+    fn keep_results_zero_replaces_nothing() {
+        // F12: Python's consumed[:-0] is empty.
+        let mut profile = COURSE_MAIN;
+        profile.constants.keep_results = 0;
+        let mut world = World::for_test(profile);
+        six_results(&mut world);
+        assistant_text(&mut world);
+        run(&mut world, None).unwrap();
+        assert!((0..6).all(|i| world.result(&format!("t{i}")).unwrap().len() == 500));
+    }
 }

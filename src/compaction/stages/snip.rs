@@ -6,10 +6,12 @@
 //! back over a tool_use whose results it starts with. The middle becomes one user message naming
 //! how many messages went and (course main) the transcript that holds them all.
 
+use crate::compaction::archive;
 use crate::compaction::profile::{SnipHeadBound, SnipTail, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::trace::Event;
 use crate::transcript::{Content, Message};
 
 /// Course latest's `is_archive_marker`: a user message that is exactly
@@ -48,7 +50,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         SnipTail::MaxMinusHeadMinusOne => constants.snip_max - constants.snip_head - 1,
     };
     let mut tail_start = len - keep_tail;
-    if world.profile.switches.pair_protection {
+    if world.profile.on(SwitchName::PairProtection) {
         let messages = world.history.messages();
         // Python's messages[head_end - 1] reads the last message when head_end is 0.
         let head_last = head_end.checked_sub(1).unwrap_or(len - 1);
@@ -61,17 +63,12 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                 head_end += 1;
             }
         }
-        tail_start = super::step_back_tail(world, tail_start);
+        tail_start = super::cut::step_back_tail(world, tail_start);
     }
     if head_end >= tail_start {
-        world.event(
-            "snip",
-            "keep",
-            None,
-            Some(len),
-            Some(len),
-            format!("head {head_end} reaches tail {tail_start}: nothing to cut"),
-        );
+        world.record(Event::new("snip", "keep").sizes(len, len).reason(format!(
+            "head {head_end} reaches tail {tail_start}: nothing to cut"
+        )));
         return Ok(());
     }
     let cut = tail_start - head_end;
@@ -79,22 +76,19 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         && world.profile.on(SwitchName::SnipMarkerGuard)
         && is_archive_marker(world, &world.history.messages()[head_end])
     {
-        world.event(
-            "snip",
-            "keep",
-            None,
-            Some(len),
-            Some(len),
-            "the middle is one archive marker already: not archived again",
+        world.record(
+            Event::new("snip", "keep")
+                .sizes(len, len)
+                .reason("the middle is one archive marker already: not archived again"),
         );
         return Ok(());
     }
     let path = if world.profile.snip_archives {
-        Some(world.archive("snip")?)
+        Some(archive::write_transcript(world, "snip")?)
     } else {
         None
     };
-    super::note_removed(
+    super::cut::note_removed(
         world,
         head_end..tail_start,
         "snip",
@@ -102,7 +96,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         path.as_deref(),
     );
     let marker = fill(
-        world.profile.strings.snip_marker,
+        world.profile.strings.snip_marker(),
         &[
             ("n", &cut.to_string()),
             ("path", path.as_deref().unwrap_or("")),
@@ -115,16 +109,106 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     kept.extend_from_slice(&messages[tail_start..]);
     let before = world.history.estimate();
     world.history.replace_all(kept);
-    world.event(
-        "snip",
-        "snip",
-        None,
-        Some(before),
-        Some(world.history.estimate()),
-        format!(
-            "{len} messages > snip_max {}: cut {cut} from the middle",
-            constants.snip_max
-        ),
+    world.record(
+        Event::new("snip", "snip")
+            .sizes(before, world.history.estimate())
+            .reason(format!(
+                "{len} messages > snip_max {}: cut {cut} from the middle",
+                constants.snip_max
+            )),
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::{COURSE_LATEST, COURSE_MAIN};
+
+    /// `len` user messages `m0`, `m1`, ...; with `pair_at`, messages `pair_at` and `pair_at + 1`
+    /// are a tool_use and its result instead.
+    fn history(world: &mut World, len: usize, pair_at: Option<usize>) {
+        for i in 0..len {
+            let message = match pair_at {
+                Some(at) if i == at => Message::tool_uses(&[("t1", "bash")]),
+                Some(at) if i == at + 1 => Message::tool_result("t1", "out"),
+                _ => Message::user_text(format!("m{i}")),
+            };
+            world.push(message);
+        }
+    }
+
+    fn text(message: &Message) -> &str {
+        match &message.content {
+            Content::Text(text) => text,
+            Content::Blocks(_) => "(blocks)",
+        }
+    }
+
+    #[test]
+    fn snip_keeps_the_head_and_the_last_snip_max_minus_head_messages() {
+        // 60 > snip_max 50: head 3, tail_start = 60 - (50 - 3) = 13, so 10 messages go.
+        let mut world = World::for_test(COURSE_MAIN);
+        history(&mut world, 60, None);
+        run(&mut world).unwrap();
+        let messages = world.history.messages();
+        assert_eq!(messages.len(), 3 + 1 + 47);
+        assert_eq!(text(&messages[2]), "m2");
+        let transcript = format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0);
+        assert_eq!(
+            text(&messages[3]),
+            format!("[10 messages archived at {transcript}]")
+        );
+        assert_eq!(text(&messages[4]), "m13");
+        // The archive was written before the cut and holds all 60.
+        assert_eq!(world.archive.transcripts[0].messages, 60);
+    }
+
+    #[test]
+    fn pair_protection_steps_the_tail_back_over_its_tool_use() {
+        // The tail would start at the result (13) of the tool_use at 12: keep both.
+        let mut world = World::for_test(COURSE_MAIN);
+        history(&mut world, 60, Some(12));
+        run(&mut world).unwrap();
+        let messages = world.history.messages();
+        assert_eq!(messages.len(), 3 + 1 + 48);
+        assert!(text(&messages[3]).starts_with("[9 messages archived at "));
+        assert!(messages[4].has_tool_use());
+        // Without it the tail starts at the orphaned result.
+        let mut world = World::for_test(COURSE_MAIN);
+        world.profile.switches.pair_protection = false;
+        history(&mut world, 60, Some(12));
+        run(&mut world).unwrap();
+        assert!(world.history.messages()[4].is_tool_result());
+    }
+
+    #[test]
+    fn course_latest_keeps_one_message_less_and_does_not_snip_an_archive_marker_again() {
+        // tail = snip_max - snip_head - 1 = 46: 60 messages lose 11, the tail starts at the
+        // tool_use at 14 (its result at 15 follows it).
+        let mut world = World::for_test(COURSE_LATEST);
+        history(&mut world, 60, Some(14));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 3 + 1 + 46);
+        assert!(world.history.messages()[4].has_tool_use());
+        // One more message: 51 > 50, tail_start = 51 - 46 = 5 is the result, stepped back to 4,
+        // so the middle is the marker alone: not archived again.
+        world.push(Message::user_text("m60"));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 51);
+        assert_eq!(world.archive.transcripts.len(), 1);
+        // course-main has no such guard: it archives the marker and replaces it by another.
+        // (Its tail is one longer: the pair sits at 13 and 14 to end up at 4 and 5 again.)
+        let mut world = World::for_test(COURSE_MAIN);
+        history(&mut world, 60, Some(13));
+        run(&mut world).unwrap();
+        world.push(Message::user_text("m60"));
+        run(&mut world).unwrap();
+        assert_eq!(world.archive.transcripts.len(), 2);
+        let second = format!("/lab/.transcripts/transcript_{:032x}.jsonl", 1);
+        assert_eq!(
+            text(&world.history.messages()[3]),
+            format!("[1 messages archived at {second}]")
+        );
+    }
 }

@@ -16,7 +16,7 @@ use crate::error::RunError;
 use crate::transcript::{Block, Role};
 
 /// COMPACTABLE_TOOLS.
-pub const COMPACTABLE: [&str; 9] = [
+const COMPACTABLE: [&str; 9] = [
     "Read",
     "Bash",
     "PowerShell",
@@ -36,7 +36,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if !messages.iter().any(|m| m.role == Role::Assistant) {
         return Ok(());
     }
-    let gap = world.idle_minutes;
+    let gap = world.clock.idle_minutes;
     let threshold = world.profile.constants.idle_gap_minutes as u64;
     if gap < threshold {
         return Ok(());
@@ -79,4 +79,44 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CLAUDE_CODE;
+
+    const CLEARED: &str = "[Old tool result content cleared]";
+
+    /// Seven Bash results c0..c6 and one result of a tool that is not compactable.
+    fn world_with_results() -> World {
+        let mut world = World::for_test(CLAUDE_CODE);
+        let ids: Vec<String> = (0..7).map(|i| format!("c{i}")).collect();
+        let mut calls: Vec<(&str, &str, String)> = ids
+            .iter()
+            .map(|id| (id.as_str(), "Bash", "x".repeat(100)))
+            .collect();
+        calls.push(("k0", "Task", "y".repeat(100)));
+        world.turn(&calls);
+        world
+    }
+
+    #[test]
+    fn after_an_idle_hour_all_but_the_last_five_compactable_results_are_cleared() {
+        let mut world = world_with_results();
+        world.clock.idle_minutes = 59;
+        run(&mut world).unwrap();
+        assert_eq!(world.result("c0").unwrap().len(), 100);
+        world.clock.idle_minutes = 60;
+        run(&mut world).unwrap();
+        assert_eq!(world.result("c0"), Some(CLEARED));
+        assert_eq!(world.result("c1"), Some(CLEARED));
+        assert!((2..7).all(|i| world.result(&format!("c{i}")).unwrap().len() == 100));
+        assert_eq!(world.result("k0").unwrap().len(), 100);
+        // Cleared results are skipped on the next pass.
+        let replaced = world.trace.iter().filter(|e| e.kind == "replace").count();
+        run(&mut world).unwrap();
+        let again = world.trace.iter().filter(|e| e.kind == "replace").count();
+        assert_eq!((replaced, again), (2, 2));
+    }
 }

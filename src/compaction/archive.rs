@@ -1,0 +1,207 @@
+//! The transcript archive: whole histories written as JSONL before snip, compact and reactive cut
+//! them (course s08 `write_transcript` at f9e8b28, seed 000 §3; SPEC §5.1), and the session
+//! transcript Claude Code appends every message to as it enters the history (v2.1.88
+//! `sessionStorage.ts`; SPEC §5.5). What an archive holds decides whether a result that left the
+//! context is still recoverable (finding F9, C5).
+
+use crate::compaction::profile::TranscriptName;
+use crate::compaction::store;
+use crate::compaction::world::{TranscriptRecord, World};
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::Message;
+
+/// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
+/// profile's name), marks the results it holds verbatim, and returns its path.
+pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result<String, RunError> {
+    let name = match world.profile.transcript_name {
+        TranscriptName::Counter => {
+            format!("transcript_{:032x}.jsonl", world.archive.transcripts.len())
+        }
+        TranscriptName::EpochSeconds(epoch) => {
+            format!("transcript_{}.jsonl", epoch + world.clock.step as u64)
+        }
+    };
+    let path = store::join(&world.transcript_dir, &name);
+    let chars = world
+        .store
+        .write_transcript(&path, world.history.messages(), world.history.jsonl_chars())
+        .map_err(|source| RunError::Store {
+            path: path.clone(),
+            source,
+        })?;
+    let (mut originals, mut placeholders) = (0, 0);
+    let mut first_copies = Vec::new();
+    for (mi, bi) in world.history.result_positions() {
+        let id = world.history.result_at(mi, bi).0;
+        match world.ledger.results.get_mut(id) {
+            Some(record) if record.is_original => {
+                if !record.archived_verbatim {
+                    first_copies.push(id.to_owned());
+                }
+                record.archived_verbatim = true;
+                originals += 1;
+            }
+            _ => placeholders += 1,
+        }
+    }
+    for id in first_copies {
+        world.record(
+            Event::new(stage, "archive")
+                .id(id)
+                .reason(format!("{path} holds its original text")),
+        );
+    }
+    world.archive.transcripts.push(TranscriptRecord {
+        path: path.clone(),
+        stage,
+        step: world.clock.step,
+        messages: world.history.len(),
+        chars,
+        originals,
+        placeholders,
+    });
+    world.record(Event::new(stage, "archive").after(chars).reason(format!(
+        "wrote {path}: {} messages, {originals} results verbatim, {placeholders} replaced",
+        world.history.len()
+    )));
+    Ok(path)
+}
+
+/// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
+pub(crate) fn open_session(world: &mut World) {
+    let path = store::join(
+        &world.transcript_dir,
+        world
+            .profile
+            .session_file
+            .expect("only a profile with a session file opens one"),
+    );
+    world.archive.transcripts.push(TranscriptRecord {
+        path,
+        stage: "session",
+        step: world.clock.step,
+        messages: 0,
+        chars: 0,
+        originals: 0,
+        placeholders: 0,
+    });
+    world.archive.session = Some(world.archive.transcripts.len() - 1);
+}
+
+/// The session transcript's path, if the profile keeps one.
+pub(crate) fn session_path(world: &World) -> Option<String> {
+    world
+        .archive
+        .session
+        .map(|i| world.archive.transcripts[i].path.clone())
+}
+
+/// Appends messages to the session transcript, if the profile keeps one, and marks the results
+/// they hold verbatim as archived.
+pub(crate) fn log_session(world: &mut World, messages: &[Message]) -> Result<(), RunError> {
+    let Some(index) = world.archive.session else {
+        return Ok(());
+    };
+    let path = world.archive.transcripts[index].path.clone();
+    for message in messages {
+        let chars = message.json_chars() + 1;
+        world
+            .store
+            .append_transcript(&path, message, chars)
+            .map_err(|source| RunError::Store {
+                path: path.clone(),
+                source,
+            })?;
+        let mut originals = 0;
+        let mut placeholders = 0;
+        for (id, _) in message.tool_results() {
+            match world.ledger.results.get_mut(id) {
+                Some(record) if record.is_original => {
+                    record.archived_verbatim = true;
+                    originals += 1;
+                }
+                _ => placeholders += 1,
+            }
+        }
+        let record = &mut world.archive.transcripts[index];
+        record.messages += 1;
+        record.chars += chars;
+        record.originals += originals;
+        record.placeholders += placeholders;
+    }
+    Ok(())
+}
+
+/// Logs the newest message of the history to the session transcript (a result batch, once the
+/// arrival rule has applied).
+pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
+    match world.history.messages().last().cloned() {
+        Some(message) => log_session(world, &[message]),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
+
+    #[test]
+    fn a_transcript_counts_originals_and_replaced_results() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[
+            ("t0", "bash", "x".repeat(10)),
+            ("t1", "bash", "y".repeat(10)),
+        ]);
+        world.replace_result(
+            1,
+            1,
+            "[Earlier tool result omitted.]".into(),
+            "micro",
+            "r".into(),
+        );
+        let path = write_transcript(&mut world, "snip").unwrap();
+        assert_eq!(
+            path,
+            format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0)
+        );
+        let record = &world.archive.transcripts[0];
+        assert_eq!(
+            (record.messages, record.originals, record.placeholders),
+            (2, 1, 1)
+        );
+        assert_eq!(record.chars, world.history.jsonl_chars());
+        assert!(world.ledger.results["t0"].archived_verbatim);
+        assert!(!world.ledger.results["t1"].archived_verbatim);
+        // A second archive names the next counter and notes no first copy again.
+        write_transcript(&mut world, "compact").unwrap();
+        let first_copies = world
+            .trace
+            .iter()
+            .filter(|e| e.kind == "archive" && e.id.is_some())
+            .count();
+        assert_eq!(first_copies, 1);
+        assert!(
+            world.archive.transcripts[1]
+                .path
+                .ends_with(&format!("{:032x}.jsonl", 1))
+        );
+    }
+
+    #[test]
+    fn the_session_transcript_grows_by_one_line_per_message() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        assert_eq!(session_path(&world), None);
+        open_session(&mut world);
+        let message = Message::user_text("hello");
+        log_session(&mut world, &[message.clone(), message.clone()]).unwrap();
+        let record = &world.archive.transcripts[0];
+        assert_eq!(
+            record.path,
+            format!("/lab/.transcripts/{}", CLAUDE_CODE.session_file.unwrap())
+        );
+        assert_eq!(record.messages, 2);
+        assert_eq!(record.chars, 2 * (message.json_line().len() + 1));
+    }
+}

@@ -1,0 +1,164 @@
+//! Persistence: writing a result's original text to the spill store and replacing it in context
+//! by a persisted-output block (a `Full output: {path}` line and a preview).
+//!
+//! Two rules, chosen by the profile's `Persist`: course s08 `persist_large_output` at f9e8b28
+//! (seed 000 §3, SPEC §5.1) writes only if the file is absent, so a stale file with other text
+//! wins; the later `persisted_preview` / `save_output` (SPEC §5.2) keeps a recognised pointer
+//! and otherwise always overwrites. Budget persists with the profile's rule, fit builds
+//! previews, micro with `save_before_replace` saves, and Claude Code's arrival writes once.
+
+use crate::compaction::profile::{Persist, fill};
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::python::json;
+
+/// Budget's persistence of a large result, by the profile's rule: f9e8b28's
+/// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
+/// recognised pointer, else `save_output`, which overwrites).
+pub(crate) fn persist(
+    world: &mut World,
+    message: usize,
+    block: usize,
+    stage: &'static str,
+    why: String,
+) -> Result<(), RunError> {
+    let preview_chars = world.profile.constants.preview;
+    let (text, note) = match world.profile.persist {
+        Persist::WriteIfAbsent => persist_if_absent(world, message, block, preview_chars)?,
+        Persist::SaveOutput => persisted_preview(world, message, block, preview_chars)?,
+    };
+    world.replace_result(message, block, text, stage, format!("{note}: {why}"));
+    Ok(())
+}
+
+/// The profile's persisted-output block for a file and a preview of its text.
+fn persisted_block(world: &World, path: &str, preview: &str) -> String {
+    fill(
+        world.profile.strings.persisted,
+        &[("path", path), ("preview", preview)],
+    )
+}
+
+/// f9e8b28 `persist_large_output`: returns the replacement and what happened.
+fn persist_if_absent(
+    world: &mut World,
+    message: usize,
+    block: usize,
+    preview_chars: usize,
+) -> Result<(String, String), RunError> {
+    let (id, content) = world.history.result_at(message, block);
+    let (id, content) = (id.to_owned(), content.to_owned());
+    let path = world.spill_path(&id);
+    let note = if world.store.is_file(&path) {
+        let same = world.store.read_spill(&path).as_deref() == Some(content.as_str());
+        world.ledger.mark_spilled(&id, same);
+        if same {
+            "file existed with the same text, not rewritten"
+        } else {
+            "file existed with other text, not rewritten (write only if absent)"
+        }
+    } else {
+        write_spill_file(world, &id, &path, &content)?;
+        "written"
+    };
+    let preview = json::char_prefix(&content, preview_chars);
+    Ok((
+        persisted_block(world, &path, preview),
+        format!("persisted to {path} ({note})"),
+    ))
+}
+
+/// Later `persisted_preview(tool_use_id, output, preview_chars)`: returns the replacement and
+/// what happened. It writes the file even when the caller then keeps the original.
+pub(crate) fn persisted_preview(
+    world: &mut World,
+    message: usize,
+    block: usize,
+    preview_chars: usize,
+) -> Result<(String, String), RunError> {
+    let (id, content) = world.history.result_at(message, block);
+    let (id, content) = (id.to_owned(), content.to_owned());
+    if let Some(path) = world.recognised_pointer(&content) {
+        let preview = match world.store.read_spill(&path) {
+            Some(saved) => json::char_prefix(&saved, preview_chars).to_owned(),
+            None => json::char_prefix(&content, preview_chars).to_owned(),
+        };
+        return Ok((
+            persisted_block(world, &path, &preview),
+            format!("already a pointer to {path}, previewed from that file"),
+        ));
+    }
+    let path = save_output(world, &id, &content)?;
+    let preview = json::char_prefix(&content, preview_chars);
+    Ok((
+        persisted_block(world, &path, preview),
+        format!("saved to {path}"),
+    ))
+}
+
+/// Later `save_output`: always writes (overwrites) `spill_dir/<safe_id>.txt`.
+pub(crate) fn save_output(world: &mut World, id: &str, content: &str) -> Result<String, RunError> {
+    let path = world.spill_path(id);
+    write_spill_file(world, id, &path, content)?;
+    Ok(path)
+}
+
+/// Writes a spill file and marks the result as kept verbatim.
+pub(crate) fn write_spill_file(
+    world: &mut World,
+    id: &str,
+    path: &str,
+    content: &str,
+) -> Result<(), RunError> {
+    world
+        .store
+        .write_spill(path, content)
+        .map_err(|source| RunError::Store {
+            path: path.to_owned(),
+            source,
+        })?;
+    world.ledger.mark_spilled(id, true);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::Profile;
+    use crate::compaction::profile::{COURSE_LATEST, COURSE_MAIN};
+
+    const PATH: &str = "/lab/tool-results/t0.txt";
+
+    /// A world whose spill store already holds other text at t0's path, with t0 in context.
+    fn stale_file(profile: Profile) -> World {
+        let mut world = World::for_test(profile);
+        world.store.write_spill(PATH, "stale").unwrap();
+        world.turn(&[("t0", "bash", "x".repeat(40_000))]);
+        persist(&mut world, 1, 0, "budget", "why".to_owned()).unwrap();
+        world
+    }
+
+    #[test]
+    fn write_if_absent_keeps_a_stale_file() {
+        let world = stale_file(COURSE_MAIN);
+        assert_eq!(world.store.read_spill(PATH).as_deref(), Some("stale"));
+        assert!(!world.ledger.results["t0"].spilled_verbatim);
+        let event = world.trace.last().unwrap();
+        assert_eq!(
+            event.reason,
+            format!(
+                "persisted to {PATH} (file existed with other text, not rewritten (write only if absent)): why"
+            )
+        );
+    }
+
+    #[test]
+    fn save_output_overwrites_it() {
+        let world = stale_file(COURSE_LATEST);
+        assert_eq!(world.store.read_spill(PATH).map(|t| t.len()), Some(40_000));
+        assert!(world.ledger.results["t0"].spilled_verbatim);
+        assert!(world.result("t0").unwrap().starts_with(&format!(
+            "<persisted-output>\nFull output: {PATH}\nPreview:\n"
+        )));
+    }
+}

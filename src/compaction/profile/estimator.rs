@@ -1,0 +1,75 @@
+//! How a profile measures the size of the context (SPEC §2): the course's
+//! `len(json.dumps(messages))`, the course site's `len(str(messages))`, or Claude Code's rough
+//! token count. Stages compare these sizes with the profile's limits.
+
+use crate::transcript::Message;
+
+/// How a profile measures the size of the context (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Estimator {
+    /// `len(json.dumps(messages, default=str, ensure_ascii=False))`, the course's estimate.
+    PythonJson,
+    /// `len(str(messages))`, Python's repr (the course site's older revision).
+    PythonRepr,
+    /// Claude Code's `roughTokenCountEstimationForMessages`: per block
+    /// `Math.round(length / 4)` in UTF-16 units (text, tool_result content, tool_use
+    /// `name + JSON.stringify(input)`), summed; in tokens, not characters.
+    ClaudeTokens,
+}
+
+impl Estimator {
+    /// Size of one message.
+    pub fn message(self, message: &Message) -> usize {
+        match self {
+            Estimator::PythonJson => message.json_chars(),
+            Estimator::PythonRepr => message.repr_chars(),
+            Estimator::ClaudeTokens => message.rough_tokens(),
+        }
+    }
+
+    /// Size of one string value inside a message (quotes and escapes included).
+    pub fn string(self, text: &str) -> usize {
+        match self {
+            Estimator::PythonJson => crate::python::json::json_str_chars(text),
+            Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
+            Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
+        }
+    }
+
+    /// Size of a list of `count` messages whose sizes add up to `sum`.
+    pub fn list(self, count: usize, sum: usize) -> usize {
+        match self {
+            // A Python list prints the same brackets and ", " in both views.
+            Estimator::PythonJson | Estimator::PythonRepr => {
+                crate::transcript::list_chars(count, sum)
+            }
+            Estimator::ClaudeTokens => sum,
+        }
+    }
+
+    /// The estimate as `lab profiles` describes it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Estimator::PythonJson => "len(json.dumps(messages, ensure_ascii=False))",
+            Estimator::PythonRepr => "len(str(messages))",
+            Estimator::ClaudeTokens => "tokens: per block Math.round(UTF-16 length / 4), summed",
+        }
+    }
+
+    /// The estimate of a whole list, serialising everything (the slow reference for the
+    /// incremental estimate).
+    pub fn full(self, messages: &[Message]) -> usize {
+        self.list(
+            messages.len(),
+            messages.iter().map(|m| self.message(m)).sum(),
+        )
+    }
+
+    /// The unit of the estimate.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Estimator::PythonJson | Estimator::PythonRepr => "chars",
+            Estimator::ClaudeTokens => "tokens",
+        }
+    }
+}

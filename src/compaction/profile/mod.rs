@@ -1,0 +1,194 @@
+//! Profiles: one real system (or one revision of it) as a value (SPEC §5).
+//!
+//! A profile is data: constants, marker strings, the stage order of `prepare`, default switches
+//! and provenance naming the modelled system and commit. The stages in
+//! [`crate::compaction::stages`] are shared code that reads it. The types live in this folder
+//! (constants, estimator, pipeline, policy, strings); the values in `values/`, one file per
+//! profile, each a revision written as its differences from the one it descends from. Adding a
+//! revision means adding a value there.
+
+mod constants;
+mod estimator;
+mod pipeline;
+mod policy;
+mod strings;
+mod values;
+
+pub use constants::{ALL_CONSTANT_NAMES, Constants};
+pub use estimator::Estimator;
+pub use pipeline::{Pipe, Stage, describe_pipeline};
+pub use policy::{
+    Arrival, CompactTool, MicroRule, Persist, ReactiveSmall, SafeId, SnipHeadBound, SnipTail,
+    TranscriptName,
+};
+pub use strings::{Strings, fill};
+pub use values::{ANTHROPIC_API, CLAUDE_CODE, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE};
+
+use crate::compaction::switches::{SwitchName, Switches};
+
+/// Where a profile comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Provenance {
+    /// The real system and revision.
+    pub system: &'static str,
+    /// Where its behaviour was read (seed sections, research notes, source files).
+    pub sources: &'static [&'static str],
+    /// Layers of the real system that this profile does not model, and why.
+    pub absent: &'static [&'static str],
+}
+
+/// One modelled system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    pub name: &'static str,
+    pub provenance: Provenance,
+    pub estimator: Estimator,
+    pub constants: Constants,
+    /// The constants the profile has: the only ones its stages read and a run may override.
+    pub constant_names: &'static [&'static str],
+    pub switches: Switches,
+    /// The switches the profile has: the only ones a run may set.
+    pub switch_names: &'static [SwitchName],
+    pub strings: Strings,
+    /// `prepare` in the intact order.
+    pub pipeline: &'static [Pipe],
+    /// `prepare` with `order = swapped`, if the profile has that switch.
+    pub swapped_pipeline: Option<&'static [Pipe]>,
+    /// Stages a `stage` step may name.
+    pub stages: &'static [Stage],
+    pub safe_id: SafeId,
+    pub persist: Persist,
+    pub micro: MicroRule,
+    /// Micro's and fit's target in `prepare`, per mille of `context_limit` (course latest: 800).
+    pub target_per_mille: u32,
+    pub snip_tail: SnipTail,
+    pub snip_head_bound: SnipHeadBound,
+    /// Snip writes the whole history to the transcript archive before cutting.
+    pub snip_archives: bool,
+    pub transcript_name: TranscriptName,
+    pub compact_tool: CompactTool,
+    pub reactive_small: ReactiveSmall,
+    /// What happens to a tool result as it arrives, before it enters the history.
+    pub arrival: Arrival,
+    /// The scenario's `claude_md` is re-injected before every request, outside the history.
+    pub claude_md: bool,
+    /// Spill and transcript directories when the scenario names none (else the lab's defaults).
+    pub default_dirs: Option<(&'static str, &'static str)>,
+    /// The session transcript's file name in the transcript directory, if the profile keeps
+    /// one: then every message is appended to it as it enters the history.
+    pub session_file: Option<&'static str>,
+}
+
+impl Profile {
+    /// True if the profile has the switch (whatever its value).
+    pub fn has_switch(&self, name: SwitchName) -> bool {
+        self.switch_names.contains(&name)
+    }
+
+    /// Claude Code's autocompact threshold: window − min(max_output, summary reserve) − buffer.
+    pub fn autocompact_threshold(&self) -> usize {
+        let c = self.constants;
+        let effective = c
+            .context_window
+            .saturating_sub(c.max_output.min(c.summary_reserve));
+        effective.saturating_sub(c.autocompact_buffer)
+    }
+
+    /// `int(context_limit * 0.8)` as Python computes it (for 800 per mille).
+    pub fn target(&self) -> usize {
+        let factor = f64::from(self.target_per_mille) / 1000.0;
+        (self.constants.context_limit as f64 * factor) as usize
+    }
+
+    /// True if the profile has the switch and it is on (for `order`: swapped). The one way
+    /// stages read a switch.
+    pub fn on(&self, name: SwitchName) -> bool {
+        self.has_switch(name) && self.switches.is_on(name)
+    }
+
+    /// True if the profile has the constant.
+    pub fn has_constant(&self, name: &str) -> bool {
+        self.constant_names.contains(&name)
+    }
+
+    /// True if `text` is a placeholder that carries no pointer (for `lost_forever` and
+    /// `pointer_lost`): the profile's `omitted` placeholder.
+    pub fn is_no_pointer_placeholder(&self, text: &str) -> bool {
+        text == self.strings.omitted
+    }
+
+    /// The profile's switch names, comma-separated (for messages).
+    pub fn switch_list(&self) -> String {
+        self.switch_names
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The safe file name (without `.txt`) for a tool_use_id.
+    pub fn safe_id(&self, id: &str) -> String {
+        match self.safe_id {
+            SafeId::Sanitised(max) => {
+                let safe: String = id
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .take(max)
+                    .collect();
+                if safe.is_empty() {
+                    "unknown".to_owned()
+                } else {
+                    safe
+                }
+            }
+            SafeId::Raw => id.to_owned(),
+        }
+    }
+}
+
+/// Every profile the lab knows, in the order `lab profiles` lists them.
+pub const PROFILES: &[Profile] = &[
+    COURSE_SITE,
+    COURSE_MAIN,
+    COURSE_LATEST,
+    PROTOTYPE,
+    CLAUDE_CODE,
+    ANTHROPIC_API,
+];
+
+/// The default profile.
+pub const DEFAULT_PROFILE: &str = "course-main";
+
+/// Looks a profile up by name.
+pub fn by_name(name: &str) -> Option<&'static Profile> {
+    PROFILES.iter().find(|p| p.name == name)
+}
+
+/// Names of all profiles, for error messages.
+pub fn names() -> String {
+    PROFILES
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_id_follows_the_course_rule() {
+        let p = &COURSE_MAIN;
+        assert_eq!(p.safe_id("toolu_0"), "toolu_0");
+        assert_eq!(p.safe_id("a/b c:ü"), "a_b_c__");
+        assert_eq!(p.safe_id(""), "unknown");
+        assert_eq!(p.safe_id(&"x".repeat(130)).len(), 120);
+    }
+}

@@ -1,0 +1,103 @@
+//! The marker strings and templates a profile writes into the history (SPEC §5): persisted
+//! previews, micro's placeholders, snip's marker, the summary message and its labels, and the
+//! one-pass template engine [`fill`] that expands their `{name}` fields.
+
+/// Marker strings and templates. `{name}` fields are filled by [`fill`]. The optional ones
+/// belong to a stage or tool not every profile has, and are `None` where it is absent (the
+/// prototype has no compact tool, compact or reactive stage; Claude Code no snip either): a
+/// stage only runs for a profile that lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strings {
+    /// What budget writes in place of a persisted result: `{path}`, `{preview}`.
+    pub persisted: &'static str,
+    /// The pointer placeholder micro writes: `{path}`.
+    pub saved_at: &'static str,
+    /// The placeholder micro writes when it finds no pointer (the one placeholder without a
+    /// pointer, for `lost_forever` and `pointer_lost`).
+    pub omitted: &'static str,
+    /// The line prefix micro takes a path from.
+    pub pointer_line: &'static str,
+    /// Snip's marker message: `{n}`, `{path}`.
+    pub snip_marker: Option<&'static str>,
+    /// The summary message of compact and reactive: `{label}`, `{request}`, `{summary}` (raw),
+    /// `{summary_json}` (a JSON string), `{path}`.
+    pub summary_message: &'static str,
+    /// The compact tool's tool_result text.
+    pub compact_tool_result: Option<&'static str>,
+    /// Label of proactive compaction.
+    pub compact_label: Option<&'static str>,
+    /// Label of reactive compaction.
+    pub reactive_label: Option<&'static str>,
+}
+
+// The optional strings are read through these, which state the invariant once: the stage
+// that reads one only runs for a profile that has it.
+impl Strings {
+    /// Snip's marker message (a profile with snip has one).
+    pub fn snip_marker(&self) -> &'static str {
+        self.snip_marker
+            .expect("a profile with snip has a snip marker")
+    }
+
+    /// The compact tool's tool_result text (a profile with a compact tool has one).
+    pub fn compact_tool_result(&self) -> &'static str {
+        self.compact_tool_result
+            .expect("a profile with a compact tool has its result text")
+    }
+
+    /// Label of proactive compaction (a profile with compact has one).
+    pub fn compact_label(&self) -> &'static str {
+        self.compact_label
+            .expect("a profile with compact has a compact label")
+    }
+
+    /// Label of reactive compaction (a profile with reactive has one).
+    pub fn reactive_label(&self) -> &'static str {
+        self.reactive_label
+            .expect("a profile with reactive has a reactive label")
+    }
+}
+
+/// Fills `{name}` fields of a template in one pass, so that field values containing braces are
+/// never expanded again.
+pub fn fill(template: &str, fields: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let field = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            fields
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| (close, *value))
+        });
+        match field {
+            Some((close, value)) => {
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_is_single_pass() {
+        assert_eq!(
+            fill("[{n} at {path}]", &[("n", "3"), ("path", "{n}")]),
+            "[3 at {n}]"
+        );
+        assert_eq!(fill("{unknown} {", &[("n", "1")]), "{unknown} {");
+    }
+}

@@ -1,0 +1,126 @@
+//! Claude Code v2.1.88 as the public source shows it (the source map of 2026-03-31; SPEC §5.5,
+//! seed 003). Not a revision of the course, so it is written in full rather than as differences
+//! from [`COURSE_MAIN`](super::COURSE_MAIN): it shares none of the course's stages. The course
+//! stage policies (`persist`, `micro`, `target_per_mille`, `snip_*`, `transcript_name`,
+//! `reactive_small`) hold the course's values only because every profile must name one; no
+//! stage Claude Code runs reads them.
+
+use crate::compaction::profile::{
+    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
+    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+};
+use crate::compaction::switches::{Order, SwitchName, Switches};
+
+const PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::TimeMc),
+    Pipe::Run(Stage::Autocompact),
+    Pipe::Run(Stage::PairRepair),
+];
+
+/// Claude Code v2.1.88 as the public source shows it (SPEC §5.5, seed 003): per-tool persistence
+/// as results arrive, time-based microcompact after an idle hour, autocompact at window −
+/// min(max_output, 20000) − 13000 tokens with a 9-section summary, restored files and CLAUDE.md,
+/// every message in the session transcript, and pair repair before each request.
+pub const CLAUDE_CODE: Profile = Profile {
+    name: "claude-code",
+    estimator: Estimator::ClaudeTokens,
+    provenance: Provenance {
+        system: "Claude Code v2.1.88 (the public source map of 2026-03-31), external build, default 200K-token model",
+        sources: &[
+            "seeds/003_8a618625ef9fbc37.txt (five drawers: persist, snip, microcompact, collapse, autocompact)",
+            "research/production_pipelines.md §1 (query.ts order, toolResultStorage.ts, microCompact.ts, autoCompact.ts, compact.ts)",
+            "src/utils/toolResultStorage.ts, src/services/compact/*.ts, src/utils/messages.ts as mirrored in Iam-Shoaib/claude-code @ 71b18827",
+        ],
+        absent: &[
+            "snip (HISTORY_SNIP): ant-only, internals not public",
+            "context collapse (CONTEXT_COLLAPSE): ant-only, internals not public",
+            "cached microcompact (CACHED_MICROCOMPACT): ant-only, thresholds not public",
+            "reactive compact on a 413: ant-only",
+            "the per-message 200000-char budget: behind tengu_hawthorn_steeple, off by default",
+            "session-memory compaction: experimental flags, off by default",
+            "API usage: with no real API call, the token count is the rough estimate of all messages",
+            "the file-attachment JSON shape and the cyber-risk reminder text: restored files are sized by their rendered text",
+            "the per-file header of CLAUDE.md contents: the scenario's text follows MEMORY_INSTRUCTION_PROMPT directly",
+        ],
+    },
+    constants: Constants {
+        preview: 2_000,
+        context_window: 200_000,
+        max_output: 32_000,
+        summary_reserve: 20_000,
+        autocompact_buffer: 13_000,
+        max_result: 50_000,
+        bash_limit: 30_000,
+        grep_limit: 20_000,
+        idle_gap_minutes: 60,
+        keep_recent: 5,
+        restore_files: 5,
+        restore_file_tokens: 5_000,
+        restore_budget: 50_000,
+        ..Constants::ZERO
+    },
+    constant_names: &[
+        "context_window",
+        "max_output",
+        "summary_reserve",
+        "autocompact_buffer",
+        "max_result",
+        "bash_limit",
+        "grep_limit",
+        "preview",
+        "idle_gap_minutes",
+        "keep_recent",
+        "restore_files",
+        "restore_file_tokens",
+        "restore_budget",
+    ],
+    // Only time_based_mc and pair_repair are Claude Code's; the rest are off (or, for the
+    // prototype's gate, correct) because it has no such mechanism.
+    switches: Switches {
+        order: Order::Intact,
+        unseen_guard: false,
+        pair_protection: false,
+        pointer_aware: false,
+        save_before_replace: false,
+        validate_pointer: false,
+        snip_marker_guard: false,
+        time_based_mc: true,
+        pair_repair: true,
+        trust_stop_reason: false,
+        gate_order_correct: true,
+        pipeline_has_barrier: false,
+    },
+    switch_names: &[SwitchName::TimeBasedMc, SwitchName::PairRepair],
+    strings: Strings {
+        persisted: "<persisted-output>\nOutput too large ({size}). Full output saved to: {path}\n\nPreview (first {preview_size}):\n{preview}{more}</persisted-output>",
+        saved_at: "[Earlier tool result saved at {path}]",
+        omitted: "[Old tool result content cleared]",
+        pointer_line: "Full output saved to: ",
+        snip_marker: None,
+        summary_message: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n{summary}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: {path}\nContinue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with \"I'll continue\" or similar. Pick up the last task as if the break never happened.",
+        compact_tool_result: None,
+        compact_label: None,
+        reactive_label: None,
+    },
+    pipeline: PIPELINE,
+    swapped_pipeline: None,
+    stages: &[Stage::TimeMc, Stage::Autocompact, Stage::PairRepair],
+    safe_id: SafeId::Raw,
+    persist: Persist::WriteIfAbsent,
+    micro: MicroRule::Course,
+    target_per_mille: 1000,
+    snip_tail: SnipTail::MaxMinusHead,
+    snip_head_bound: SnipHeadBound::TailStart,
+    snip_archives: false,
+    transcript_name: TranscriptName::Counter,
+    compact_tool: CompactTool::Absent,
+    reactive_small: ReactiveSmall::KeepNothing,
+    arrival: Arrival::PersistPerTool,
+    claude_md: true,
+    // <projectDir>/<sessionId>/tool-results and <projectDir>/<sessionId>.jsonl.
+    default_dirs: Some((
+        "/home/lab/.claude/projects/-home-lab-repo/5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de/tool-results",
+        "/home/lab/.claude/projects/-home-lab-repo",
+    )),
+    session_file: Some("5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de.jsonl"),
+};

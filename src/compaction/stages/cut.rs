@@ -1,0 +1,58 @@
+//! What the stages that cut messages out of the history share: snip's and reactive's pair
+//! step-back at the tail (course s08 at f9e8b28, SPEC §5.1 "pair protection"), and the trace
+//! of every result that leaves the context, naming the archive that still holds it.
+
+use crate::compaction::switches::SwitchName;
+use crate::compaction::world::World;
+use crate::python::json::char_len;
+use crate::trace::Event;
+
+/// Snip's and reactive's pair step-back at the tail: if the first kept message is a tool_result
+/// message answering the tool_use just before it, keep that tool_use too.
+pub(super) fn step_back_tail(world: &World, tail_start: usize) -> usize {
+    let messages = world.history.messages();
+    if world.profile.on(SwitchName::PairProtection)
+        && tail_start > 0
+        && tail_start < messages.len()
+        && messages[tail_start].is_tool_result()
+        && messages[tail_start - 1].has_tool_use()
+    {
+        tail_start - 1
+    } else {
+        tail_start
+    }
+}
+
+/// Records, for every result in `messages[range]`, that it left the context and which
+/// transcript (if any) holds it.
+pub(super) fn note_removed(
+    world: &mut World,
+    range: std::ops::Range<usize>,
+    stage: &'static str,
+    how: &str,
+    transcript: Option<&str>,
+) {
+    let mut removed = Vec::new();
+    for (mi, bi) in world.history.result_positions() {
+        if range.contains(&mi) {
+            let (id, content) = world.history.result_at(mi, bi);
+            let kept = match world.ledger.results.get(id) {
+                Some(record) if record.is_original => "verbatim",
+                _ => "as replaced",
+            };
+            let place = match transcript {
+                Some(path) => format!("; the transcript {path} holds it {kept}"),
+                None => "; no archive holds it".to_owned(),
+            };
+            removed.push((id.to_owned(), char_len(content), place));
+        }
+    }
+    for (id, chars, place) in removed {
+        world.record(
+            Event::new(stage, "cut")
+                .id(id)
+                .before(chars)
+                .reason(format!("{how}{place}")),
+        );
+    }
+}

@@ -1,0 +1,119 @@
+//! The scripted summarisers: the model call compaction makes, answered without a model so runs
+//! are deterministic. The scenario's `summary` text is the answer when given.
+//!
+//! Course s08 `summarize_history` at f9e8b28 (SPEC §5.1): one call over the messages handed to
+//! it, answering `summary of {N} messages`; the course cuts an input longer than `summary_input`
+//! to its head and tail. Claude Code v2.1.88 (`compact.ts`, SPEC §5.5 C3): the 9-section summary
+//! as `formatCompactSummary` leaves it.
+
+use crate::compaction::world::World;
+use crate::python::json::char_len;
+use crate::trace::Event;
+use crate::transcript::{Content, Role};
+
+/// One course summariser call over the first `count` messages: counts the model call and
+/// records it; returns the summary text.
+pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) -> String {
+    world.counters.model_calls += 1;
+    let input = world.history.estimate_prefix(count);
+    let limit = world.profile.constants.summary_input;
+    let cut = if input > limit {
+        format!(
+            ", more than summary_input {limit}: it sees the first {} and the last {} chars",
+            limit / 4,
+            limit - limit / 4
+        )
+    } else {
+        String::new()
+    };
+    let summary = world
+        .script
+        .summary
+        .clone()
+        .unwrap_or_else(|| format!("summary of {count} messages"));
+    // The course: `summary.strip() or "(empty summary)"`.
+    let summary = match summary.trim() {
+        "" => "(empty summary)".to_owned(),
+        text => text.to_owned(),
+    };
+    world.record(
+        Event::new(stage, "summary")
+            .after(char_len(&summary))
+            .reason(format!(
+                "summariser call over {count} messages ({input} chars{cut})"
+            )),
+    );
+    summary
+}
+
+/// Claude Code's scripted 9-section summary of `count` messages, as `formatCompactSummary`
+/// leaves it (the caller counts the call).
+pub(crate) fn nine_sections(world: &World, count: usize) -> String {
+    if let Some(text) = &world.script.summary {
+        return format!("Summary:\n{}", text.trim());
+    }
+    let files: Vec<&str> = world
+        .ledger
+        .read_files
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let users: Vec<String> = world
+        .history
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .filter_map(|m| match &m.content {
+            Content::Text(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    let none = "(none recorded by the scripted summariser)";
+    format!(
+        "Summary:\n1. Primary Request and Intent:\n   {}\n\n2. Key Technical Concepts:\n   {none}\n\n3. Files and Code Sections:\n   {}\n\n4. Errors and fixes:\n   {none}\n\n5. Problem Solving:\n   {none}\n\n6. All user messages:\n   {}\n\n7. Pending Tasks:\n   {none}\n\n8. Current Work:\n   summary of {count} messages\n\n9. Optional Next Step:\n   {none}",
+        world.script.active_request,
+        if files.is_empty() {
+            "(none)".to_owned()
+        } else {
+            files.join(", ")
+        },
+        if users.is_empty() {
+            "(none)".to_owned()
+        } else {
+            users.join(" | ")
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+    use crate::transcript::Message;
+
+    #[test]
+    fn the_course_summary_names_its_input_or_the_scripted_text() {
+        let mut world = World::for_test(COURSE_MAIN);
+        for _ in 0..3 {
+            world.push(Message::user_text("x"));
+        }
+        assert_eq!(summarize(&mut world, 2, "compact"), "summary of 2 messages");
+        world.script.summary = Some("  \n".to_owned());
+        assert_eq!(summarize(&mut world, 3, "compact"), "(empty summary)");
+        assert_eq!(world.counters.model_calls, 2);
+    }
+
+    #[test]
+    fn an_input_over_summary_input_is_noted_as_cut() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.push(Message::user_text("x".repeat(90_000)));
+        summarize(&mut world, 1, "compact");
+        let reason = &world.trace[0].reason;
+        assert!(
+            reason.ends_with(
+                "more than summary_input 80000: it sees the first 20000 and the last 60000 chars)"
+            ),
+            "{reason}"
+        );
+    }
+}
