@@ -102,7 +102,7 @@ mod tests {
         let redacted = text(SAMPLES[0]);
         assert_eq!(
             redacted,
-            "xx xxxxxx x\n\txxxxxxxx\"xxxxxxx xx\"x xxxxx\nx\n"
+            "xx xxxxxx x\n\txxxxxxxxx\"xxxxxxx xx\"x xxxxx\nx\n"
         );
         let redacted = text(SAMPLES[1]);
         assert!(!redacted.contains("caf") && !redacted.contains('中') && !redacted.contains('🎉'));

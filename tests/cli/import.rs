@@ -190,7 +190,15 @@ fn one_session_goes_to_stdout_and_replays() {
 #[test]
 fn audit_sets_profiles_beside_the_agent() {
     let input = fixtures().join("claude-code");
-    let run = lab(&["audit", arg(&input), "--format", "json"]);
+    let profiles = "course-site,course-main,course-latest,prototype,claude-code";
+    let run = lab(&[
+        "audit",
+        arg(&input),
+        "--profiles",
+        profiles,
+        "--format",
+        "json",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     let sessions = report["sessions"].as_array().unwrap();
