@@ -50,6 +50,20 @@ fn stamp(seconds: u64) -> String {
     )
 }
 
+/// The log being written, and its size so far.
+struct Lines {
+    out: BufWriter<File>,
+    written: u64,
+}
+
+impl Lines {
+    fn line(&mut self, value: serde_json::Value) {
+        let text = value.to_string();
+        self.written += text.len() as u64 + 1;
+        writeln!(self.out, "{text}").expect("write the log");
+    }
+}
+
 /// Writes the log (if it is not there yet) and returns its path.
 fn log() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/import-bench");
@@ -58,19 +72,16 @@ fn log() -> PathBuf {
         return path;
     }
     std::fs::create_dir_all(&dir).expect("create target/import-bench");
-    let mut out = BufWriter::new(File::create(&path).expect("create the log"));
-    let mut written = 0u64;
-    let mut line = |value: serde_json::Value| {
-        let text = value.to_string();
-        written += text.len() as u64 + 1;
-        writeln!(out, "{text}").expect("write the log");
+    let mut out = Lines {
+        out: BufWriter::new(File::create(&path).expect("create the log")),
+        written: 0,
     };
-    line(
+    out.line(
         json!({"parentUuid": null, "isSidechain": false, "type": "user", "uuid": "u0",
         "timestamp": stamp(0), "message": {"role": "user", "content": "refactor the parser"}}),
     );
     let (mut parent, mut clock, mut turn) = ("u0".to_owned(), 0u64, 0u64);
-    while written < TARGET_BYTES {
+    while out.written < TARGET_BYTES {
         turn += 1;
         clock += if turn % 500 == 0 {
             75 * 60
@@ -118,8 +129,7 @@ fn log() -> PathBuf {
         );
         parent = result_id;
     }
-    drop(line);
-    out.flush().expect("flush the log");
+    out.out.flush().expect("flush the log");
     path
 }
 
