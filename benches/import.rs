@@ -103,12 +103,12 @@ fn log() -> PathBuf {
             (format!("a{turn}"), format!("c{turn}"), format!("r{turn}"));
         let id = format!("toolu_{turn:08}");
         let usage = json!({"input_tokens": 1000 + turn % 900, "output_tokens": 40, "cache_read_input_tokens": 20_000 + turn % 90_000});
-        line(
+        out.line(
             json!({"parentUuid": parent, "isSidechain": false, "type": "assistant", "uuid": text_id,
             "timestamp": stamp(clock), "message": {"id": format!("msg_{turn}"), "role": "assistant",
             "content": [{"type": "text", "text": format!("Step {turn}: checking the next module.")}], "usage": usage}}),
         );
-        line(
+        out.line(
             json!({"parentUuid": text_id, "isSidechain": false, "type": "assistant", "uuid": call_id,
             "timestamp": stamp(clock), "message": {"id": format!("msg_{turn}"), "role": "assistant",
             "content": [{"type": "tool_use", "id": id, "name": tool, "input": input}], "usage": usage}}),
@@ -122,7 +122,7 @@ fn log() -> PathBuf {
                 )
             })
             .collect();
-        line(
+        out.line(
             json!({"parentUuid": call_id, "isSidechain": false, "type": "user", "uuid": result_id,
             "timestamp": stamp(clock + 1), "message": {"role": "user",
             "content": [{"type": "tool_result", "tool_use_id": id, "content": body}]}}),
