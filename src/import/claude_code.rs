@@ -10,7 +10,7 @@
 //! record per content block with the same `message.id`; they are merged back.
 //!
 //! Two passes keep memory independent of the texts: the first reads every line once and keeps
-//! only its links and offset (about 100 bytes a record); the second seeks to the records of the
+//! only its links and offset (about 190 bytes a record); the second seeks to the records of the
 //! live branch and writes the scenario as it goes. Sidechains (old inline subagents) become
 //! scenarios of their own; `subagents/*.jsonl` files are separate files anyway.
 
