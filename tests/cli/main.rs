@@ -4,6 +4,7 @@
 mod combos;
 mod errors;
 mod experiments;
+mod fidelity;
 mod memory;
 mod montecarlo;
 mod readme;
