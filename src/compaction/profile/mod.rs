@@ -22,7 +22,7 @@ pub use policy::{
     TranscriptName,
 };
 pub use strings::{Strings, fill};
-pub use values::{CLAUDE_CODE, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE};
+pub use values::{ANTHROPIC_API, CLAUDE_CODE, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -159,6 +159,7 @@ pub const PROFILES: &[Profile] = &[
     COURSE_LATEST,
     PROTOTYPE,
     CLAUDE_CODE,
+    ANTHROPIC_API,
 ];
 
 /// The default profile.
