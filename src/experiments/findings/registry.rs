@@ -675,6 +675,15 @@ pub const FINDINGS: &[Finding] = &[
         ),
     },
     Finding {
+        id: "R-E",
+        source: "real_code_differential §6 E",
+        shows: "course-site writes transcripts with json.dumps' default ensure_ascii=True: `é😀` takes 18 characters on disk, not 2.",
+        check: scenario!(
+            "scenarios/fidelity/e-site-transcript-ascii.json",
+            &["spill_chars"]
+        ),
+    },
+    Finding {
         id: "R-H",
         source: "real_code_differential §6 H",
         shows: "Ids `a b` and `a_b` share a_b.txt; the second save overwrites the first original, which is then unrecoverable.",
@@ -688,7 +697,7 @@ pub const FINDINGS: &[Finding] = &[
         source: "real_code_differential §6 I",
         shows: "memory-site builds its system prompt once per user turn: a record seeded mid-turn is not in it.",
         check: scenario!(
-            "scenarios/fidelity/i-site-system-once-per-turn.json",
+            "scenarios/memory/fidelity/i-site-system-once-per-turn.json",
             &["system", "index"]
         ),
     },
@@ -697,7 +706,7 @@ pub const FINDINGS: &[Finding] = &[
         source: "real_code_differential §6 J",
         shows: "memory-main reads records with read_text(): a body's \\r\\n is recalled as \\n.",
         check: scenario!(
-            "scenarios/fidelity/j-main-crlf-recall.json",
+            "scenarios/memory/fidelity/j-main-crlf-recall.json",
             &["recall", "file:notes.md"]
         ),
     },
@@ -705,14 +714,26 @@ pub const FINDINGS: &[Finding] = &[
         id: "R-J",
         source: "real_code_differential §6 J",
         shows: "memory-site reads records with read_text() too: a body's \\r\\n is recalled as \\n.",
-        check: scenario!("scenarios/fidelity/j-site-crlf-recall.json", &["recall"]),
+        check: scenario!(
+            "scenarios/memory/fidelity/j-site-crlf-recall.json",
+            &["recall"]
+        ),
+    },
+    Finding {
+        id: "R-J",
+        source: "real_code_differential §6 J (J2)",
+        shows: "memory-site reads MEMORY.md with read_text(): the file name `a\\r\\nb.md` shows in the system catalog as `a\\nb.md`.",
+        check: scenario!(
+            "scenarios/memory/fidelity/j2-site-crlf-index.json",
+            &["index", "system"]
+        ),
     },
     Finding {
         id: "R-K",
         source: "real_code_differential §6 K",
         shows: "A NUL in a memory-site name makes write_text raise `embedded null byte`: no file, and the rest of the batch is dropped.",
         check: scenario!(
-            "scenarios/fidelity/k-site-nul-name.json",
+            "scenarios/memory/fidelity/k-site-nul-name.json",
             &["records", "index"]
         ),
     },

@@ -51,6 +51,8 @@ pub const COURSE_SITE: Profile = Profile {
     snip_archives: false,
     // 2026-07-29T00:00:00Z, the day of 67a9126c.
     transcript_name: TranscriptName::EpochSeconds(1_785_283_200),
+    // `json.dumps(msg, default=str)`: ensure_ascii stays True (case E).
+    transcript_ascii: true,
     compact_tool: CompactTool::Immediate,
     reactive_small: ReactiveSmall::KeepAll,
     ..COURSE_MAIN
