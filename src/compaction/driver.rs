@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::check::{CheckOutcome, text_measure};
 use crate::compaction::archive;
 use crate::compaction::observables::{self, Fate, Observables};
-use crate::compaction::profile::{self, Profile, Stage};
+use crate::compaction::profile::{self, Profile, ReactiveSmall, SnipTail, Stage};
 use crate::compaction::stages::{self, arrival, compact_tool, user_context};
 use crate::compaction::store::{DirStore, MemoryStore, SpillFile, Store, StoreKind};
 use crate::compaction::switches::SwitchName;
@@ -134,18 +134,46 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
             .set(switch, value)
             .map_err(|e| LabError::Usage(format!("--set {name}={value}: {e}")))?;
     }
-    let c = profile.constants;
-    if profile.stages.contains(&Stage::Snip) && c.snip_head >= c.snip_max {
-        return Err(invalid(
-            scenario,
-            "constants",
-            format!(
-                "snip_head ({}) must be smaller than snip_max ({}): the course would index past the list",
-                c.snip_head, c.snip_max
-            ),
-        ));
+    if let Some(message) = crashing_constants(&profile) {
+        return Err(invalid(scenario, "constants", message));
     }
     Ok(profile)
+}
+
+/// Constants with which the real code raises instead of compacting: the run is refused before
+/// it starts, naming the exception and the line that would raise it.
+fn crashing_constants(profile: &Profile) -> Option<String> {
+    let c = profile.constants;
+    if profile.stages.contains(&Stage::Snip) && c.snip_head >= c.snip_max {
+        return Some(format!(
+            "snip_head ({}) must be smaller than snip_max ({}): the course would index past the list",
+            c.snip_head, c.snip_max
+        ));
+    }
+    // Course latest's tail is `max_messages - head_end - 1`: with one message more than the
+    // head it is empty, tail_start is len(messages) and `messages[tail_start]` is out of range.
+    if profile.stages.contains(&Stage::Snip)
+        && profile.snip_tail == SnipTail::MaxMinusHeadMinusOne
+        && c.snip_max == c.snip_head + 1
+    {
+        return Some(format!(
+            "snip_max ({}) must be larger than snip_head + 1 ({}): the course's snip_compact would raise IndexError at `self.is_tool_result(messages[tail_start])` (tail_start = len(messages))",
+            c.snip_max,
+            c.snip_head + 1
+        ));
+    }
+    // f9e8b28 and latest's reactive_compact guard only `tail_start > 0`: keeping no message makes
+    // tail_start len(messages), and `messages[tail_start]` is out of range (the site also checks
+    // `tail_start < len(messages)`).
+    if profile.stages.contains(&Stage::Reactive)
+        && profile.reactive_small == ReactiveSmall::KeepNothing
+        && c.keep_messages == 0
+    {
+        return Some(
+            "keep_messages (0) must be at least 1: the course's reactive_compact would raise IndexError at `self.is_tool_result(messages[tail_start])` (tail_start = len(messages))".to_owned(),
+        );
+    }
+    None
 }
 
 /// The scenario's results as they arrive: each with the tool name of its call.

@@ -4,6 +4,7 @@
 mod combos;
 mod errors;
 mod experiments;
+mod fidelity;
 mod import;
 mod memory;
 mod montecarlo;
