@@ -5,6 +5,7 @@
 
 mod args;
 mod docs;
+mod import;
 mod probe;
 mod repro;
 mod value_enums;
@@ -19,6 +20,7 @@ pub use args::{
     MergeArgs, MonteCarloArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs, VerifyArgs,
 };
 pub use docs::CompletionsArgs;
+pub use import::{AuditCliArgs, ImportCliArgs};
 pub use probe::ProbeArgs;
 pub use value_enums::{CliFormat, CliStore};
 
@@ -107,6 +109,11 @@ pub enum CliCommand {
     Completions(CompletionsArgs),
     /// Print the man page (roff): `lab man > lab.1`.
     Man,
+    /// Turn real agent session logs (Claude Code, Codex, Cline) into scenarios.
+    Import(ImportCliArgs),
+    /// Import real sessions and replay each under every compaction profile: what each would
+    /// lose, and where it compacts beside the real agent. Worst sessions first.
+    Audit(AuditCliArgs),
 }
 
 /// What a command line asks for.
@@ -172,6 +179,8 @@ impl Cli {
             CliCommand::Probe(args) => args.into_command(format)?,
             CliCommand::Completions(args) => return Ok(Request::Print(docs::completions(&args))),
             CliCommand::Man => return Ok(Request::Print(docs::man_page())),
+            CliCommand::Import(args) => args.into_command(format),
+            CliCommand::Audit(args) => args.into_command(format),
         };
         Ok(Request::Execute(command))
     }
