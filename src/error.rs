@@ -66,6 +66,9 @@ pub enum LabError {
         #[source]
         source: io::Error,
     },
+    /// A session log could not be imported (exit code 2).
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// An output file could not be written.
     #[error("write {path}: {source}")]
     Write {
@@ -73,6 +76,9 @@ pub enum LabError {
         #[source]
         source: io::Error,
     },
+    /// `lab probe`: the server, the agent or a plan failed (exit code 2).
+    #[error(transparent)]
+    Probe(#[from] crate::probe::ProbeError),
 }
 
 impl LabError {

@@ -5,6 +5,8 @@
 
 mod args;
 mod docs;
+mod import;
+mod probe;
 mod repro;
 mod value_enums;
 
@@ -18,6 +20,8 @@ pub use args::{
     MergeArgs, MonteCarloArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs, VerifyArgs,
 };
 pub use docs::CompletionsArgs;
+pub use import::{AuditCliArgs, ImportCliArgs};
+pub use probe::ProbeArgs;
 pub use value_enums::{CliFormat, CliStore};
 
 use crate::commands::breaks::BreaksCmd;
@@ -97,10 +101,19 @@ pub enum CliCommand {
     /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
     /// that the checked-in ones are current.
     Report(ReportArgs),
+    /// Run a scenario through the real Claude Code against a scripted model server on 127.0.0.1
+    /// and compare every tool_use and tool_result it sent with the profile; or (--replay)
+    /// compare a committed conformance record. Exit 1 when one differs.
+    Probe(ProbeArgs),
     /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).
     Completions(CompletionsArgs),
     /// Print the man page (roff): `lab man > lab.1`.
     Man,
+    /// Turn real agent session logs (Claude Code, Codex, Cline) into scenarios.
+    Import(ImportCliArgs),
+    /// Import real sessions and replay each under every compaction profile: what each would
+    /// lose, and where it compacts beside the real agent. Worst sessions first.
+    Audit(AuditCliArgs),
 }
 
 /// What a command line asks for.
@@ -163,8 +176,11 @@ impl Cli {
             CliCommand::Gen(args) => args.into_command()?,
             CliCommand::Search(args) => args.into_command(format)?,
             CliCommand::Report(args) => args.into_command(),
+            CliCommand::Probe(args) => args.into_command(format)?,
             CliCommand::Completions(args) => return Ok(Request::Print(docs::completions(&args))),
             CliCommand::Man => return Ok(Request::Print(docs::man_page())),
+            CliCommand::Import(args) => args.into_command(format),
+            CliCommand::Audit(args) => args.into_command(format),
         };
         Ok(Request::Execute(command))
     }

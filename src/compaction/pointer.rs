@@ -77,12 +77,15 @@ pub(crate) fn recognised_pointer(
     spill_dir: &str,
     content: &str,
 ) -> Option<String> {
-    let candidate = if profile.on(SwitchName::PointerAware) {
-        own_pointer(&profile.strings, content)
+    // f9e8b28 and the prototype test `if saved_path`: only the empty path is false, so `.` is
+    // a pointer; latest's normalised path `.` (the spill root itself) is no file and is refused.
+    let path = if profile.on(SwitchName::PointerAware) {
+        own_pointer(&profile.strings, content).filter(|p| !p.is_empty() && p != ".")
     } else {
-        unchecked_full_output_line(&profile.strings, content).map(str::to_owned)
-    };
-    let path = candidate.filter(|p| !p.is_empty() && p != ".")?;
+        unchecked_full_output_line(&profile.strings, content)
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+    }?;
     if profile.on(SwitchName::ValidatePointer) && !is_valid(store, spill_dir, &path) {
         return None;
     }

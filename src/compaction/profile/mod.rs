@@ -66,6 +66,9 @@ pub struct Profile {
     /// Snip writes the whole history to the transcript archive before cutting.
     pub snip_archives: bool,
     pub transcript_name: TranscriptName,
+    /// Transcript lines are `json.dumps(msg, default=str)` with its default `ensure_ascii=True`
+    /// (course site, `write_transcript` at ac822662), not raw UTF-8.
+    pub transcript_ascii: bool,
     pub compact_tool: CompactTool,
     pub reactive_small: ReactiveSmall,
     /// What happens to a tool result as it arrives, before it enters the history.

@@ -79,6 +79,7 @@ pub const ANTHROPIC_API: Profile = Profile {
     snip_head_bound: SnipHeadBound::TailStart,
     snip_archives: false,
     transcript_name: TranscriptName::Counter,
+    transcript_ascii: false,
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
