@@ -17,4 +17,7 @@ pub struct RunOptions {
     pub transcript_dir: Option<String>,
     /// Store backend; `Dir` without directories uses a fresh temporary directory.
     pub store: StoreKind,
+    /// With `Dir`, accept a given spill or transcript directory that already holds files; they
+    /// are neither overwritten nor counted as spill files.
+    pub reuse_dir: bool,
 }

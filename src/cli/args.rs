@@ -58,6 +58,10 @@ pub struct CliRunOptions {
     /// Store backend: memory (virtual paths, default) or dir (a real temporary directory).
     #[arg(long, value_enum, default_value_t = CliStore::Memory)]
     pub store: CliStore,
+    /// With `--store dir`: use a given --spill-dir/--transcript-dir that already holds files
+    /// (they are never overwritten nor counted as spill files). Without it such a dir is refused.
+    #[arg(long)]
+    pub reuse_dir: bool,
 }
 
 impl From<CliRunOptions> for RunOptions {
@@ -69,6 +73,7 @@ impl From<CliRunOptions> for RunOptions {
             spill_dir: value.spill_dir,
             transcript_dir: value.transcript_dir,
             store: value.store.into(),
+            reuse_dir: value.reuse_dir,
         }
     }
 }

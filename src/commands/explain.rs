@@ -30,7 +30,7 @@ pub fn refuse_memory_profile(scenario: &Scenario, options: &RunOptions) -> Resul
         Some(memory) => Err(LabError::Usage(format!(
             "{}: explain follows tool results through compaction, and {} is a memory \
              profile; `lab run` prints a memory run's trace",
-            scenario.name, memory.name
+            scenario.file, memory.name
         ))),
         None => Ok(()),
     }

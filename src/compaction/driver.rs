@@ -11,7 +11,7 @@ use crate::compaction::archive;
 use crate::compaction::observables::{self, Fate, Observables};
 use crate::compaction::profile::{self, Profile, ReactiveSmall, SnipTail, Stage};
 use crate::compaction::stages::{self, arrival, compact_tool, user_context};
-use crate::compaction::store::{DirStore, MemoryStore, SpillFile, Store, StoreKind};
+use crate::compaction::store::{self, DirStore, MemoryStore, SpillFile, Store, StoreKind};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::{IncomingResult, TranscriptRecord, World};
 use crate::error::{LabError, RunError, ScenarioError};
@@ -86,7 +86,22 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
         .or(scenario.profile.as_deref())
         .unwrap_or(profile::DEFAULT_PROFILE);
     let mut profile = *profile::by_name(name).ok_or_else(|| {
-        let message = format!("unknown profile `{name}` (known: {})", profile::names());
+        let memory: Vec<&str> = crate::memory::profile::MEMORY_PROFILES
+            .iter()
+            .map(|p| p.name)
+            .collect();
+        let message = if memory.contains(&name) {
+            format!(
+                "`{name}` is a memory-lab profile; this runs compaction profiles ({})",
+                profile::names()
+            )
+        } else {
+            format!(
+                "unknown profile `{name}` (known: {}; memory lab: {})",
+                profile::names(),
+                memory.join(", ")
+            )
+        };
         if options.profile.is_some() {
             LabError::Usage(message)
         } else {
@@ -277,7 +292,7 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
         StoreKind::Dir => {
             let needs_temp = options.spill_dir.is_none() || options.transcript_dir.is_none();
             let temp = if needs_temp {
-                Some(tempfile::tempdir().map_err(RunError::TempDir)?)
+                Some(store::private_temp_dir().map_err(RunError::TempDir)?)
             } else {
                 None
             };
@@ -301,13 +316,27 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
             }
         }
     };
-    for (flag, dir) in [
-        ("--spill-dir", &place.spill_dir),
-        ("--transcript-dir", &place.transcript_dir),
+    for (flag, dir, given) in [
+        ("--spill-dir", &place.spill_dir, &options.spill_dir),
+        (
+            "--transcript-dir",
+            &place.transcript_dir,
+            &options.transcript_dir,
+        ),
     ] {
         if !dir.starts_with('/') {
             return Err(LabError::Usage(format!(
                 "{flag} must be an absolute path, got `{dir}`"
+            )));
+        }
+        let holds_files = options.store == StoreKind::Dir
+            && given.is_some()
+            && !store::dir_entries(dir).is_empty();
+        if holds_files && !options.reuse_dir {
+            return Err(LabError::Usage(format!(
+                "{flag} {dir} already holds files; the run would count them as spill files or \
+                 overwrite them: give an empty or new directory, or --reuse-dir to leave them \
+                 untouched and uncounted"
             )));
         }
     }

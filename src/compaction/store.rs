@@ -6,7 +6,7 @@
 //! real paths (e.g. a `tempfile` directory). For the same path lengths both give the same
 //! observables; a test checks that for every scenario.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -196,13 +196,21 @@ impl Store for MemoryStore {
 pub(crate) struct DirStore {
     /// The directories the run owns (spill and transcript directories), resolved lexically.
     roots: Vec<String>,
+    /// Files that were in those directories before the run (`--reuse-dir`): the modelled code
+    /// sees them, but the lab never overwrites them nor counts them as spill files.
+    preexisting: BTreeSet<String>,
 }
 
 impl DirStore {
     pub(crate) fn new(roots: &[&str]) -> Self {
-        DirStore {
-            roots: roots.iter().map(|root| resolve_lexical(root)).collect(),
+        let roots: Vec<String> = roots.iter().map(|root| resolve_lexical(root)).collect();
+        let mut preexisting = BTreeSet::new();
+        for root in &roots {
+            for name in dir_entries(root) {
+                preexisting.insert(join(root, &name));
+            }
         }
+        DirStore { roots, preexisting }
     }
 
     /// `path` if it stays inside a root and is not a symlink; an error naming it otherwise.
@@ -227,6 +235,42 @@ impl DirStore {
         }
         Ok(path)
     }
+
+    /// As [`Self::sandboxed`], and not a file that was there before the run.
+    fn writable<'a>(&self, path: &'a str) -> io::Result<&'a str> {
+        let path = self.sandboxed(path)?;
+        if self.preexisting.contains(&resolve_lexical(path)) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "the file was there before the run (--reuse-dir); the lab does not overwrite it",
+            ));
+        }
+        Ok(path)
+    }
+}
+
+/// The names in `dir` (none when it does not exist or cannot be read).
+pub(crate) fn dir_entries(dir: &str) -> Vec<String> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A fresh temporary directory only its owner can read (mode 0700), removed when dropped.
+pub(crate) fn private_temp_dir() -> io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o700));
+    }
+    builder.tempdir()
 }
 
 fn write_creating(path: &str, text: &str) -> io::Result<()> {
@@ -243,7 +287,7 @@ impl Store for DirStore {
     }
 
     fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
-        write_creating(self.sandboxed(path)?, content)
+        write_creating(self.writable(path)?, content)
     }
 
     fn read_spill(&self, path: &str) -> Option<String> {
@@ -258,6 +302,10 @@ impl Store for DirStore {
         let mut files: Vec<SpillFile> = entries
             .filter_map(Result::ok)
             .filter(|entry| entry.path().is_file())
+            .filter(|entry| {
+                let path = join(dir, &entry.file_name().to_string_lossy());
+                !self.preexisting.contains(&resolve_lexical(&path))
+            })
             .filter_map(|entry| {
                 let content = fs::read_to_string(entry.path()).ok()?;
                 let name = entry.file_name().into_string().ok()?;
@@ -283,7 +331,7 @@ impl Store for DirStore {
             message.write_py(&mut text, dialect);
             text.push('\n');
         }
-        write_creating(self.sandboxed(path)?, &text)?;
+        write_creating(self.writable(path)?, &text)?;
         Ok(crate::python::json::char_len(&text))
     }
 
@@ -294,7 +342,7 @@ impl Store for DirStore {
         _chars: usize,
     ) -> io::Result<()> {
         use std::io::Write;
-        let path = self.sandboxed(path)?;
+        let path = self.writable(path)?;
         if let Some(parent) = Path::new(path).parent() {
             fs::create_dir_all(parent)?;
         }
@@ -336,6 +384,18 @@ impl Store for DirStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn temporary_run_directories_are_private_and_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let temp = private_temp_dir().unwrap();
+        let path = temp.path().to_path_buf();
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        drop(temp);
+        assert!(!path.exists());
+    }
 
     #[test]
     fn paths_normalise_like_python() {

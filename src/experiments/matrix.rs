@@ -13,6 +13,7 @@ use crate::compaction::observables::OBSERVABLE_NAMES;
 use crate::compaction::switches::SwitchName;
 use crate::diff::observable_value;
 use crate::error::LabError;
+use crate::limits;
 use crate::options::RunOptions;
 use crate::scenario::Scenario;
 
@@ -46,13 +47,30 @@ impl Axis {
             list(v)
                 .iter()
                 .map(|s| {
-                    s.parse().map_err(|_| {
+                    let value: usize = s.parse().map_err(|_| {
                         LabError::Usage(format!(
                             "axis `{text}`: `{s}` is not a non-negative integer"
                         ))
-                    })
+                    })?;
+                    if value > limits::MAX_SWEEP_VALUE {
+                        return Err(LabError::Usage(format!(
+                            "axis `{text}`: {value} is over the limit of {} (docs/limits.md)",
+                            limits::MAX_SWEEP_VALUE
+                        )));
+                    }
+                    Ok(value)
                 })
-                .collect()
+                .collect::<Result<Vec<usize>, LabError>>()
+                .and_then(|values| {
+                    if values.len() > limits::MAX_SWEEP_POINTS {
+                        return Err(LabError::Usage(format!(
+                            "axis `{text}` has {} values, over the limit of {} (docs/limits.md)",
+                            values.len(),
+                            limits::MAX_SWEEP_POINTS
+                        )));
+                    }
+                    Ok(values)
+                })
         };
         if name == "path" {
             let values = values.ok_or_else(|| {

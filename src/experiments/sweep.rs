@@ -12,6 +12,7 @@ use crate::compaction::driver::{self, resolve_profile};
 use crate::diff::observable_value;
 use crate::error::LabError;
 use crate::fmt::text;
+use crate::limits;
 use crate::options::RunOptions;
 use crate::scenario::{Body, Scenario, Step};
 
@@ -117,6 +118,20 @@ pub fn range(from: usize, to: usize, step: usize) -> Result<Vec<usize>, LabError
     if step == 0 || from > to {
         return Err(LabError::Usage(format!(
             "a sweep needs from ≤ to and step ≥ 1 (got {from}..{to} by {step})"
+        )));
+    }
+    if to > limits::MAX_SWEEP_VALUE {
+        return Err(LabError::Usage(format!(
+            "a sweep value may be at most {} (got to = {to}; docs/limits.md)",
+            limits::MAX_SWEEP_VALUE
+        )));
+    }
+    let points = (to - from) / step + 1;
+    if points > limits::MAX_SWEEP_POINTS {
+        return Err(LabError::Usage(format!(
+            "{from}..{to} by {step} is {points} points, over the limit of {} (docs/limits.md); \
+             use a larger --step",
+            limits::MAX_SWEEP_POINTS
         )));
     }
     Ok((from..=to).step_by(step).collect())

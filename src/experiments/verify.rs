@@ -43,7 +43,7 @@ impl VerifyReport {
     }
 }
 
-/// Every `*.json` under `dir`, recursively, sorted by path.
+/// Every `*.json` under `dir`, recursively (linked directories are not entered), sorted by path.
 pub fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, LabError> {
     let mut out = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -53,14 +53,17 @@ pub fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, LabError> {
             source,
         })?;
         for entry in entries {
-            let path = entry
-                .map_err(|source| LabError::Io {
-                    path: next.display().to_string(),
-                    source,
-                })?
-                .path();
-            if path.is_dir() {
+            let entry = entry.map_err(|source| LabError::Io {
+                path: next.display().to_string(),
+                source,
+            })?;
+            let path = entry.path();
+            // A linked directory is not entered: `a -> .` would loop (audit D9).
+            let real_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
+            if real_dir {
                 pending.push(path);
+            } else if path.is_dir() {
+                continue;
             } else if path.extension().is_some_and(|e| e == "json") {
                 out.push(path);
             }

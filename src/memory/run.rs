@@ -429,7 +429,7 @@ pub fn run(
     let fs: Box<dyn MemoryFs> = match options.store {
         StoreKind::Memory => Box::new(MemFs::new()),
         StoreKind::Dir => {
-            temp = tempfile::tempdir().map_err(RunError::TempDir)?;
+            temp = crate::compaction::store::private_temp_dir().map_err(RunError::TempDir)?;
             Box::new(DirFs::new(temp.path()).map_err(RunError::TempDir)?)
         }
     };

@@ -63,6 +63,19 @@ impl Scenario {
                 .unwrap_or("")
                 .to_owned(),
         })?;
+        if let Some(twice) = super::duplicates::first_duplicate(text) {
+            let (first, second) = (twice.first, twice.second);
+            return Err(ScenarioError::Json {
+                file: file.to_owned(),
+                line: second.line,
+                column: second.column,
+                message: format!(
+                    "key `{}` given twice in one object (first at line {}, column {}); \
+                     JSON would keep only the last, so the lab refuses both",
+                    twice.key, first.line, first.column
+                ),
+            });
+        }
         Scenario::from_value(file, default_name, &value)
     }
 

@@ -18,6 +18,7 @@ use crate::memory::world::Reply;
 use crate::transcript::{Block, Message, Role};
 
 mod calls;
+mod duplicates;
 mod expect;
 mod fields;
 mod load;

@@ -239,3 +239,212 @@ fn d13_endless_and_bom_inputs_are_refused() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("byte order mark"), "{}", out.stderr);
 }
+
+#[test]
+fn d6_a_given_dir_with_files_is_refused_and_reuse_leaves_them_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let (spill, transcripts) = (dir.path().join("s"), dir.path().join("t"));
+    std::fs::create_dir_all(&spill).unwrap();
+    std::fs::create_dir_all(&transcripts).unwrap();
+    std::fs::write(spill.join("keep.txt"), "mine").unwrap();
+    let f01 = crate::util::scenario("f01-coverage-gap.json");
+    let run = |profile: &str, reuse: bool| {
+        let mut args = vec![
+            "run".to_owned(),
+            f01.to_string_lossy().into_owned(),
+            "--profile".into(),
+            profile.into(),
+            "--store".into(),
+            "dir".into(),
+            "--spill-dir".into(),
+            spill.to_string_lossy().into_owned(),
+            "--transcript-dir".into(),
+            transcripts.to_string_lossy().into_owned(),
+            "--format".into(),
+            "json".into(),
+        ];
+        if reuse {
+            args.push("--reuse-dir".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        lab(&args)
+    };
+    let out = run("course-main", false);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("already holds files"), "{}", out.stderr);
+    assert!(out.stderr.contains("--reuse-dir"), "{}", out.stderr);
+    // With --reuse-dir the run goes on; keep.txt is neither counted nor changed, and the run's
+    // own spill file (f01 persists toolu_0) is there. (Exit 1: f01's own expectations assume
+    // its short default spill path.)
+    let out = run("course-main", true);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        report["observables"]["persisted_files"],
+        serde_json::json!(["toolu_0.txt"])
+    );
+    assert_eq!(
+        std::fs::read_to_string(spill.join("keep.txt")).unwrap(),
+        "mine"
+    );
+    // course-latest would overwrite a file named like its own: refused, the file kept.
+    std::fs::remove_file(spill.join("toolu_0.txt")).unwrap();
+    std::fs::write(spill.join("toolu_0.txt"), "mine too").unwrap();
+    let out = run("course-latest", true);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("does not overwrite it"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(spill.join("toolu_0.txt")).unwrap(),
+        "mine too"
+    );
+}
+
+#[test]
+fn d7_sweep_and_matrix_extremes_are_refused() {
+    let f01 = crate::util::scenario("f01-coverage-gap.json");
+    let f01 = f01.to_string_lossy();
+    for (args, needle) in [
+        (
+            vec![
+                "sweep",
+                &f01,
+                "--vary",
+                "keep_results",
+                "--from",
+                "0",
+                "--to",
+                "18446744073709551615",
+            ],
+            "at most 10000000",
+        ),
+        (
+            vec![
+                "sweep",
+                &f01,
+                "--vary",
+                "keep_results",
+                "--from",
+                "0",
+                "--to",
+                "10000000",
+            ],
+            "10000001 points, over the limit of 10000",
+        ),
+        (
+            vec![
+                "matrix",
+                &f01,
+                "--rows",
+                "path=1000000000",
+                "--cols",
+                "unseen_guard",
+            ],
+            "over the limit of 10000000",
+        ),
+    ] {
+        let out = lab(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn d9_verify_does_not_enter_linked_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let f01 = crate::util::scenario("f01-coverage-gap.json");
+    std::fs::copy(&f01, dir.path().join("f01.json")).unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("a")).unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("b")).unwrap();
+    let out = crate::util::lab_in(dir.path(), &["verify", "."]);
+    // The one scenario is checked once (its eight expectations), not once per path through a
+    // link (the walk used to loop until ELOOP).
+    assert!(
+        out.stdout.contains("\n8 expectations, 8 passed, 0 failed\n"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+}
+
+#[test]
+fn d13_duplicate_keys_are_refused_naming_both_places() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, key, first, second) in [
+        (
+            "{\"steps\": [{\"user\": \"a\"}],\n \"steps\": []}",
+            "steps",
+            "line 1, column 2",
+            "line 2, column 2",
+        ),
+        (
+            &sized(r#""chars": 5, "chars": 300000"#),
+            "chars",
+            "column 94",
+            "column 106",
+        ),
+        (
+            r#"{"steps": [{"user": "a", "user": "b"}]}"#,
+            "user",
+            "column 13",
+            "column 26",
+        ),
+    ] {
+        let file = scenario(dir.path(), "dup.json", text);
+        let out = lab(&["run", &file]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        let given_twice = format!("key `{key}` given twice");
+        for needle in [given_twice.as_str(), first, second] {
+            assert!(
+                out.stderr.contains(needle),
+                "{needle}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn d13_a_shard_of_zero_sessions_is_refused() {
+    let out = lab(&[
+        "montecarlo",
+        "--sessions",
+        "2",
+        "--turns",
+        "3",
+        "--profiles",
+        "course-main",
+        "--shard",
+        "1/1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut shard: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    shard["study"]["sessions"] = serde_json::json!(0);
+    shard["end"] = serde_json::json!(0);
+    let dir = tempfile::tempdir().unwrap();
+    let file = scenario(dir.path(), "zero.json", &shard.to_string());
+    let out = lab(&["merge", &file]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("a study of 0 sessions"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn d13_explain_on_a_memory_scenario_names_the_file() {
+    let file = crate::util::scenarios_dir().join("memory/fidelity/j-main-crlf-recall.json");
+    let out = lab(&["explain", &file.to_string_lossy(), "x"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("memory/fidelity/j-main-crlf-recall.json: explain follows"),
+        "{}",
+        out.stderr
+    );
+}

@@ -127,6 +127,7 @@ fn unknown_profile_in_the_file() {
             "top level",
             "unknown profile `nope`",
             "known: course-site, course-main, course-latest, prototype",
+            "memory lab: memory-main, memory-site",
         ],
     );
 }

@@ -223,6 +223,14 @@ pub fn merge(shards: Vec<(String, Shard)>) -> Result<Shard, LabError> {
                 shard.format
             )));
         }
+        if shard.study.sessions == 0 || shard.study.cells.is_empty() {
+            return Err(LabError::Usage(format!(
+                "{name}: a study of {} sessions and {} cells has no rate to estimate \
+                 (`lab montecarlo` never writes one)",
+                shard.study.sessions,
+                shard.study.cells.len()
+            )));
+        }
         if shard.study != first.study {
             return Err(LabError::Usage(format!(
                 "{name}: a different study than {first_name} (seed, sessions, generator or cells differ)"
