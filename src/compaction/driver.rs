@@ -280,15 +280,19 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
         _ => (scenario.spill_dir.clone(), scenario.transcript_dir.clone()),
     };
     let place = match options.store {
-        StoreKind::Memory => Place {
-            store: Box::new(MemoryStore::new()),
-            spill_dir: options.spill_dir.clone().unwrap_or(default_spill),
-            transcript_dir: options
+        StoreKind::Memory => {
+            let spill_dir = options.spill_dir.clone().unwrap_or(default_spill);
+            let transcript_dir = options
                 .transcript_dir
                 .clone()
-                .unwrap_or(default_transcripts),
-            temp: None,
-        },
+                .unwrap_or(default_transcripts);
+            Place {
+                store: Box::new(MemoryStore::within(&[&spill_dir, &transcript_dir])),
+                spill_dir,
+                transcript_dir,
+                temp: None,
+            }
+        }
         StoreKind::Dir => {
             let needs_temp = options.spill_dir.is_none() || options.transcript_dir.is_none();
             let temp = if needs_temp {

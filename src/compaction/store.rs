@@ -116,12 +116,49 @@ pub(crate) fn basename(path: &str) -> &str {
 pub(crate) struct MemoryStore {
     spill: BTreeMap<String, String>,
     transcripts: BTreeMap<String, usize>,
+    /// The run's directories; when set, a write that leaves them is refused, as the
+    /// real-directory store refuses it, so that both stores agree (audit D11).
+    roots: Vec<String>,
 }
 
 impl MemoryStore {
+    /// A store that accepts any path (unit tests).
+    #[cfg(test)]
     pub(crate) fn new() -> Self {
         Self::default()
     }
+
+    /// A store for a run whose spill and transcript directories are `roots`.
+    pub(crate) fn within(roots: &[&str]) -> Self {
+        MemoryStore {
+            roots: roots.iter().map(|root| resolve_lexical(root)).collect(),
+            ..Self::default()
+        }
+    }
+
+    fn writable(&self, path: &str) -> io::Result<()> {
+        if self.roots.is_empty() {
+            return Ok(());
+        }
+        inside_roots(&self.roots, path)
+    }
+}
+
+/// `Ok` if `path`, resolved lexically, lies below one of `roots` and holds no NUL.
+fn inside_roots(roots: &[String], path: &str) -> io::Result<()> {
+    let lexical = resolve_lexical(path);
+    let inside = roots.iter().any(|root| {
+        lexical
+            .strip_prefix(root.as_str())
+            .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+    });
+    if !inside || path.contains('\0') {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the path leaves the run's directories; the lab writes nothing outside them",
+        ));
+    }
+    Ok(())
 }
 
 impl Store for MemoryStore {
@@ -131,6 +168,7 @@ impl Store for MemoryStore {
     }
 
     fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
+        self.writable(path)?;
         self.spill.insert(resolve_lexical(path), content.to_owned());
         Ok(())
     }
@@ -170,6 +208,7 @@ impl Store for MemoryStore {
         _dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
+        self.writable(path)?;
         self.transcripts.insert(resolve_lexical(path), chars);
         Ok(chars)
     }
@@ -180,6 +219,7 @@ impl Store for MemoryStore {
         _message: &Message,
         chars: usize,
     ) -> io::Result<()> {
+        self.writable(path)?;
         *self.transcripts.entry(resolve_lexical(path)).or_insert(0) += chars;
         Ok(())
     }
@@ -215,18 +255,7 @@ impl DirStore {
 
     /// `path` if it stays inside a root and is not a symlink; an error naming it otherwise.
     fn sandboxed<'a>(&self, path: &'a str) -> io::Result<&'a str> {
-        let lexical = resolve_lexical(path);
-        let inside = self.roots.iter().any(|root| {
-            lexical
-                .strip_prefix(root.as_str())
-                .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
-        });
-        if !inside || path.contains('\0') {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                "the path leaves the run's directories; the lab writes nothing outside them",
-            ));
-        }
+        inside_roots(&self.roots, path)?;
         if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(io::Error::new(
                 io::ErrorKind::PermissionDenied,

@@ -364,7 +364,8 @@ fn d9_verify_does_not_enter_linked_directories() {
     // The one scenario is checked once (its eight expectations), not once per path through a
     // link (the walk used to loop until ELOOP).
     assert!(
-        out.stdout.contains("\n8 expectations, 8 passed, 0 failed\n"),
+        out.stdout
+            .contains("\n8 expectations, 8 passed, 0 failed\n"),
         "{}\n{}",
         out.stdout,
         out.stderr
@@ -399,11 +400,7 @@ fn d13_duplicate_keys_are_refused_naming_both_places() {
         assert_eq!(out.code, 2, "{}", out.stderr);
         let given_twice = format!("key `{key}` given twice");
         for needle in [given_twice.as_str(), first, second] {
-            assert!(
-                out.stderr.contains(needle),
-                "{needle}: {}",
-                out.stderr
-            );
+            assert!(out.stderr.contains(needle), "{needle}: {}", out.stderr);
         }
     }
 }

@@ -6,6 +6,7 @@ mod combos;
 mod errors;
 mod experiments;
 mod fidelity;
+mod fuzz;
 mod import;
 mod memory;
 mod montecarlo;
