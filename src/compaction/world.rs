@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::compaction::history::History;
 use crate::compaction::pointer;
@@ -83,6 +84,31 @@ pub(crate) struct Ledger {
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
     pub(crate) read_files: Vec<(String, String)>,
+    /// Ids of every tool call by [`call_key`] (name and input), in order of issue: what
+    /// `reread_after_clear` compares a new call with.
+    calls: BTreeMap<String, Vec<String>>,
+}
+
+/// A tool call's identity for `reread_after_clear`: its name and its input with object keys
+/// sorted (two calls are the same call when both are equal).
+fn call_key(name: &str, input: &Map<String, Value>) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&map[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    let input = sorted(&Value::Object(input.clone()));
+    format!("{name}\u{0}{input}")
 }
 
 impl Ledger {
@@ -186,10 +212,12 @@ impl World {
         });
     }
 
-    /// Appends a message to the history; an assistant message marks every earlier result as seen.
-    /// (The driver logs it to the session transcript.)
+    /// Appends a message to the history; an assistant message marks every earlier result as seen
+    /// and traces its re-reads ([`World::note_calls`]). (The driver logs it to the session
+    /// transcript.)
     pub(crate) fn push(&mut self, message: Message) {
         if message.role == Role::Assistant {
+            self.note_calls(&message);
             for id in std::mem::take(&mut self.ledger.unseen) {
                 if let Some(record) = self.ledger.results.get_mut(&id) {
                     record.seen = true;
@@ -202,6 +230,55 @@ impl World {
             }
         }
         self.history.push(message);
+    }
+
+    /// Registers the tool calls of an assistant message and traces a `reread` event for each call
+    /// that repeats an earlier one (same name, same input) whose result the model can no longer
+    /// see: every earlier identical call that got a result has it replaced in context or out of
+    /// context (observable `reread_after_clear`, the re-read loop of anthropics/claude-code#68709).
+    fn note_calls(&mut self, message: &Message) {
+        let mut visible: Option<BTreeMap<String, bool>> = None;
+        for block in message.block_list() {
+            let Block::ToolUse { id, name, input } = block else {
+                continue;
+            };
+            let key = call_key(name, input);
+            let answered: Vec<String> = self
+                .ledger
+                .calls
+                .get(&key)
+                .into_iter()
+                .flatten()
+                .filter(|e| self.ledger.results.contains_key(*e))
+                .cloned()
+                .collect();
+            if let Some(last) = answered.last() {
+                let visible = visible.get_or_insert_with(|| self.results_in_context());
+                if answered.iter().all(|e| visible.get(e) != Some(&true)) {
+                    let how = match visible.get(last) {
+                        Some(_) => "replaced in context",
+                        None => "no longer in context",
+                    };
+                    let reason = format!(
+                        "the same {name} call as {last}, whose result is {how}: the model asks again"
+                    );
+                    self.record(Event::new("scenario", "reread").id(id).reason(reason));
+                }
+            }
+            self.ledger.calls.entry(key).or_default().push(id.clone());
+        }
+    }
+
+    /// Every result id in context, with whether its block still holds the original text.
+    fn results_in_context(&self) -> BTreeMap<String, bool> {
+        let mut ids = BTreeMap::new();
+        for message in self.history.messages() {
+            for (id, _) in message.tool_results() {
+                let original = self.ledger.results.get(id).is_some_and(|r| r.is_original);
+                ids.insert(id.to_owned(), original);
+            }
+        }
+        ids
     }
 
     /// Registers a batch of results in the ledger and appends it as one user message, as it
