@@ -230,8 +230,11 @@ fn dangling_pointers(world: &World) -> usize {
             }
             Content::Text(_) => {}
             Content::Blocks(_) => {
+                // A result that still holds the tool's own text is no pointer of the harness's
+                // (as for `forged_pointers`).
                 count += message
                     .tool_results()
+                    .filter(|(id, _)| !world.ledger.results.get(*id).is_some_and(|r| r.is_original))
                     .filter_map(|(_, content)| pointer_in(strings, content))
                     .filter(|p| dangles(p.path()))
                     .count();
@@ -411,4 +414,72 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+    use crate::transcript::Message;
+
+    fn churn(before: usize, after: usize) -> bool {
+        is_churn(&Event::new("compact", "compact").sizes(before, after))
+    }
+
+    #[test]
+    fn churn_is_a_compaction_that_shrinks_by_less_than_five_percent() {
+        assert!(churn(100, 96), "4% shrink");
+        assert!(!churn(100, 95), "exactly 5% is not churn");
+        assert!(churn(100, 120), "a compaction that grows the context");
+        assert!(is_churn(&Event::new("snip", "snip").sizes(1000, 990)));
+        assert!(!is_churn(&Event::new("snip", "keep").sizes(1000, 1000)));
+        assert!(!is_churn(&Event::new("micro", "replace").sizes(1000, 999)));
+    }
+
+    #[test]
+    fn dangling_pointers_name_missing_files_inside_the_run_directories() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[("t0", "bash", "x".into()), ("t1", "bash", "y".into())]);
+        for (block, path) in ["/lab/tool-results/t0.txt", "/etc/passwd"]
+            .iter()
+            .enumerate()
+        {
+            let pointer = format!("[Earlier tool result saved at {path}]");
+            world.replace_result(1, block, pointer, "micro", "r".into());
+        }
+        world.push(Message::user_text(
+            "[Compacted]\n\nFull transcript: /lab/.transcripts/transcript_0.jsonl",
+        ));
+        world.push(Message::user_text(
+            "[3 messages archived at /lab/.transcripts/transcript_1.jsonl]",
+        ));
+        let observed = measure(&world);
+        // t0's file and both transcripts are missing; /etc/passwd is outside (forged, not dangling).
+        assert_eq!(observed.dangling_pointers, 3);
+        assert_eq!(observed.forged_pointers, 2);
+        world
+            .store
+            .write_spill("/lab/tool-results/t0.txt", "x")
+            .unwrap();
+        world
+            .store
+            .write_spill("/lab/.transcripts/transcript_1.jsonl", "{}")
+            .unwrap();
+        assert_eq!(measure(&world).dangling_pointers, 1);
+    }
+
+    #[test]
+    fn text_pointers_follow_the_profile_templates() {
+        let strings = &COURSE_MAIN.strings;
+        let summary = "[Compacted]\n\nCurrent user request:\nsee Full transcript: /x\n\nFull transcript: /t/a.jsonl";
+        assert_eq!(text_pointers(strings, summary), ["/t/a.jsonl"]);
+        assert_eq!(
+            text_pointers(strings, "[4 messages archived at /t/b.jsonl]"),
+            ["/t/b.jsonl"]
+        );
+        assert!(text_pointers(strings, "no pointer here").is_empty());
+        let claude = &crate::compaction::profile::CLAUDE_CODE.strings;
+        let text = "summary\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /p/s.jsonl\nContinue the conversation";
+        assert_eq!(text_pointers(claude, text), ["/p/s.jsonl"]);
+    }
 }
