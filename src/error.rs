@@ -59,7 +59,7 @@ pub enum LabError {
     /// A scenario that cannot be loaded (exit code 2).
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
-    /// A store failure during a run (exit code 1).
+    /// A store failure during a run (exit code 2: an input the store refused or could not take).
     #[error(transparent)]
     Run(#[from] RunError),
     /// Bad usage or input of any other command, as its full message (the catch-all the
@@ -83,14 +83,15 @@ pub enum LabError {
         #[source]
         source: io::Error,
     },
+    /// `lab probe`: the server, the agent or a plan failed (exit code 2).
+    #[error(transparent)]
+    Probe(#[from] crate::probe::ProbeError),
 }
 
 impl LabError {
-    /// 2 for bad input or usage; 1 for a store failure during a run.
+    /// 2 for bad input or usage, including a store failure during a run (audit D10); exit code 1
+    /// (a failed expectation or check) is decided by the command's result, not by an error.
     pub fn exit_code(&self) -> u8 {
-        match self {
-            LabError::Run(_) => 1,
-            _ => 2,
-        }
+        2
     }
 }

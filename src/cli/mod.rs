@@ -6,6 +6,7 @@
 mod args;
 mod docs;
 mod import;
+mod probe;
 mod repro;
 mod value_enums;
 
@@ -20,6 +21,7 @@ pub use args::{
 };
 pub use docs::CompletionsArgs;
 pub use import::{AuditCliArgs, ImportCliArgs};
+pub use probe::ProbeArgs;
 pub use value_enums::{CliFormat, CliStore};
 
 use crate::commands::breaks::BreaksCmd;
@@ -99,6 +101,10 @@ pub enum CliCommand {
     /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
     /// that the checked-in ones are current.
     Report(ReportArgs),
+    /// Run a scenario through the real Claude Code against a scripted model server on 127.0.0.1
+    /// and compare every tool_use and tool_result it sent with the profile; or (--replay)
+    /// compare a committed conformance record. Exit 1 when one differs.
+    Probe(ProbeArgs),
     /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).
     Completions(CompletionsArgs),
     /// Print the man page (roff): `lab man > lab.1`.
@@ -170,6 +176,7 @@ impl Cli {
             CliCommand::Gen(args) => args.into_command()?,
             CliCommand::Search(args) => args.into_command(format)?,
             CliCommand::Report(args) => args.into_command(),
+            CliCommand::Probe(args) => args.into_command(format)?,
             CliCommand::Completions(args) => return Ok(Request::Print(docs::completions(&args))),
             CliCommand::Man => return Ok(Request::Print(docs::man_page())),
             CliCommand::Import(args) => args.into_command(format),

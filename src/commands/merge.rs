@@ -18,7 +18,7 @@ pub struct MergeCmd {
 /// Reads one shard file.
 pub fn read_shard(path: &Path) -> Result<(String, Shard), LabError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
+    let text = crate::limits::read_bounded(path).map_err(|source| LabError::Io {
         path: name.clone(),
         source,
     })?;

@@ -13,6 +13,7 @@ pub mod matrix;
 pub mod memory;
 pub mod merge;
 pub mod montecarlo;
+pub mod probe;
 pub mod profiles;
 pub mod report;
 pub mod run;
@@ -62,6 +63,8 @@ pub enum Command {
     Import(import::ImportArgs),
     /// `lab audit`.
     Audit(audit::AuditArgs),
+    /// `lab probe`.
+    Probe(probe::ProbeCmd),
 }
 
 /// What a command prints and its exit code (0, or 1 when an expectation or check failed).
@@ -109,6 +112,7 @@ pub fn execute_with(
         Command::Search(cmd) => search::execute(&cmd, progress),
         Command::Import(cmd) => import::execute(&cmd),
         Command::Audit(cmd) => audit::execute(&cmd, progress),
+        Command::Probe(cmd) => probe::execute(&cmd),
     }
 }
 

@@ -285,16 +285,18 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
                 .as_ref()
                 .map(|t| t.path().to_string_lossy().into_owned())
                 .unwrap_or_default();
+            let spill_dir = options
+                .spill_dir
+                .clone()
+                .unwrap_or_else(|| format!("{root}/tool-results"));
+            let transcript_dir = options
+                .transcript_dir
+                .clone()
+                .unwrap_or_else(|| format!("{root}/.transcripts"));
             Place {
-                store: Box::new(DirStore::new()),
-                spill_dir: options
-                    .spill_dir
-                    .clone()
-                    .unwrap_or_else(|| format!("{root}/tool-results")),
-                transcript_dir: options
-                    .transcript_dir
-                    .clone()
-                    .unwrap_or_else(|| format!("{root}/.transcripts")),
+                store: Box::new(DirStore::new(&[&spill_dir, &transcript_dir])),
+                spill_dir,
+                transcript_dir,
                 temp,
             }
         }
@@ -362,7 +364,7 @@ fn replay_step(
             }
         }
         Step::Idle(minutes) => {
-            world.clock.idle_minutes += minutes;
+            world.clock.idle_minutes = world.clock.idle_minutes.saturating_add(*minutes);
             let total = world.clock.idle_minutes;
             world.record(Event::new("scenario", "idle").reason(format!(
                 "{minutes} idle minutes ({total} since the last assistant message)"

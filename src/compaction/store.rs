@@ -196,13 +196,43 @@ impl Store for MemoryStore {
     }
 }
 
-/// Real-directory backend: paths are real absolute paths.
+/// Real-directory backend: paths are real absolute paths, and every one it writes or reads must
+/// lie (lexically, and not through a symlink at its place) inside one of the run's directories:
+/// a raw tool_use id such as `../../x` is refused, never written (issue 11, audit D2).
 #[derive(Debug, Default)]
-pub(crate) struct DirStore;
+pub(crate) struct DirStore {
+    /// The directories the run owns (spill and transcript directories), resolved lexically.
+    roots: Vec<String>,
+}
 
 impl DirStore {
-    pub(crate) fn new() -> Self {
-        DirStore
+    pub(crate) fn new(roots: &[&str]) -> Self {
+        DirStore {
+            roots: roots.iter().map(|root| resolve_lexical(root)).collect(),
+        }
+    }
+
+    /// `path` if it stays inside a root and is not a symlink; an error naming it otherwise.
+    fn sandboxed<'a>(&self, path: &'a str) -> io::Result<&'a str> {
+        let lexical = resolve_lexical(path);
+        let inside = self.roots.iter().any(|root| {
+            lexical
+                .strip_prefix(root.as_str())
+                .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+        });
+        if !inside || path.contains('\0') {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "the path leaves the run's directories; the lab writes nothing outside them",
+            ));
+        }
+        if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "a symlink is in the way; the lab does not write through it",
+            ));
+        }
+        Ok(path)
     }
 }
 
@@ -220,11 +250,12 @@ impl Store for DirStore {
     }
 
     fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
-        write_creating(path, content)
+        write_creating(self.sandboxed(path)?, content)
     }
 
     fn read_spill(&self, path: &str) -> Option<String> {
-        fs::read_to_string(path).ok()
+        let path = self.sandboxed(path).ok()?;
+        crate::limits::read_bounded(Path::new(path)).ok()
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
@@ -259,7 +290,7 @@ impl Store for DirStore {
             message.write_py(&mut text, dialect);
             text.push('\n');
         }
-        write_creating(path, &text)?;
+        write_creating(self.sandboxed(path)?, &text)?;
         Ok(crate::python::json::char_len(&text))
     }
 
@@ -270,6 +301,7 @@ impl Store for DirStore {
         _chars: usize,
     ) -> io::Result<()> {
         use std::io::Write;
+        let path = self.sandboxed(path)?;
         if let Some(parent) = Path::new(path).parent() {
             fs::create_dir_all(parent)?;
         }
@@ -359,7 +391,7 @@ mod tests {
     fn dir_store_writes_real_files() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_string_lossy().into_owned();
-        let mut store = DirStore::new();
+        let mut store = DirStore::new(&[&root]);
         let path = join(&root, "res/x.txt");
         assert!(!store.is_file(&path));
         store.write_spill(&path, "中文").unwrap();
@@ -382,5 +414,34 @@ mod tests {
             .unwrap();
         // len('{"role": "user", "content": "hi"}') == 33, plus the newline.
         assert_eq!(chars, 34);
+    }
+
+    /// Audit D2: a raw tool_use id such as `../../x` or a symlink in the spill directory must not
+    /// take a write outside the run's directories.
+    #[test]
+    fn dir_store_refuses_paths_outside_its_roots() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().to_string_lossy().into_owned();
+        let root = join(&base, "res");
+        let mut store = DirStore::new(&[&root]);
+        let escape = join(&root, "../../victim/spilled.txt");
+        let error = store.write_spill(&escape, "x").unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::PermissionDenied);
+        assert!(!Path::new(&join(&base, "victim")).exists());
+        assert!(store.write_spill("/abs/x.txt", "x").is_err());
+        assert!(store.write_spill(&join(&base, "res2/x.txt"), "x").is_err());
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(join(&base, "keep.txt"), "mine").unwrap();
+        std::os::unix::fs::symlink(join(&base, "keep.txt"), join(&root, "t.txt")).unwrap();
+        assert!(
+            store
+                .write_spill(&join(&root, "t.txt"), "overwrite")
+                .is_err()
+        );
+        assert_eq!(
+            std::fs::read_to_string(join(&base, "keep.txt")).unwrap(),
+            "mine"
+        );
+        assert_eq!(store.read_spill(&join(&root, "t.txt")), None);
     }
 }

@@ -9,7 +9,9 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+
+use crate::limits::MAX_SYMLINK_HOPS;
 
 /// The virtual workspace and memory directory (the course's `WORKDIR` and `MEMORY_DIR`).
 pub const WORKDIR: &str = "/lab/work";
@@ -77,12 +79,38 @@ impl MemFs {
         Self::default()
     }
 
+    /// Follows inside links from `name` to the name of a file (present or not) or an outside
+    /// path, at most [`MAX_SYMLINK_HOPS`] links, as the kernel does: a loop is `ELOOP`.
+    fn resolve<'a>(&'a self, name: &'a str) -> io::Result<Resolved<'a>> {
+        let mut current = name;
+        for _ in 0..=MAX_SYMLINK_HOPS {
+            match self.entries.get(current) {
+                Some(Entry::Link(target)) => match inside_name(target) {
+                    Some(inner) => current = inner,
+                    None => return Ok(Resolved::Outside(target)),
+                },
+                _ => return Ok(Resolved::File(current)),
+            }
+        }
+        Err(io::Error::other(format!(
+            "[Errno 40] Too many levels of symbolic links: '{name}'"
+        )))
+    }
+
     fn link_target(&self, name: &str) -> Option<&String> {
         match self.entries.get(name) {
             Some(Entry::Link(target)) => Some(target),
             _ => None,
         }
     }
+}
+
+/// Where a name of the in-memory store ends after its links.
+enum Resolved<'a> {
+    /// A name of the store that is not a link.
+    File(&'a str),
+    /// An outside path.
+    Outside(&'a str),
 }
 
 fn not_found(name: &str) -> io::Error {
@@ -109,32 +137,30 @@ impl MemoryFs for MemFs {
     }
 
     fn read(&self, name: &str) -> io::Result<String> {
-        match self.entries.get(name) {
-            Some(Entry::File(text)) => Ok(text.clone()),
-            Some(Entry::Link(target)) => match inside_name(target) {
-                Some(inner) => self.read(inner),
-                None => self
-                    .outside
-                    .get(target)
-                    .cloned()
-                    .ok_or_else(|| not_found(name)),
+        match self.resolve(name)? {
+            Resolved::File(inner) => match self.entries.get(inner) {
+                Some(Entry::File(text)) => Ok(text.clone()),
+                _ => Err(not_found(name)),
             },
-            None => Err(not_found(name)),
+            Resolved::Outside(target) => self
+                .outside
+                .get(target)
+                .cloned()
+                .ok_or_else(|| not_found(name)),
         }
     }
 
     fn write(&mut self, name: &str, text: &str) -> io::Result<()> {
-        if let Some(target) = self.link_target(name).cloned() {
-            return match inside_name(&target) {
-                Some(inner) => self.write(inner, text),
-                None => {
-                    self.outside.insert(target, text.to_owned());
-                    Ok(())
-                }
-            };
+        match self.resolve(name)? {
+            Resolved::Outside(target) => {
+                let target = target.to_owned();
+                self.outside.insert(target, text.to_owned());
+            }
+            Resolved::File(inner) => {
+                let inner = inner.to_owned();
+                self.entries.insert(inner, Entry::File(text.to_owned()));
+            }
         }
-        self.entries
-            .insert(name.to_owned(), Entry::File(text.to_owned()));
         Ok(())
     }
 
@@ -146,13 +172,10 @@ impl MemoryFs for MemFs {
     }
 
     fn is_file(&self, name: &str) -> bool {
-        match self.entries.get(name) {
-            Some(Entry::File(_)) => true,
-            Some(Entry::Link(target)) => match inside_name(target) {
-                Some(inner) => self.is_file(inner),
-                None => self.outside.contains_key(target),
-            },
-            None => false,
+        match self.resolve(name) {
+            Ok(Resolved::File(inner)) => matches!(self.entries.get(inner), Some(Entry::File(_))),
+            Ok(Resolved::Outside(target)) => self.outside.contains_key(target),
+            Err(_) => false,
         }
     }
 
@@ -216,12 +239,16 @@ impl DirFs {
         })
     }
 
-    fn real(&self, virtual_path: &str) -> PathBuf {
-        self.root.join(virtual_path.trim_start_matches('/'))
+    /// The real path of a virtual absolute path: always under the root, or refused.
+    fn real(&self, virtual_path: &str) -> io::Result<PathBuf> {
+        Ok(self
+            .root
+            .join(contained(virtual_path.trim_start_matches('/'))?))
     }
 
-    fn path(&self, name: &str) -> PathBuf {
-        self.store.join(name)
+    /// The real path of a store name: always under the store, or refused.
+    fn path(&self, name: &str) -> io::Result<PathBuf> {
+        Ok(self.store.join(contained(name)?))
     }
 
     fn canonical_store(&self) -> PathBuf {
@@ -244,23 +271,25 @@ impl MemoryFs for DirFs {
     }
 
     fn read(&self, name: &str) -> io::Result<String> {
-        fs::read_to_string(self.path(name))
+        fs::read_to_string(self.path(name)?)
     }
 
     fn write(&mut self, name: &str, text: &str) -> io::Result<()> {
-        fs::write(self.path(name), text)
+        fs::write(self.path(name)?, text)
     }
 
     fn unlink(&mut self, name: &str) -> io::Result<()> {
-        fs::remove_file(self.path(name))
+        fs::remove_file(self.path(name)?)
     }
 
     fn is_file(&self, name: &str) -> bool {
-        self.path(name).is_file()
+        self.path(name).is_ok_and(|p| p.is_file())
     }
 
     fn target(&self, name: &str) -> Target {
-        let path = self.path(name);
+        let Ok(path) = self.path(name) else {
+            return Target::Inside;
+        };
         let Ok(real) = fs::canonicalize(&path) else {
             return Target::Inside;
         };
@@ -282,7 +311,7 @@ impl MemoryFs for DirFs {
     }
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
-        let real_target = self.real(target);
+        let real_target = self.real(target)?;
         if inside_name(target).is_none() {
             if let Some(parent) = real_target.parent() {
                 fs::create_dir_all(parent)?;
@@ -303,7 +332,7 @@ impl MemoryFs for DirFs {
             fs::remove_dir(&self.store)?;
             link(&real_target, &self.store)
         } else {
-            link(&real_target, &self.path(name))
+            link(&real_target, &self.path(name)?)
         }
     }
 
@@ -311,14 +340,21 @@ impl MemoryFs for DirFs {
         self.glob_all()
             .into_iter()
             .filter(|name| {
-                fs::symlink_metadata(self.path(name)).is_ok_and(|m| m.file_type().is_file())
+                self.path(name)
+                    .and_then(fs::symlink_metadata)
+                    .is_ok_and(|m| m.file_type().is_file())
             })
-            .filter_map(|name| fs::read_to_string(self.path(&name)).ok().map(|t| (name, t)))
+            .filter_map(|name| {
+                self.path(&name)
+                    .and_then(fs::read_to_string)
+                    .ok()
+                    .map(|t| (name, t))
+            })
             .collect()
     }
 
     fn outside(&self, path: &str) -> Option<String> {
-        fs::read_to_string(self.real(path)).ok()
+        self.real(path).and_then(fs::read_to_string).ok()
     }
 }
 
@@ -334,6 +370,24 @@ impl DirFs {
         names.sort();
         names
     }
+}
+
+/// `relative` as a path that stays below the directory it is joined to: only normal components
+/// (no `..`, no root, no NUL); anything else is refused with the name in the error, so that the
+/// real-directory store never reaches outside its root (issue 11).
+fn contained(relative: &str) -> io::Result<&Path> {
+    let path = Path::new(relative);
+    let escapes = relative.contains('\0')
+        || path
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+    if escapes {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("'{relative}' leaves the store's root; the lab writes nothing outside it"),
+        ));
+    }
+    Ok(path)
 }
 
 #[cfg(unix)]

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys};
 use super::{AssistantSpec, Body, Call, ResultSpec, Usage};
 use crate::error::ScenarioError;
+use crate::limits;
 
 /// The keys of one call of an assistant message.
 const CALL_KEYS: &[&str] = &["id", "name", "input"];
@@ -33,6 +34,8 @@ pub(super) struct Ids {
     /// The calls of the previous step if it was an `assistant` step (a `check` step between
     /// them does not count), for `compact_tool`.
     pub(super) last_assistant: Option<Vec<Call>>,
+    /// Result characters asked for so far (bounded by [`limits::MAX_TOTAL_RESULT_CHARS`]).
+    total_chars: usize,
 }
 
 impl Ids {
@@ -173,7 +176,36 @@ fn parse_result(ctx: &Ctx, at: &str, value: &Value) -> Result<ResultSpec, Scenar
             },
         },
     };
+    check_size(ctx, &at_id, &body)?;
     Ok(ResultSpec { id, body })
+}
+
+/// Refuses a result longer than [`limits::MAX_RESULT_CHARS`] before it is rendered.
+fn check_size(ctx: &Ctx, at: &str, body: &Body) -> Result<(), ScenarioError> {
+    let chars = match body {
+        Body::Text(_) => return Ok(()),
+        Body::Chars(n) => Some(*n),
+        Body::Lines { lines, width } => limits::lines_chars(*lines, *width),
+    };
+    match chars {
+        Some(n) if n <= limits::MAX_RESULT_CHARS => Ok(()),
+        _ => Err(ctx.err(
+            at,
+            format!(
+                "the result is longer than the limit of {} characters (docs/limits.md)",
+                limits::MAX_RESULT_CHARS
+            ),
+        )),
+    }
+}
+
+/// The characters a result renders to (its text's length, or the size asked for).
+fn body_chars(body: &Body) -> usize {
+    match body {
+        Body::Text(text) => text.chars().count(),
+        Body::Chars(n) => *n,
+        Body::Lines { lines, width } => limits::lines_chars(*lines, *width).unwrap_or(usize::MAX),
+    }
 }
 
 /// A non-empty list of results, each answering an earlier call (recorded in `ids`).
@@ -191,6 +223,16 @@ pub(super) fn parse_results(
     for item in list {
         let result = parse_result(ctx, at, item)?;
         ids.answer(ctx, at, &result.id)?;
+        ids.total_chars = ids.total_chars.saturating_add(body_chars(&result.body));
+        if ids.total_chars > limits::MAX_TOTAL_RESULT_CHARS {
+            return Err(ctx.err(
+                at,
+                format!(
+                    "the scenario's results exceed the limit of {} characters in all (docs/limits.md)",
+                    limits::MAX_TOTAL_RESULT_CHARS
+                ),
+            ));
+        }
         results.push(result);
     }
     Ok(results)

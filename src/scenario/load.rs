@@ -13,6 +13,7 @@ use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys, type_
 use super::steps::parse_step;
 use super::{DEFAULT_SPILL_DIR, DEFAULT_TRANSCRIPT_DIR, Expectation, Scenario, Step};
 use crate::error::ScenarioError;
+use crate::limits;
 
 /// The keys of a scenario object, in the order messages list them.
 const TOP_KEYS: &[&str] = &[
@@ -38,7 +39,7 @@ impl Scenario {
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+        let text = limits::read_bounded(path).map_err(|source| ScenarioError::Read {
             file: file.clone(),
             source,
         })?;
@@ -160,7 +161,18 @@ fn parse_steps(ctx: &Ctx, value: Option<&Value>) -> Result<(Vec<Step>, Ids), Sce
     let value = value.ok_or_else(|| ctx.err(TOP, "missing `steps` (an array of steps)"))?;
     let mut ids = Ids::default();
     let mut steps = Vec::new();
-    for (index, step) in as_array(ctx, TOP, "steps", value)?.iter().enumerate() {
+    let list = as_array(ctx, TOP, "steps", value)?;
+    if list.len() > limits::MAX_STEPS {
+        return Err(ctx.err(
+            TOP,
+            format!(
+                "{} steps, more than the limit of {} (docs/limits.md)",
+                list.len(),
+                limits::MAX_STEPS
+            ),
+        ));
+    }
+    for (index, step) in list.iter().enumerate() {
         steps.push(parse_step(ctx, index, step, &mut ids)?);
     }
     Ok((steps, ids))

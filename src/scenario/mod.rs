@@ -46,6 +46,8 @@ impl Body {
         match self {
             Body::Text(text) => text.clone(),
             Body::Chars(n) => "x".repeat(*n),
+            // No line, no width: `lines: 0` with any `width` is empty (audit D4).
+            Body::Lines { lines: 0, .. } => String::new(),
             Body::Lines { lines, width } => {
                 let line = "x".repeat(*width);
                 vec![line; *lines].join("\n")

@@ -363,7 +363,14 @@ fn parse_turn(p: Payload, ids: &mut Ids) -> Result<Step, ScenarioError> {
 }
 
 fn parse_idle(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
-    Ok(Step::Idle(as_size(p.ctx, p.at, "idle", p.value)? as u64))
+    let minutes = as_size(p.ctx, p.at, "idle", p.value)?;
+    if minutes > crate::limits::MAX_IDLE_MINUTES {
+        return Err(p.err(format!(
+            "{minutes} idle minutes, more than the limit of {} (docs/limits.md)",
+            crate::limits::MAX_IDLE_MINUTES
+        )));
+    }
+    Ok(Step::Idle(minutes as u64))
 }
 
 fn parse_check(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {

@@ -1,6 +1,7 @@
 //! Integration tests of the `lab` binary and of the library calls behind it. Every test works
 //! under its own `tempfile::tempdir()`; `util` runs the built binary.
 
+mod audit;
 mod combos;
 mod errors;
 mod experiments;
@@ -8,6 +9,7 @@ mod fidelity;
 mod import;
 mod memory;
 mod montecarlo;
+mod probe;
 mod readme;
 mod reports;
 mod run;

@@ -1,0 +1,205 @@
+//! Compares what the agent sent with what the profile predicts: the last main request of a
+//! conformance record against the messages of the profile's run of the same (planned) scenario,
+//! block by block per tool_use id: the tool_use (name and input) and its tool_result (content).
+//! Both sides pass through the same normaliser; reminders the agent appended to a result (D3 of
+//! research/claude_code_probe.md) are left out of the comparison, and results are matched by id,
+//! not position (concurrent tools answer in completion order, D4).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::record::{self, Normaliser};
+
+/// How one item compares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Exact,
+    /// The first differing character offset and a snippet of each side from there.
+    Differs {
+        offset: usize,
+        real: String,
+        lab: String,
+    },
+    /// Only one side has it.
+    Missing {
+        in_real: bool,
+    },
+}
+
+/// One compared item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// `tool_use ID` or `tool_result ID`.
+    pub item: String,
+    /// Characters of the real side (0 when absent).
+    pub chars: usize,
+    pub outcome: Outcome,
+}
+
+impl Row {
+    pub fn exact(&self) -> bool {
+        self.outcome == Outcome::Exact
+    }
+}
+
+const SNIPPET: usize = 40;
+
+/// First differing offset (in characters) of two texts, with snippets.
+pub fn first_difference(real: &str, lab: &str) -> Outcome {
+    if real == lab {
+        return Outcome::Exact;
+    }
+    let offset = real
+        .chars()
+        .zip(lab.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let snip = |s: &str| s.chars().skip(offset).take(SNIPPET).collect::<String>();
+    Outcome::Differs {
+        offset,
+        real: snip(real),
+        lab: snip(lab),
+    }
+}
+
+/// The items of a message list: `tool_use ID` → block JSON, `tool_result ID` → content text,
+/// in order of first appearance.
+fn items(messages: &[Value]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for block in messages
+        .iter()
+        .filter_map(|m| m.get("content").and_then(Value::as_array))
+        .flatten()
+    {
+        match block.get("type").and_then(Value::as_str) {
+            Some("tool_use") => {
+                let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                let shape =
+                    serde_json::json!({"name": block.get("name"), "input": block.get("input")});
+                out.push((format!("tool_use {id}"), shape.to_string()));
+            }
+            Some("tool_result") => {
+                let id = block
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let text = match block.get("content") {
+                    Some(Value::String(s)) => without_appended_reminders(s),
+                    Some(other) => other.to_string(),
+                    None => String::new(),
+                };
+                out.push((format!("tool_result {id}"), text));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A result text without the hashed reminders the record appended (`\n\n<hashed …>`).
+fn without_appended_reminders(s: &str) -> String {
+    let mut s = s;
+    while let Some(at) = s.rfind("\n\n<hashed chars=") {
+        if !s.ends_with('>') {
+            break;
+        }
+        s = &s[..at];
+    }
+    s.to_string()
+}
+
+/// The last main request's messages of a record.
+pub fn last_main(record: &Value) -> Option<&[Value]> {
+    record
+        .get("requests")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|r| r.get("kind").and_then(Value::as_str) == Some("main"))?
+        .get("messages")?
+        .as_array()
+        .map(Vec::as_slice)
+}
+
+/// Compares the real messages (already normalised) with the profile's raw messages.
+pub fn compare(real: &[Value], lab: &[Value]) -> Vec<Row> {
+    let lab = record::messages(&Normaliser::identity(), lab, false);
+    let real_items = items(real);
+    let mut lab_items: BTreeMap<String, String> = items(&lab).into_iter().collect();
+    let mut rows = Vec::new();
+    for (item, text) in real_items {
+        let outcome = match lab_items.remove(&item) {
+            Some(lab_text) => first_difference(&text, &lab_text),
+            None => Outcome::Missing { in_real: true },
+        };
+        rows.push(Row {
+            item,
+            chars: text.chars().count(),
+            outcome,
+        });
+    }
+    for item in lab_items.into_keys() {
+        rows.push(Row {
+            item,
+            chars: 0,
+            outcome: Outcome::Missing { in_real: false },
+        });
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn first_difference_reports_offset_and_snippets() {
+        assert_eq!(first_difference("abc", "abc"), Outcome::Exact);
+        assert_eq!(
+            first_difference("abcX", "abcY"),
+            Outcome::Differs {
+                offset: 3,
+                real: "X".into(),
+                lab: "Y".into()
+            }
+        );
+        assert_eq!(
+            first_difference("ab", "abc"),
+            Outcome::Differs {
+                offset: 2,
+                real: "".into(),
+                lab: "c".into()
+            }
+        );
+    }
+
+    #[test]
+    fn matches_by_id_and_ignores_appended_reminders() {
+        let real = vec![
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "Bash", "input": {"command": "cat x"}}, {"type": "tool_use", "id": "b", "name": "Bash", "input": {}}]}),
+            json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "b", "content": "B"},
+                {"type": "tool_result", "tool_use_id": "a", "content": "A\n\n<hashed chars=3 sha256=ff>"}]}),
+        ];
+        let lab = vec![
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "Bash", "input": {"command": "cat x"}}, {"type": "tool_use", "id": "b", "name": "Bash", "input": {}}]}),
+            json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "a", "content": "A"},
+                {"type": "tool_result", "tool_use_id": "b", "content": "C"}]}),
+        ];
+        let rows = compare(&real, &lab);
+        let summary: Vec<(&str, bool)> =
+            rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
+        assert_eq!(
+            summary,
+            [
+                ("tool_use a", true),
+                ("tool_use b", true),
+                ("tool_result b", false),
+                ("tool_result a", true)
+            ]
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! One probe from start to end, and the replay of a committed record. A probe plans the
+//! scenario, writes its fixtures into a fresh run directory, starts the scripted model server,
+//! runs the agent, normalises the logged requests into a conformance record and compares the
+//! last main request with the profile's run of the planned scenario. A replay does the last step
+//! only, from a record, without node or the agent (what CI runs).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::ProbeError;
+use super::agent::{self, AgentCommand, RunDirs};
+use super::compare::{self, Row};
+use super::plan;
+use super::record::{self, Layout, Normaliser};
+use super::script::Kind;
+use super::server::ScriptedServer;
+use crate::compaction::{driver, profile};
+use crate::error::LabError;
+use crate::options::RunOptions;
+use crate::scenario::Scenario;
+
+/// The virtual layout of the `claude-code` profile (its default directories).
+pub const VIRTUAL: Layout<'static> = Layout {
+    home: "/home/lab",
+    work: "/home/lab/repo",
+    tmp: "/tmp",
+    session: "5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de",
+};
+
+/// The profile a version is compared with: `claude-code` (it pins 2.1.88) for every version
+/// until a profile of a later version exists.
+pub fn profile_for(_version: &str) -> &'static str {
+    "claude-code"
+}
+
+/// Where `--agent-version V` looks for (and `--install` puts) an agent:
+/// `$HOME/.cache/harness-lab/agents/claude-code-V`, outside any repository.
+pub fn install_dir(version: &str) -> PathBuf {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "/tmp".into());
+    home.join(".cache/harness-lab/agents")
+        .join(format!("claude-code-{version}"))
+}
+
+/// The `claude` executable of an install directory.
+pub fn installed_bin(dir: &Path) -> PathBuf {
+    dir.join("node_modules/.bin/claude")
+}
+
+/// What a probe or replay found.
+#[derive(Debug, Clone)]
+pub struct ProbeReport {
+    pub scenario: String,
+    pub agent: String,
+    pub version: String,
+    pub profile: String,
+    /// Requests by kind, in the order main, compact, side, count_tokens, connect, other.
+    pub requests: Vec<(&'static str, usize)>,
+    pub rows: Vec<Row>,
+    /// The record (written by `--record`).
+    pub record: Value,
+    /// Wall time of the agent (None for a replay).
+    pub elapsed: Option<Duration>,
+}
+
+impl ProbeReport {
+    /// Every compared item is exact.
+    pub fn exact(&self) -> bool {
+        !self.rows.is_empty() && self.rows.iter().all(Row::exact)
+    }
+}
+
+/// Runs the scenario at `path` through the agent.
+pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabError> {
+    let scenario = Scenario::load(path)?;
+    let planned = plan::plan(&scenario)?;
+    let dirs = RunDirs::new()?;
+    for (relative, bytes) in &planned.fixtures {
+        dirs.write_fixture(relative, bytes)?;
+    }
+    let server = ScriptedServer::start(planned.script.clone())?;
+    let outcome = agent::run(command, &dirs, &server.url())?;
+    let log = server.stop();
+    if outcome.timed_out {
+        return Err(ProbeError::Agent(format!(
+            "{} did not finish within {} s",
+            command.bin.display(),
+            command.timeout.as_secs()
+        ))
+        .into());
+    }
+    if !log.iter().any(|l| matches!(l.kind, Kind::Main(_))) {
+        return Err(ProbeError::Agent(format!(
+            "{} sent no request (exit {:?}): {}",
+            command.bin.display(),
+            outcome.code,
+            outcome.stderr.trim()
+        ))
+        .into());
+    }
+    let version = log
+        .iter()
+        .find_map(|l| l.headers.get("user-agent"))
+        .and_then(|ua| ua.strip_prefix("claude-cli/"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or("unknown")
+        .to_string();
+    let session = record::session_id(&log);
+    let text = |p: &Path| p.to_string_lossy().into_owned();
+    let (home, work, tmp) = (text(&dirs.home), text(&dirs.work), text(&dirs.tmp));
+    let real = Layout {
+        home: &home,
+        work: &work,
+        tmp: &tmp,
+        session: &session,
+    };
+    let n = Normaliser::new(real, VIRTUAL);
+    let requests: Vec<Value> = log.iter().map(|l| record::request(&n, l)).collect();
+    let profile = profile_for(&version);
+    let record = json!({
+        "format": record::FORMAT,
+        "agent": "claude-code",
+        "version": version,
+        "scenario": path.to_string_lossy(),
+        "profile": profile,
+        "requests": requests,
+    });
+    let mut report = compare_record(&record, &planned.scenario, &RunOptions::default())?;
+    report.elapsed = Some(outcome.elapsed);
+    Ok(report)
+}
+
+/// Replays a committed record against its profile (with `options` applied on top).
+pub fn replay(path: &Path, options: &RunOptions) -> Result<ProbeReport, LabError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let record: Value = serde_json::from_str(&text).map_err(|e| {
+        LabError::Usage(format!("{}: not a conformance record: {e}", path.display()))
+    })?;
+    if record.get("format").and_then(Value::as_str) != Some(record::FORMAT) {
+        return Err(LabError::Usage(format!(
+            "{}: not a conformance record (expected \"format\": \"{}\")",
+            path.display(),
+            record::FORMAT
+        )));
+    }
+    let scenario_path = record.get("scenario").and_then(Value::as_str).unwrap_or("");
+    let scenario = Scenario::load(Path::new(scenario_path))?;
+    let planned = plan::plan(&scenario)?;
+    compare_record(&record, &planned.scenario, options)
+}
+
+fn compare_record(
+    record: &Value,
+    planned: &Scenario,
+    options: &RunOptions,
+) -> Result<ProbeReport, LabError> {
+    let get = |key: &str| {
+        record
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let profile = get("profile");
+    if profile::by_name(&profile).is_none() {
+        return Err(LabError::Usage(format!(
+            "record names an unknown profile `{profile}`"
+        )));
+    }
+    let mut options = options.clone();
+    options.profile.get_or_insert(profile.clone());
+    let run = driver::run(planned, &options)?;
+    let lab: Vec<Value> = run.messages.iter().map(|m| m.to_value()).collect();
+    let real = compare::last_main(record).unwrap_or(&[]);
+    let mut counts: Map<String, Value> = Map::new();
+    for r in record
+        .get("requests")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let kind = r
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("other")
+            .to_string();
+        let n = counts.get(&kind).and_then(Value::as_u64).unwrap_or(0);
+        counts.insert(kind, json!(n + 1));
+    }
+    let kinds = [
+        "main",
+        "compact",
+        "side",
+        "count_tokens",
+        "connect",
+        "other",
+    ];
+    Ok(ProbeReport {
+        scenario: get("scenario"),
+        agent: get("agent"),
+        version: get("version"),
+        profile,
+        requests: kinds
+            .iter()
+            .map(|k| {
+                (
+                    *k,
+                    counts.get(*k).and_then(Value::as_u64).unwrap_or(0) as usize,
+                )
+            })
+            .collect(),
+        rows: compare::compare(real, &lab),
+        record: record.clone(),
+        elapsed: None,
+    })
+}

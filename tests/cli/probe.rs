@@ -1,0 +1,101 @@
+//! `lab probe`: every committed conformance record replays exactly against its profile without
+//! node or the agent (what CI proves), a broken profile constant makes a replay fail, bad records
+//! are refused with exit 2, and (opt-in, `LAB_PROBE_LIVE=1` with Claude Code 2.1.88 installed
+//! by `lab probe --install`) a live probe agrees with the profile.
+
+use std::path::{Path, PathBuf};
+
+use crate::util::{lab, lab_ok};
+
+fn records() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    for agent in std::fs::read_dir(&root).unwrap().flatten() {
+        for file in std::fs::read_dir(agent.path()).unwrap().flatten() {
+            out.push(file.path());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_committed_record_replays_exactly() {
+    let records = records();
+    assert!(records.len() >= 2, "{records:?}");
+    let mut compared = 0;
+    for record in &records {
+        let out = lab_ok(&[
+            "probe",
+            "--replay",
+            record.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(v["exact"], true, "{}", record.display());
+        compared += v["rows"].as_array().unwrap().len();
+    }
+    // p01 under two versions: 7 tool_use and 7 tool_result items each.
+    assert_eq!(compared, 28);
+}
+
+#[test]
+fn a_broken_constant_makes_the_replay_fail() {
+    let record = "conformance/claude-code-2.1.88/p01-probe-bash-grep-thresholds.json";
+    for (constant, item) in [
+        ("bash_limit=30001", "toolu_b30001"),
+        ("grep_limit=20001", "toolu_g20001"),
+        ("preview=1999", "toolu_b30001"),
+    ] {
+        let out = lab(&["probe", "--replay", record, "--const", constant]);
+        assert_eq!(out.code, 1, "{constant}");
+        let text = out.stdout;
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("tool_result {item}")))
+            .unwrap();
+        assert!(line.contains("differs at "), "{constant}: {line}");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_record_is_refused() {
+    let out = lab(&[
+        "probe",
+        "--replay",
+        "scenarios/probe/p01-probe-bash-grep-thresholds.json",
+    ]);
+    assert_eq!(out.code, 2);
+    let err = out.stderr;
+    assert!(
+        err.contains(
+            "not a conformance record (expected \"format\": \"harness-lab conformance v1\")"
+        ),
+        "{err}"
+    );
+    let out = lab(&[
+        "probe",
+        "scenarios/probe/p01-probe-bash-grep-thresholds.json",
+        "--agent-bin",
+        "/nonexistent/claude",
+    ]);
+    assert_eq!(out.code, 2);
+}
+
+/// Opt-in: needs node and `lab probe --install` (2.1.88); never part of `.ci/run`.
+#[test]
+fn live_probe_agrees_with_the_profile() {
+    if std::env::var("LAB_PROBE_LIVE").as_deref() != Ok("1") {
+        return;
+    }
+    let out = lab(&[
+        "probe",
+        "scenarios/probe/p01-probe-bash-grep-thresholds.json",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(v["version"], "2.1.88");
+}
