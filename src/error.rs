@@ -44,6 +44,13 @@ pub enum RunError {
     /// The temporary directory of a store could not be created.
     #[error("create a temporary store directory: {0}")]
     TempDir(#[source] io::Error),
+    /// A file of the store could not be deleted (a `remove_file` step).
+    #[error("remove {path}: {source}")]
+    Remove {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
 }
 
 /// Any error of a `lab` command.

@@ -47,6 +47,13 @@ pub struct ProfileAudit {
     pub versus_agent: String,
     /// Why the profile could not replay the session, if it could not.
     pub error: Option<String>,
+    /// The observables of the failure modes users report (`observables.rs`): repeated calls
+    /// after their result was cleared, pointers to missing files, compactions that shrank the
+    /// context by less than 5%, pairs a stage split.
+    pub reread_after_clear: usize,
+    pub dangling_pointers: usize,
+    pub compaction_churn: usize,
+    pub pairs_broken_by_compaction: usize,
 }
 
 /// One imported session.
@@ -87,6 +94,11 @@ pub struct ProfileTotal {
     pub compactions: usize,
     /// Sessions where the agent compacted and this profile compacted at the same turn.
     pub same_turn: usize,
+    /// Sums of the per-session counts of the same name.
+    pub reread_after_clear: usize,
+    pub dangling_pointers: usize,
+    pub compaction_churn: usize,
+    pub pairs_broken_by_compaction: usize,
 }
 
 /// Everything `lab audit` found.
@@ -191,6 +203,10 @@ fn audit_session(
             versus_agent: versus(agent.first().copied(), compactions.first().copied()),
             compactions,
             error: None,
+            reread_after_clear: o.reread_after_clear,
+            dangling_pointers: o.dangling_pointers,
+            compaction_churn: o.compaction_churn,
+            pairs_broken_by_compaction: o.pairs_broken_by_compaction,
         });
     }
     Ok(SessionAudit {
@@ -219,6 +235,10 @@ fn failed(profile: &Profile, error: String) -> ProfileAudit {
         compactions: Vec::new(),
         versus_agent: "cannot replay".to_owned(),
         error: Some(error),
+        reread_after_clear: 0,
+        dangling_pointers: 0,
+        compaction_churn: 0,
+        pairs_broken_by_compaction: 0,
     }
 }
 
@@ -258,6 +278,10 @@ fn total(profile: &Profile, sessions: &[SessionAudit]) -> ProfileTotal {
             .iter()
             .filter(|(s, p)| !s.agent_compactions.is_empty() && p.versus_agent == "same turn")
             .count(),
+        reread_after_clear: rows.iter().map(|(_, p)| p.reread_after_clear).sum(),
+        dangling_pointers: rows.iter().map(|(_, p)| p.dangling_pointers).sum(),
+        compaction_churn: rows.iter().map(|(_, p)| p.compaction_churn).sum(),
+        pairs_broken_by_compaction: rows.iter().map(|(_, p)| p.pairs_broken_by_compaction).sum(),
     }
 }
 

@@ -48,6 +48,12 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
                     first_copies.push(id.to_owned());
                 }
                 record.archived_verbatim = true;
+                world
+                    .archive
+                    .holds
+                    .entry(path.clone())
+                    .or_default()
+                    .insert(id.to_owned());
                 originals += 1;
             }
             _ => placeholders += 1,
@@ -127,6 +133,12 @@ pub(crate) fn log_session(world: &mut World, messages: &[Message]) -> Result<(),
             match world.ledger.results.get_mut(id) {
                 Some(record) if record.is_original => {
                     record.archived_verbatim = true;
+                    world
+                        .archive
+                        .holds
+                        .entry(path.clone())
+                        .or_default()
+                        .insert(id.to_owned());
                     originals += 1;
                 }
                 _ => placeholders += 1,

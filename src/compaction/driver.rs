@@ -408,6 +408,7 @@ fn replay_step(
             compact_tool::run(world, id, calls, &incoming(scenario, results))?
         }
         Step::Observed(observed) => note_observed(world, observed),
+        Step::RemoveFile { dir, name } => world.remove_file(*dir, name)?,
         Step::SelectReply(_)
         | Step::ExtractReply(_)
         | Step::ConsolidateReply(_)

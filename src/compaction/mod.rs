@@ -14,7 +14,8 @@
 //! - the stages, one file each, and the pipeline runner: `stages/`; Claude Code's autocompact
 //!   threshold is `Profile::autocompact_threshold` in `profile`, checked by
 //!   `stages/autocompact.rs`;
-//! - the replay of a scenario: `driver.rs`; what is measured: `observables.rs`.
+//! - the replay of a scenario: `driver.rs`; what is measured: `observables.rs` (the pairs a
+//!   stage splits: `pairs.rs`).
 
 mod archive;
 pub mod driver;
@@ -22,6 +23,7 @@ pub mod explain;
 mod history;
 mod js_str;
 pub mod observables;
+mod pairs;
 mod persist;
 mod pointer;
 pub mod profile;

@@ -9,10 +9,12 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::compaction::pointer::{Pointer, pointer_in};
+use crate::compaction::profile::Strings;
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
-use crate::transcript::Role;
+use crate::trace::Event;
+use crate::transcript::{Content, Role};
 
 /// Names accepted in `expect`, in output order.
 pub const OBSERVABLE_NAMES: &[&str] = &[
@@ -35,7 +37,15 @@ pub const OBSERVABLE_NAMES: &[&str] = &[
     "transcript_originals",
     "transcript_placeholders",
     "claude_md_present",
+    "reread_after_clear",
+    "dangling_pointers",
+    "compaction_churn",
+    "pairs_broken_by_compaction",
 ];
+
+/// A compaction that shrinks the estimate by less than `1 / CHURN_SHARE` of what it was
+/// (5%) counts as churn.
+const CHURN_SHARE: usize = 20;
 
 /// Everything measured at one point of a run. Field order is the output order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -79,6 +89,18 @@ pub struct Observables {
     pub transcript_placeholders: Vec<usize>,
     /// The scenario's CLAUDE.md text is in what the next request sends.
     pub claude_md_present: bool,
+    /// Tool calls issued again (same name, same input) while no earlier identical call's result
+    /// was in context verbatim any more (`reread` events).
+    pub reread_after_clear: usize,
+    /// Pointers in context (in results: persisted-output and `saved at` paths; in text messages:
+    /// the summary's transcript path and snip's archive marker) naming a path inside the spill or
+    /// transcript directory where no file is.
+    pub dangling_pointers: usize,
+    /// Compactions (`compact` events of compact, reactive and autocompact, `snip` events) whose
+    /// estimate after is more than 95% of the estimate before: 20 × (before − after) < before.
+    pub compaction_churn: usize,
+    /// Tool_use/tool_result pairs intact before a stage and split by it (`split` events).
+    pub pairs_broken_by_compaction: usize,
 }
 
 /// Measures a world.
@@ -164,7 +186,91 @@ pub(crate) fn measure(world: &World) -> Observables {
                     .iter()
                     .any(|m| matches!(&m.content, crate::transcript::Content::Text(t) if t.contains(text)))
         }),
+        reread_after_clear: events(world, |e| e.kind == "reread"),
+        dangling_pointers: dangling_pointers(world),
+        compaction_churn: events(world, is_churn),
+        pairs_broken_by_compaction: events(world, |e| e.kind == "split"),
     }
+}
+
+/// Trace events that `test` accepts.
+fn events(world: &World, test: impl Fn(&Event) -> bool) -> usize {
+    world.trace.iter().filter(|e| test(e)).count()
+}
+
+/// A compaction (what `lab audit` counts: a `compact` event, or snip's `snip`) whose estimate
+/// shrank by less than 5%, or grew.
+fn is_churn(event: &Event) -> bool {
+    let compaction = event.kind == "compact" || (event.stage == "snip" && event.kind == "snip");
+    match (compaction, event.before, event.after) {
+        (true, Some(before), Some(after)) => CHURN_SHARE * before.saturating_sub(after) < before,
+        _ => false,
+    }
+}
+
+/// Pointers in context naming a path inside the spill or transcript directory with no file.
+fn dangling_pointers(world: &World) -> usize {
+    let strings = &world.profile.strings;
+    let roots = [
+        world.store.resolve(&world.spill_dir),
+        world.store.resolve(&world.transcript_dir),
+    ];
+    let dangles = |path: &str| {
+        let resolved = world.store.resolve(path);
+        roots.iter().any(|root| store::is_within(&resolved, root)) && !world.store.is_file(path)
+    };
+    let mut count = 0;
+    for message in world.history.messages() {
+        match &message.content {
+            Content::Text(text) if message.role == Role::User => {
+                count += text_pointers(strings, text)
+                    .into_iter()
+                    .filter(|p| dangles(p))
+                    .count();
+            }
+            Content::Text(_) => {}
+            Content::Blocks(_) => {
+                // A result that still holds the tool's own text is no pointer of the harness's
+                // (as for `forged_pointers`).
+                count += message
+                    .tool_results()
+                    .filter(|(id, _)| !world.ledger.results.get(*id).is_some_and(|r| r.is_original))
+                    .filter_map(|(_, content)| pointer_in(strings, content))
+                    .filter(|p| dangles(p.path()))
+                    .count();
+            }
+        }
+    }
+    count
+}
+
+/// The paths a user text message names where the profile's summary message or snip marker
+/// puts `{path}`: the rest of the line after the text that precedes `{path}` in the template
+/// (`Full transcript: `, `read the full transcript at: `, ` messages archived at `), without
+/// what follows `{path}` on its line (`]`).
+fn text_pointers<'a>(strings: &Strings, text: &'a str) -> Vec<&'a str> {
+    let templates = [Some(strings.summary_message), strings.snip_marker];
+    let mut paths = Vec::new();
+    for template in templates.into_iter().flatten() {
+        let Some((before, after)) = template.split_once("{path}") else {
+            continue;
+        };
+        let lead = before.rsplit(['}', '\n']).next().unwrap_or(before);
+        let tail = after.split(['{', '\n']).next().unwrap_or(after);
+        if lead.is_empty() {
+            continue;
+        }
+        let Some(start) = text.rfind(lead) else {
+            continue;
+        };
+        let rest = &text[start + lead.len()..];
+        let line = rest.split('\n').next().unwrap_or(rest);
+        let path = line.strip_suffix(tail).unwrap_or(line);
+        if !path.is_empty() {
+            paths.push(path);
+        }
+    }
+    paths
 }
 
 /// The prototype's `pairs_intact`.
@@ -308,4 +414,72 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::COURSE_MAIN;
+    use crate::transcript::Message;
+
+    fn churn(before: usize, after: usize) -> bool {
+        is_churn(&Event::new("compact", "compact").sizes(before, after))
+    }
+
+    #[test]
+    fn churn_is_a_compaction_that_shrinks_by_less_than_five_percent() {
+        assert!(churn(100, 96), "4% shrink");
+        assert!(!churn(100, 95), "exactly 5% is not churn");
+        assert!(churn(100, 120), "a compaction that grows the context");
+        assert!(is_churn(&Event::new("snip", "snip").sizes(1000, 990)));
+        assert!(!is_churn(&Event::new("snip", "keep").sizes(1000, 1000)));
+        assert!(!is_churn(&Event::new("micro", "replace").sizes(1000, 999)));
+    }
+
+    #[test]
+    fn dangling_pointers_name_missing_files_inside_the_run_directories() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[("t0", "bash", "x".into()), ("t1", "bash", "y".into())]);
+        for (block, path) in ["/lab/tool-results/t0.txt", "/etc/passwd"]
+            .iter()
+            .enumerate()
+        {
+            let pointer = format!("[Earlier tool result saved at {path}]");
+            world.replace_result(1, block, pointer, "micro", "r".into());
+        }
+        world.push(Message::user_text(
+            "[Compacted]\n\nFull transcript: /lab/.transcripts/transcript_0.jsonl",
+        ));
+        world.push(Message::user_text(
+            "[3 messages archived at /lab/.transcripts/transcript_1.jsonl]",
+        ));
+        let observed = measure(&world);
+        // t0's file and both transcripts are missing; /etc/passwd is outside (forged, not dangling).
+        assert_eq!(observed.dangling_pointers, 3);
+        assert_eq!(observed.forged_pointers, 2);
+        world
+            .store
+            .write_spill("/lab/tool-results/t0.txt", "x")
+            .unwrap();
+        world
+            .store
+            .write_spill("/lab/.transcripts/transcript_1.jsonl", "{}")
+            .unwrap();
+        assert_eq!(measure(&world).dangling_pointers, 1);
+    }
+
+    #[test]
+    fn text_pointers_follow_the_profile_templates() {
+        let strings = &COURSE_MAIN.strings;
+        let summary = "[Compacted]\n\nCurrent user request:\nsee Full transcript: /x\n\nFull transcript: /t/a.jsonl";
+        assert_eq!(text_pointers(strings, summary), ["/t/a.jsonl"]);
+        assert_eq!(
+            text_pointers(strings, "[4 messages archived at /t/b.jsonl]"),
+            ["/t/b.jsonl"]
+        );
+        assert!(text_pointers(strings, "no pointer here").is_empty());
+        let claude = &crate::compaction::profile::CLAUDE_CODE.strings;
+        let text = "summary\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /p/s.jsonl\nContinue the conversation";
+        assert_eq!(text_pointers(claude, text), ["/p/s.jsonl"]);
+    }
 }

@@ -55,6 +55,8 @@ pub(crate) trait Store {
     fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()>;
     /// `Path(path).resolve()`: absolute, `.`/`..` collapsed (and symlinks followed on disk).
     fn resolve(&self, path: &str) -> String;
+    /// Deletes the file at `path` (a spill file or a transcript); false when there is none.
+    fn remove(&mut self, path: &str) -> io::Result<bool>;
 }
 
 /// Python `PurePosixPath` normalisation: repeated and trailing slashes and `.` parts dropped.
@@ -226,6 +228,11 @@ impl Store for MemoryStore {
 
     fn resolve(&self, path: &str) -> String {
         resolve_lexical(path)
+    }
+
+    fn remove(&mut self, path: &str) -> io::Result<bool> {
+        let path = resolve_lexical(path);
+        Ok(self.spill.remove(&path).is_some() || self.transcripts.remove(&path).is_some())
     }
 }
 
@@ -408,6 +415,14 @@ impl Store for DirStore {
         }
         lexical.to_string_lossy().into_owned()
     }
+
+    fn remove(&mut self, path: &str) -> io::Result<bool> {
+        if !Path::new(path).is_file() {
+            return Ok(false);
+        }
+        fs::remove_file(path)?;
+        Ok(true)
+    }
 }
 
 #[cfg(test)]
@@ -456,6 +471,9 @@ mod tests {
         );
         assert!(store.is_file("/lab/res/../res/a.txt"));
         assert!(!store.is_file("/lab/res/zzz.txt"));
+        assert!(store.remove("/lab/res/./a.txt").unwrap());
+        assert!(!store.is_file("/lab/res/a.txt"));
+        assert!(!store.remove("/lab/res/a.txt").unwrap());
     }
 
     #[test]
@@ -471,6 +489,9 @@ mod tests {
         let files = store.spill_files(&join(&root, "res"));
         assert_eq!(files.len(), 1);
         assert_eq!(files[0].chars, 2);
+        assert!(store.remove(&path).unwrap());
+        assert!(!store.is_file(&path));
+        assert!(!store.remove(&path).unwrap());
         let messages = [Message::user_text("hi")];
         let chars = store
             .write_transcript(

@@ -6,15 +6,18 @@
 //! take it explicitly, and the driver decides when each runs. There are no globals, no clock and
 //! no ambient randomness.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::compaction::history::History;
 use crate::compaction::pointer;
 use crate::compaction::profile::Profile;
 use crate::compaction::store::{self, Store};
+use crate::error::RunError;
 use crate::python::json::char_len;
+use crate::scenario::StoreDir;
 use crate::scenario::Usage;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, Role};
@@ -83,6 +86,31 @@ pub(crate) struct Ledger {
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
     pub(crate) read_files: Vec<(String, String)>,
+    /// Ids of every tool call by [`call_key`] (name and input), in order of issue: what
+    /// `reread_after_clear` compares a new call with.
+    calls: BTreeMap<String, Vec<String>>,
+}
+
+/// A tool call's identity for `reread_after_clear`: its name and its input with object keys
+/// sorted (two calls are the same call when both are equal).
+fn call_key(name: &str, input: &Map<String, Value>) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&map[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    let input = sorted(&Value::Object(input.clone()));
+    format!("{name}\u{0}{input}")
 }
 
 impl Ledger {
@@ -104,6 +132,9 @@ pub(crate) struct Archive {
     pub(crate) transcripts: Vec<TranscriptRecord>,
     /// Index in `transcripts` of the session transcript.
     pub(crate) session: Option<usize>,
+    /// By transcript path: the results that file holds verbatim (what a `remove_file` step
+    /// takes away).
+    pub(crate) holds: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// What the scenario scripts: the request compaction repeats and the summariser's answer.
@@ -186,10 +217,12 @@ impl World {
         });
     }
 
-    /// Appends a message to the history; an assistant message marks every earlier result as seen.
-    /// (The driver logs it to the session transcript.)
+    /// Appends a message to the history; an assistant message marks every earlier result as seen
+    /// and traces its re-reads ([`World::note_calls`]). (The driver logs it to the session
+    /// transcript.)
     pub(crate) fn push(&mut self, message: Message) {
         if message.role == Role::Assistant {
+            self.note_calls(&message);
             for id in std::mem::take(&mut self.ledger.unseen) {
                 if let Some(record) = self.ledger.results.get_mut(&id) {
                     record.seen = true;
@@ -202,6 +235,55 @@ impl World {
             }
         }
         self.history.push(message);
+    }
+
+    /// Registers the tool calls of an assistant message and traces a `reread` event for each call
+    /// that repeats an earlier one (same name, same input) whose result the model can no longer
+    /// see: every earlier identical call that got a result has it replaced in context or out of
+    /// context (observable `reread_after_clear`, the re-read loop of anthropics/claude-code#68709).
+    fn note_calls(&mut self, message: &Message) {
+        let mut visible: Option<BTreeMap<String, bool>> = None;
+        for block in message.block_list() {
+            let Block::ToolUse { id, name, input } = block else {
+                continue;
+            };
+            let key = call_key(name, input);
+            let answered: Vec<String> = self
+                .ledger
+                .calls
+                .get(&key)
+                .into_iter()
+                .flatten()
+                .filter(|e| self.ledger.results.contains_key(*e))
+                .cloned()
+                .collect();
+            if let Some(last) = answered.last() {
+                let visible = visible.get_or_insert_with(|| self.results_in_context());
+                if answered.iter().all(|e| visible.get(e) != Some(&true)) {
+                    let how = match visible.get(last) {
+                        Some(_) => "replaced in context",
+                        None => "no longer in context",
+                    };
+                    let reason = format!(
+                        "the same {name} call as {last}, whose result is {how}: the model asks again"
+                    );
+                    self.record(Event::new("scenario", "reread").id(id).reason(reason));
+                }
+            }
+            self.ledger.calls.entry(key).or_default().push(id.clone());
+        }
+    }
+
+    /// Every result id in context, with whether its block still holds the original text.
+    fn results_in_context(&self) -> BTreeMap<String, bool> {
+        let mut ids = BTreeMap::new();
+        for message in self.history.messages() {
+            for (id, _) in message.tool_results() {
+                let original = self.ledger.results.get(id).is_some_and(|r| r.is_original);
+                ids.insert(id.to_owned(), original);
+            }
+        }
+        ids
     }
 
     /// Registers a batch of results in the ledger and appends it as one user message, as it
@@ -308,6 +390,56 @@ impl World {
         pointer::recognised_pointer(&self.profile, self.store.as_ref(), &self.spill_dir, content)
     }
 
+    /// Deletes a file of the spill or transcript directory (a `remove_file` step, as retention
+    /// cleanup does) and forgets what it held: a result whose only copy it was becomes
+    /// unrecoverable, and the pointers naming it dangle.
+    pub(crate) fn remove_file(&mut self, dir: StoreDir, name: &str) -> Result<(), RunError> {
+        let path = match dir {
+            StoreDir::Spill => store::join(&self.spill_dir, name),
+            StoreDir::Transcript => store::join(&self.transcript_dir, name),
+        };
+        let removed = self
+            .store
+            .remove(&path)
+            .map_err(|source| RunError::Remove {
+                path: path.clone(),
+                source,
+            })?;
+        if !removed {
+            self.record(
+                Event::new("scenario", "remove").reason(format!("no file {path}: nothing removed")),
+            );
+            return Ok(());
+        }
+        let resolved = self.store.resolve(&path);
+        let spilled: Vec<String> = self
+            .ledger
+            .results
+            .iter()
+            .filter(|(id, r)| {
+                r.spilled_verbatim && self.store.resolve(&self.spill_path(id)) == resolved
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &spilled {
+            if let Some(record) = self.ledger.results.get_mut(id) {
+                record.spilled_verbatim = false;
+            }
+        }
+        let held = self.archive.holds.remove(&path).unwrap_or_default();
+        for id in &held {
+            let elsewhere = self.archive.holds.values().any(|ids| ids.contains(id));
+            if let Some(record) = self.ledger.results.get_mut(id) {
+                record.archived_verbatim = elsewhere;
+            }
+        }
+        self.record(Event::new("scenario", "remove").reason(format!(
+            "removed {path} (retention cleanup): it held {} result(s)",
+            spilled.len() + held.len()
+        )));
+        Ok(())
+    }
+
     /// Records the estimate after a step for the peak.
     pub(crate) fn note_peak(&mut self) {
         self.counters.peak_chars = self.counters.peak_chars.max(self.history.estimate());
@@ -376,6 +508,108 @@ mod tests {
             .filter_map(|e| e.id.as_deref())
             .collect();
         assert_eq!(seen, ["t0"]);
+    }
+
+    fn read(world: &mut World, id: &str, input: serde_json::Value) {
+        let Value::Object(input) = input else {
+            panic!("an object")
+        };
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: id.to_owned(),
+                name: "Read".to_owned(),
+                input,
+            }],
+        ));
+        world.push_results(vec![IncomingResult {
+            id: id.to_owned(),
+            tool: "Read".to_owned(),
+            content: "fn main() {}".to_owned(),
+        }]);
+    }
+
+    fn rereads(world: &World) -> Vec<&str> {
+        world
+            .trace
+            .iter()
+            .filter(|e| e.kind == "reread")
+            .filter_map(|e| e.id.as_deref())
+            .collect()
+    }
+
+    #[test]
+    fn a_repeated_call_counts_only_once_no_earlier_result_is_in_context_verbatim() {
+        let mut world = World::for_test(COURSE_MAIN);
+        read(
+            &mut world,
+            "r1",
+            serde_json::json!({"file_path": "/a", "limit": 5}),
+        );
+        // r1 is still verbatim: the model could see it.
+        read(
+            &mut world,
+            "r2",
+            serde_json::json!({"limit": 5, "file_path": "/a"}),
+        );
+        assert!(rereads(&world).is_empty());
+        world.replace_result(1, 0, "[cleared]".into(), "micro", "r".into());
+        read(
+            &mut world,
+            "r3",
+            serde_json::json!({"file_path": "/a", "limit": 5}),
+        );
+        assert!(rereads(&world).is_empty(), "r2 is still verbatim");
+        world.replace_result(3, 0, "[cleared]".into(), "micro", "r".into());
+        world.replace_result(5, 0, "[cleared]".into(), "micro", "r".into());
+        // Keys in another order are the same input; another input is another call.
+        read(
+            &mut world,
+            "r4",
+            serde_json::json!({"limit": 5, "file_path": "/a"}),
+        );
+        read(
+            &mut world,
+            "r5",
+            serde_json::json!({"file_path": "/b", "limit": 5}),
+        );
+        assert_eq!(rereads(&world), ["r4"]);
+        // Out of context counts too.
+        world
+            .history
+            .replace_all(vec![Message::user_text("summary")]);
+        read(
+            &mut world,
+            "r6",
+            serde_json::json!({"file_path": "/b", "limit": 5}),
+        );
+        assert_eq!(rereads(&world), ["r4", "r6"]);
+    }
+
+    #[test]
+    fn removing_a_file_takes_the_copies_it_held() {
+        let mut world = World::for_test(COURSE_MAIN);
+        world.turn(&[("t0", "bash", "x".into())]);
+        world
+            .store
+            .write_spill("/lab/tool-results/t0.txt", "x")
+            .unwrap();
+        world.ledger.mark_spilled("t0", true);
+        crate::compaction::archive::write_transcript(&mut world, "compact").unwrap();
+        assert!(world.ledger.results["t0"].archived_verbatim);
+        world.remove_file(StoreDir::Spill, "t0.txt").unwrap();
+        assert!(!world.ledger.results["t0"].spilled_verbatim);
+        assert!(world.ledger.results["t0"].archived_verbatim);
+        let name = format!("transcript_{:032x}.jsonl", 0);
+        world.remove_file(StoreDir::Transcript, &name).unwrap();
+        assert!(!world.ledger.results["t0"].archived_verbatim);
+        assert!(!world.store.is_file(&format!("/lab/.transcripts/{name}")));
+        world.remove_file(StoreDir::Spill, "t0.txt").unwrap();
+        let last = world.trace.last().unwrap();
+        assert_eq!(
+            last.reason,
+            "no file /lab/tool-results/t0.txt: nothing removed"
+        );
     }
 
     #[test]

@@ -384,7 +384,8 @@ fn step(
         | Step::Prepare
         | Step::Idle(_)
         | Step::CompactTool { .. }
-        | Step::Observed(_) => {
+        | Step::Observed(_)
+        | Step::RemoveFile { .. } => {
             unreachable!("rejected before running")
         }
     }

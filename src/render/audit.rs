@@ -51,7 +51,7 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
         .map(|p| match &p.error {
             Some(error) => {
                 let mut row = vec![p.profile.clone(), format!("cannot replay: {error}")];
-                row.resize(9, String::new());
+                row.resize(13, String::new());
                 row
             }
             None => vec![
@@ -64,6 +64,10 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
                 p.model_calls.to_string(),
                 turns(&p.compactions),
                 p.versus_agent.clone(),
+                p.reread_after_clear.to_string(),
+                p.dangling_pointers.to_string(),
+                p.compaction_churn.to_string(),
+                p.pairs_broken_by_compaction.to_string(),
             ],
         })
         .collect();
@@ -78,6 +82,10 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
             "model calls",
             "compacts before turn",
             "vs the agent",
+            "rereads",
+            "dangling",
+            "churn",
+            "pairs split",
         ],
         rows,
         format,
@@ -107,6 +115,10 @@ fn totals_table(report: &AuditReport, format: Format) -> String {
                 t.model_calls.to_string(),
                 t.compactions.to_string(),
                 t.same_turn.to_string(),
+                t.reread_after_clear.to_string(),
+                t.dangling_pointers.to_string(),
+                t.compaction_churn.to_string(),
+                t.pairs_broken_by_compaction.to_string(),
             ]
         })
         .collect();
@@ -122,6 +134,10 @@ fn totals_table(report: &AuditReport, format: Format) -> String {
             "model calls",
             "compactions",
             "same turn as the agent",
+            "rereads",
+            "dangling",
+            "churn",
+            "pairs split",
         ],
         rows,
         format,

@@ -224,6 +224,19 @@ pub enum Step {
     /// What the real agent did at this point, as its log shows it (imported sessions): replayed
     /// as a trace event only, so that a run can be compared with the real agent.
     Observed(Observed),
+    /// A file of the run's spill or transcript directory is deleted, as retention cleanup does
+    /// (Claude Code's `cleanupPeriodDays`, run by another process); a missing file is traced and
+    /// nothing else happens.
+    RemoveFile { dir: StoreDir, name: String },
+}
+
+/// Which directory of a run a [`Step::RemoveFile`] names a file of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreDir {
+    /// The spill directory (`spill_dir`).
+    Spill,
+    /// The transcript directory (`transcript_dir`).
+    Transcript,
 }
 
 /// An event of a real session's log.

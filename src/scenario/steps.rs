@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::calls::{Ids, parse_assistant, parse_results};
 use super::expect::parse_expect;
 use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys, type_name};
-use super::{Observed, SeedRecord, Step};
+use super::{Observed, SeedRecord, Step, StoreDir};
 use crate::compaction::profile::Stage;
 use crate::error::ScenarioError;
 use crate::memory::world::Reply;
@@ -163,6 +163,13 @@ pub(crate) static STEPS: &[StepKind] = &[
         keys: &["compaction", "pre_tokens", "post_tokens", "summary_chars"],
         parse: parse_observed,
         is: |s| matches!(s, Step::Observed(_)),
+    },
+    StepKind {
+        key: "remove_file",
+        domain: Domain::Compaction,
+        keys: &["spill", "transcript"],
+        parse: parse_remove_file,
+        is: |s| matches!(s, Step::RemoveFile { .. }),
     },
 ];
 
@@ -409,6 +416,31 @@ fn parse_compact_tool(p: Payload, ids: &mut Ids) -> Result<Step, ScenarioError> 
     })
 }
 
+/// `{"spill": NAME}` or `{"transcript": NAME}`: one file name of that directory.
+fn parse_remove_file(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
+    let map = p.object()?;
+    let (dir, key) = match (map.contains_key("spill"), map.contains_key("transcript")) {
+        (true, false) => (StoreDir::Spill, "spill"),
+        (false, true) => (StoreDir::Transcript, "transcript"),
+        (has_spill, _) => {
+            let got = if has_spill { "both" } else { "neither" };
+            return Err(p.err(format!(
+                "remove_file names one file: {{\"spill\": NAME}} or {{\"transcript\": NAME}}, got {got}"
+            )));
+        }
+    };
+    let name = as_str(p.ctx, p.at, key, &map[key])?;
+    if name.is_empty() || name == "." || name == ".." || name.contains('/') {
+        return Err(p.err(format!(
+            "`{key}` is a file name in the {key} directory (no `/`, not `.` or `..`), got `{name}`"
+        )));
+    }
+    Ok(Step::RemoveFile {
+        dir,
+        name: name.to_owned(),
+    })
+}
+
 fn parse_select_reply(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
     Ok(Step::SelectReply(parse_reply(p)?))
 }
@@ -556,6 +588,7 @@ mod tests {
             "observed",
             r#"{"compaction": "auto", "pre_tokens": 167000}"#,
         ),
+        ("remove_file", r#"{"spill": "k.txt"}"#),
     ];
 
     fn parse_second_step(key: &str, payload: &str) -> Step {
@@ -590,13 +623,43 @@ mod tests {
         }
     }
 
+    #[test]
+    fn remove_file_names_one_file_of_one_directory() {
+        let step = parse_second_step("remove_file", r#"{"transcript": "s.jsonl"}"#);
+        assert_eq!(
+            step,
+            Step::RemoveFile {
+                dir: StoreDir::Transcript,
+                name: "s.jsonl".into()
+            }
+        );
+        let error = |payload: &str| {
+            let text = format!(r#"{{"steps": [{{"remove_file": {payload}}}]}}"#);
+            Scenario::parse("s.json", "s", &text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            error(r#"{"spill": "a.txt", "transcript": "b"}"#),
+            "load s.json: step 1 (remove_file): remove_file names one file: {\"spill\": NAME} or {\"transcript\": NAME}, got both"
+        );
+        assert!(error("{}").ends_with("got neither"));
+        assert_eq!(
+            error(r#"{"spill": "../etc/passwd"}"#),
+            "load s.json: step 1 (remove_file): `spill` is a file name in the spill directory (no `/`, not `.` or `..`), got `../etc/passwd`"
+        );
+        assert!(error(r#"{"spill": 3}"#).ends_with("`spill` must be a string, got a number"));
+        assert!(error(r#"{"file": "a"}"#).contains("unknown key `file`"));
+    }
+
     /// The order of the list in "unknown step" and "a step has exactly one key" messages.
     #[test]
     fn step_keys_keep_their_order() {
         assert_eq!(
             step_keys(),
             "user, assistant, results, stage, prepare, turn, idle, check, compact_tool, \
-             select_reply, extract_reply, consolidate_reply, fault, write_file, symlink, seed, observed"
+             select_reply, extract_reply, consolidate_reply, fault, write_file, symlink, seed, observed, \
+             remove_file"
         );
     }
 
@@ -612,7 +675,14 @@ mod tests {
         };
         assert_eq!(
             of(Domain::Compaction),
-            ["stage", "prepare", "idle", "compact_tool", "observed"]
+            [
+                "stage",
+                "prepare",
+                "idle",
+                "compact_tool",
+                "observed",
+                "remove_file"
+            ]
         );
         assert_eq!(
             of(Domain::Memory),

@@ -2,6 +2,7 @@
 //! `prepare` pipeline (SPEC §5; course s08 `prepare` at f9e8b28, seed 000 §3). The pipeline is the
 //! profile's data (`Pipe`); this file only walks it.
 
+use crate::compaction::pairs;
 use crate::compaction::profile::{Pipe, Stage};
 use crate::compaction::switches::Order;
 use crate::compaction::world::World;
@@ -17,8 +18,21 @@ pub(crate) fn run(world: &mut World, stage: Stage) -> Result<(), RunError> {
     run_with(world, stage, None)
 }
 
-/// Runs one stage; micro and fit stop once the estimate is at most `target`.
+/// Runs one stage; micro and fit stop once the estimate is at most `target`. Every pair the
+/// stage splits (intact before it, half in context after it) is traced as a `split` event
+/// (observable `pairs_broken_by_compaction`, `compaction/pairs.rs`).
 fn run_with(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(), RunError> {
+    let before = pairs::intact(world.history.messages());
+    run_stage(world, stage, target)?;
+    for id in pairs::split(&before, world.history.messages()) {
+        world.record(Event::new(stage.as_str(), "split").id(id).reason(format!(
+            "{stage} split the pair: its tool_use or its tool_result is still in context, the other half is not next to it"
+        )));
+    }
+    Ok(())
+}
+
+fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(), RunError> {
     match stage {
         Stage::Budget => budget::run(world),
         Stage::Snip => snip::run(world),

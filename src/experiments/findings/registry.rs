@@ -737,4 +737,52 @@ pub const FINDINGS: &[Finding] = &[
             &["records", "index"]
         ),
     },
+    Finding {
+        id: "O1",
+        source: "peers_2026 §12 rows 5, 21 (claude-code#68709, learn-claude-code#62)",
+        shows: "The re-read loop: once micro has replaced a read_file result, the model's identical call counts as a re-read (1); repeating it while the newer result is in context does not.",
+        check: scenario!(
+            "scenarios/o1-reread-after-clear.json",
+            &[
+                "reread_after_clear (step 7)",
+                "result:r1 (step 7)",
+                "reread_after_clear"
+            ]
+        ),
+    },
+    Finding {
+        id: "O2",
+        source: "peers_2026 §1.1 (CHANGELOG 2.1.83, 2.1.181), §12 row 11",
+        shows: "Retention cleanup deletes a spill file and the session transcript: the persisted-output pointer and the summary's transcript path dangle (2) and four results become unrecoverable.",
+        check: scenario!(
+            "scenarios/o2-dangling-pointers.json",
+            &[
+                "dangling_pointers (step 11)",
+                "dangling_pointers",
+                "unrecoverable"
+            ]
+        ),
+    },
+    Finding {
+        id: "O3",
+        source: "peers_2026 §12 rows 4, 16, 19, 20; §15",
+        shows: "A request longer than the context limit makes course-main compact before every turn: the first compaction grows the context and the next ones shrink it by 79 of 1906 chars, under 5% (churn 3).",
+        check: scenario!(
+            "scenarios/o3-compaction-churn.json",
+            &["compaction_churn", "model_calls"]
+        ),
+    },
+    Finding {
+        id: "O4",
+        source: "peers_2026 §12 rows 1, 3 (claude-code#2796, openclaw#3243)",
+        shows: "Reactive without pair protection splits one pair. A later compact makes the end state valid again, but pairs_broken_by_compaction still counts the split (1).",
+        check: scenario!(
+            "scenarios/o4-pairs-broken-by-compaction.json",
+            &[
+                "api_valid (step 10)",
+                "pairs_broken_by_compaction",
+                "api_valid"
+            ]
+        ),
+    },
 ];
