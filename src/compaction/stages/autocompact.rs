@@ -60,10 +60,11 @@ fn restored_files(world: &mut World) -> Vec<Message> {
         .cloned()
         .collect();
     for (path, content) in files {
-        let filename = store::basename(&path).to_owned();
+        // The note names the absolute `file_path` the Read was given (D7 of the probe study:
+        // the real note says `Note: /…/big.txt was read before…`).
         let attachment = if file_tokens(&path, &content) > c.restore_file_tokens {
             vec![system_reminder(&format!(
-                "Note: {filename} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
+                "Note: {path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
             ))]
         } else {
             let input = js_stringify(&serde_json::json!({ "file_path": path }));

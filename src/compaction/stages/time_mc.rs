@@ -90,9 +90,12 @@ mod tests {
 
     const CLEARED: &str = "[Old tool result content cleared]";
 
-    /// Seven Bash results c0..c6 and one result of a tool that is not compactable.
+    /// Seven Bash results c0..c6 and one result of a tool that is not compactable, with the
+    /// switch on (the profile has it off by default, D11).
     fn world_with_results() -> World {
-        let mut world = World::for_test(CLAUDE_CODE);
+        let mut profile = CLAUDE_CODE;
+        profile.switches.time_based_mc = true;
+        let mut world = World::for_test(profile);
         let ids: Vec<String> = (0..7).map(|i| format!("c{i}")).collect();
         let mut calls: Vec<(&str, &str, String)> = ids
             .iter()
@@ -120,5 +123,14 @@ mod tests {
         run(&mut world).unwrap();
         let again = world.trace.iter().filter(|e| e.kind == "replace").count();
         assert_eq!((replaced, again), (2, 2));
+    }
+
+    #[test]
+    fn off_by_default_as_shipped() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        world.turn(&[("c0", "Bash", "x".repeat(100))]);
+        world.clock.idle_minutes = 120;
+        run(&mut world).unwrap();
+        assert_eq!(world.result("c0").unwrap().len(), 100);
     }
 }
