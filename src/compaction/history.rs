@@ -119,6 +119,13 @@ impl History {
         self.estimator.list(end, self.sizes[..end].iter().sum())
     }
 
+    /// The estimate of `messages[start..]` alone (the messages after a reported usage); 0 when
+    /// `start` is past the end.
+    pub(crate) fn estimate_suffix(&self, start: usize) -> usize {
+        let sizes = self.sizes.get(start..).unwrap_or(&[]);
+        self.estimator.list(sizes.len(), sizes.iter().sum())
+    }
+
     /// `(message index, block index)` of every tool_result block in user
     /// messages with list content, in order.
     pub(crate) fn result_positions(&self) -> Vec<(usize, usize)> {
@@ -175,6 +182,11 @@ mod tests {
             history.estimate_prefix(2),
             estimate_chars(&history.messages()[..2])
         );
+        assert_eq!(
+            history.estimate_suffix(1),
+            estimate_chars(&history.messages()[1..])
+        );
+        assert_eq!(history.estimate_suffix(9), estimate_chars(&[]));
         let kept = history.messages()[1..].to_vec();
         history.replace_all(kept);
         assert_eq!(history.len(), 2);

@@ -3,7 +3,8 @@
 //! block by block per tool_use id: the tool_use (name and input) and its tool_result (content).
 //! Both sides pass through the same normaliser; reminders the agent appended to a result (D3 of
 //! research/claude_code_probe.md) are left out of the comparison, and results are matched by id,
-//! not position (concurrent tools answer in completion order, D4).
+//! not position (concurrent tools answer in completion order, D4). One more row compares the
+//! number of summary requests with the profile's summariser calls.
 
 use std::collections::BTreeMap;
 
@@ -147,6 +148,16 @@ pub fn compare(real: &[Value], lab: &[Value]) -> Vec<Row> {
         });
     }
     rows
+}
+
+/// The summary requests the agent sent against the profile's summariser calls (`model_calls`):
+/// whether both compacted as often (the autocompact trigger, D6). `chars` holds the real count.
+pub fn summary_requests(real: usize, lab: usize) -> Row {
+    Row {
+        item: "summary requests".into(),
+        chars: real,
+        outcome: first_difference(&real.to_string(), &lab.to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -56,10 +56,12 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
     let mut pending: BTreeMap<String, String> = BTreeMap::new();
     for (index, step) in rewritten.steps.iter_mut().enumerate() {
         let number = index + 1;
-        let (calls, results) = match step {
-            Step::Assistant(a) => (Some(&mut a.calls), None),
-            Step::Results(r) => (None, Some(&*r)),
-            Step::Turn { assistant, results } => (Some(&mut assistant.calls), Some(&*results)),
+        let (calls, results, reported) = match step {
+            Step::Assistant(a) => (Some(&mut a.calls), None, a.usage),
+            Step::Results(r) => (None, Some(&*r), None),
+            Step::Turn { assistant, results } => {
+                (Some(&mut assistant.calls), Some(&*results), assistant.usage)
+            }
             other => {
                 return Err(refuse(
                     number,
@@ -90,7 +92,7 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
             }
             turns.push(Turn {
                 blocks,
-                usage: Usage::SMALL,
+                usage: reported.map(wire_usage).unwrap_or(Usage::SMALL),
             });
         }
         for result in results.into_iter().flatten() {
@@ -119,6 +121,16 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
         fixtures,
         scenario: rewritten,
     })
+}
+
+/// The scenario's reported usage as the server reports it for that turn.
+fn wire_usage(u: crate::scenario::Usage) -> Usage {
+    Usage {
+        input_tokens: u.input_tokens as u64,
+        cache_creation_input_tokens: u.cache_creation_input_tokens as u64,
+        cache_read_input_tokens: u.cache_read_input_tokens as u64,
+        output_tokens: u.output_tokens as u64,
+    }
 }
 
 /// The input that makes the tool yield the fixture's text.
@@ -176,6 +188,7 @@ mod tests {
         )
         .unwrap();
         let p = plan(&s).unwrap();
+        assert_eq!(p.script.turns[0].usage, Usage::SMALL);
         assert_eq!(p.fixtures["fixtures/b1.out"], b"xxxxx");
         assert_eq!(p.fixtures["fixtures/g1.grep"], b"xxx\nxxx\n");
         assert_eq!(p.script.turns.len(), 1);
@@ -193,6 +206,24 @@ mod tests {
         assert_eq!(a.calls[0].input["command"], "cat fixtures/b1.out");
         assert_eq!(a.calls[1].input["path"], "fixtures/g1.grep");
         assert_eq!(p.scenario.request.as_deref(), Some("go"));
+    }
+
+    #[test]
+    fn a_scenario_usage_is_what_the_server_reports() {
+        let s = scenario(
+            r#"[{"turn": {"calls": [{"id": "b1", "name": "Bash"}], "results": [{"id": "b1", "text": "a"}],
+                "usage": {"input_tokens": 1000, "cache_read_input_tokens": 165700, "output_tokens": 10}}}]"#,
+        )
+        .unwrap();
+        let usage = plan(&s).unwrap().script.turns[0].usage;
+        assert_eq!(
+            (
+                usage.input_tokens,
+                usage.cache_read_input_tokens,
+                usage.output_tokens
+            ),
+            (1000, 165_700, 10)
+        );
     }
 
     #[test]

@@ -227,6 +227,16 @@ fn rename_spill(text: &str, id: &str) -> String {
     format!("{}{id}{}", &text[..start], &text[start + len..])
 }
 
+/// A normalised block with its `text` (when not hashed already) replaced by its hash.
+fn hash_text(mut block: Value) -> Value {
+    if let Some(Value::String(text)) = block.get_mut("text") {
+        if !text.starts_with("<hashed chars=") {
+            *text = hashed_marker(text);
+        }
+    }
+    block
+}
+
 fn strings(n: &Normaliser, v: &Value) -> Value {
     match v {
         Value::String(s) => Value::String(n.text(s)),
@@ -252,10 +262,12 @@ pub fn messages(n: &Normaliser, messages: &[Value], compact: bool) -> Vec<Value>
         .iter()
         .map(|m| {
             let role = m.get("role").cloned().unwrap_or(Value::Null);
+            // 2.1.332 sends part of its prompt as a `role: "system"` message: hashed whole.
+            let system = role.as_str() == Some("system");
             let content = match m.get("content") {
                 Some(Value::String(s)) => {
                     let s = n.text(s);
-                    Value::String(if is_reminder(&s) {
+                    Value::String(if system || is_reminder(&s) {
                         hashed_marker(&s)
                     } else {
                         s
@@ -265,6 +277,7 @@ pub fn messages(n: &Normaliser, messages: &[Value], compact: bool) -> Vec<Value>
                     blocks
                         .iter()
                         .map(|b| block(n, b, compact, &bash_ids))
+                        .map(|b| if system { hash_text(b) } else { b })
                         .collect(),
                 ),
                 other => other.cloned().unwrap_or(Value::Null),
@@ -424,6 +437,23 @@ mod tests {
         // Not a Bash result: the file name stays.
         assert!(result_text(&n, text, "g", &["toolu_b".into()]).contains("bktzvp658.txt"));
         assert_eq!(split_appended_reminders("plain"), ("plain", vec![]));
+    }
+
+    #[test]
+    fn a_system_message_is_hashed_whole() {
+        let n = Normaliser::identity();
+        let sent = vec![
+            json!({"role": "system", "content": [{"type": "text", "text": "# Environment\nvendor"}]}),
+            json!({"role": "system", "content": "vendor"}),
+            json!({"role": "user", "content": [{"type": "text", "text": "go"}]}),
+        ];
+        let out = messages(&n, &sent, false);
+        assert_eq!(
+            out[0]["content"][0]["text"],
+            hashed_marker("# Environment\nvendor")
+        );
+        assert_eq!(out[1]["content"], hashed_marker("vendor"));
+        assert_eq!(out[2]["content"][0]["text"], "go");
     }
 
     #[test]

@@ -215,7 +215,14 @@ fn compare_record(
                 )
             })
             .collect(),
-        rows: compare::compare(real, &lab),
+        rows: {
+            let mut rows = compare::compare(real, &lab);
+            rows.push(compare::summary_requests(
+                counts.get("compact").and_then(Value::as_u64).unwrap_or(0) as usize,
+                run.observables.model_calls,
+            ));
+            rows
+        },
         record: record.clone(),
         elapsed: None,
     })

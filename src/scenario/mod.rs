@@ -76,7 +76,8 @@ pub struct ResultSpec {
 }
 
 /// The token usage an API reported for one assistant message (the Messages API's `usage`):
-/// what the request that produced it cost. Imported logs carry it; no profile reads it yet.
+/// what the request that produced it cost. Imported logs carry it; the `claude-code` profile's
+/// autocompact counts the last one plus the estimate of what came after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
     pub input_tokens: usize,

@@ -36,8 +36,10 @@ fn every_committed_record_replays_exactly() {
         assert_eq!(v["exact"], true, "{}", record.display());
         compared += v["rows"].as_array().unwrap().len();
     }
-    // p01 under two versions: 7 tool_use and 7 tool_result items each.
-    assert_eq!(compared, 28);
+    // Each record: its items plus the summary-request row. p01 under two versions: 7 tool_use
+    // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
+    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1.
+    assert_eq!(compared, 2 * 15 + 2 * 7 + 3);
 }
 
 #[test]
@@ -57,6 +59,29 @@ fn a_broken_constant_makes_the_replay_fail() {
             .unwrap();
         assert!(line.contains("differs at "), "{constant}: {line}");
     }
+}
+
+#[test]
+fn a_broken_autocompact_buffer_makes_the_boundary_replay_fail() {
+    // 166999 counted: a buffer one token larger lowers the threshold to 166999, and the profile
+    // compacts where the agent did not.
+    let record = "conformance/claude-code-2.1.88/p02-probe-autocompact-usage-166999.json";
+    let out = lab(&[
+        "probe",
+        "--replay",
+        record,
+        "--const",
+        "autocompact_buffer=13001",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("summary requests") && l.contains("real \"0\" lab \"1\"")),
+        "{}",
+        out.stdout
+    );
+    lab_ok(&["probe", "--replay", record]);
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! message and restore the most recent files.
 //!
 //! Claude Code v2.1.88 `autoCompact.ts` / `compact.ts` (SPEC §5.5, C3-C4): threshold = window −
-//! min(max output, 20000) − 13000 tokens (167000 for a 200K window), compared with `>=`; one
+//! min(max output, 20000) − 13000 tokens (167000 for a 200K window), compared with `>=` to the
+//! last usage the API reported plus the estimate of the later messages (`tokenCountWithEstimation`;
+//! measured at 166999/167000 in research/claude_code_probe.md §3, D6); one
 //! summariser call with the 9-section prompt; the history becomes the summary message (with the
 //! path of the session transcript and, for autocompact, the instruction to continue), followed by
 //! up to 5 files re-read from the most recent Reads: a file of more than 5000 tokens becomes a
@@ -58,10 +60,11 @@ fn restored_files(world: &mut World) -> Vec<Message> {
         .cloned()
         .collect();
     for (path, content) in files {
-        let filename = store::basename(&path).to_owned();
+        // The note names the absolute `file_path` the Read was given (D7 of the probe study:
+        // the real note says `Note: /…/big.txt was read before…`).
         let attachment = if file_tokens(&path, &content) > c.restore_file_tokens {
             vec![system_reminder(&format!(
-                "Note: {filename} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
+                "Note: {path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
             ))]
         } else {
             let input = js_stringify(&serde_json::json!({ "file_path": path }));
@@ -101,20 +104,57 @@ fn restored_files(world: &mut World) -> Vec<Message> {
     out
 }
 
-/// Autocompact once the token estimate reaches Claude Code's autocompact threshold
+/// Claude Code's `tokenCountWithEstimation` (utils/tokens.ts): the last reported usage (input +
+/// cache creation + cache read + output) plus the rough estimate of what came after it; without
+/// a usage, the estimate of everything. The agent keeps each content block of a response as a
+/// record of its own and anchors at the first record of the response, so every block but the
+/// first of the reporting message counts as "after" (a second tool_use of the same response is
+/// estimated again). A usage whose message is no longer where it was (the history was replaced)
+/// is not used.
+pub(crate) fn token_count(world: &World) -> (usize, Option<usize>) {
+    match world.script.reported_usage {
+        Some((index, usage))
+            if world
+                .history
+                .messages()
+                .get(index)
+                .is_some_and(|m| m.role == crate::transcript::Role::Assistant) =>
+        {
+            let reported = usage.total();
+            let message = &world.history.messages()[index];
+            let siblings = message.block_list().get(1..).unwrap_or(&[]).to_vec();
+            let siblings = world.profile.estimator.message(&Message::blocks(
+                crate::transcript::Role::Assistant,
+                siblings,
+            ));
+            let after = siblings + world.history.estimate_suffix(index + 1);
+            (reported.saturating_add(after), Some(reported))
+        }
+        _ => (world.history.estimate(), None),
+    }
+}
+
+/// Autocompact once the token count ([`token_count`]) reaches Claude Code's autocompact threshold
 /// (`Profile::autocompact_threshold`, compared with `>=`): the whole history becomes the summary
 /// message and the restored files.
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
-    let tokens = world.history.estimate();
+    let (tokens, reported) = token_count(world);
     let threshold = world.profile.autocompact_threshold();
     if tokens < threshold {
         return Ok(());
     }
+    let how = match reported {
+        Some(reported) => format!(
+            " ({reported} reported by the API + {} estimated after it)",
+            tokens - reported
+        ),
+        None => String::new(),
+    };
     world.record(
         Event::new("autocompact", "over")
             .before(tokens)
             .reason(format!(
-                "{tokens} tokens ≥ autocompact threshold {threshold}"
+                "{tokens} tokens{how} ≥ autocompact threshold {threshold}"
             )),
     );
     let len = world.history.len();
@@ -139,6 +179,8 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.ledger.read_files.clear();
     archive::log_session(world, &messages)?;
     world.history.replace_all(messages);
+    // The message that reported the usage is gone: the next count estimates everything.
+    world.script.reported_usage = None;
     world.record(
         Event::new("autocompact", "compact")
             .sizes(tokens, world.history.estimate())
@@ -180,6 +222,34 @@ mod tests {
         assert!(summary.starts_with("This session is being continued"));
         assert!(summary.contains("read the full transcript at: /lab/.transcripts/session.jsonl"));
         assert_eq!(world.counters.model_calls, 1);
+    }
+
+    #[test]
+    fn a_reported_usage_plus_the_later_messages_is_the_count() {
+        use crate::scenario::Usage;
+        // 1000 input + 165700 cache read + 10 output = 166710 reported for message 0; its
+        // second tool_use counts again ("t2" + "{}" = 4 chars: 1 token), and the result after
+        // it is 4 × 288 chars = 288 tokens: 166999, one short.
+        let mut world = World::for_test(CLAUDE_CODE);
+        world.push(Message::tool_uses(&[("t1", "Bash"), ("t2", "t2")]));
+        let usage = Usage {
+            input_tokens: 1_000,
+            cache_read_input_tokens: 165_700,
+            output_tokens: 10,
+            ..Usage::default()
+        };
+        world.script.reported_usage = Some((0, usage));
+        world.push(Message::tool_result("t1", &"x".repeat(4 * 288)));
+        assert_eq!(token_count(&world), (166_999, Some(166_710)));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 2);
+        // One token more after the usage: 167000, compacted; the usage is then forgotten.
+        world.push(Message::user_text("abcd"));
+        assert_eq!(token_count(&world), (167_000, Some(166_710)));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        assert_eq!(world.script.reported_usage, None);
+        assert_eq!(token_count(&world).1, None);
     }
 
     #[test]

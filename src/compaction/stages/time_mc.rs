@@ -6,7 +6,9 @@
 //! tool (Read, Bash, PowerShell, Grep, Glob, WebSearch, WebFetch, Edit, Write, by the name of its
 //! tool_use) except the last `max(1, 5)` becomes `[Old tool result content cleared]`. Already
 //! cleared results are skipped. The originals stay in the session transcript. The shipped build
-//! has it off (GrowthBook `tengu_slate_heron`); the lab has it on, switch `time_based_mc`.
+//! has it off (GrowthBook `tengu_slate_heron`, and REPL-only when on); so has the profile, switch
+//! `time_based_mc` (D11 of research/claude_code_probe.md §4: switched on, an interactive resume
+//! after 120 minutes cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
 
 use std::collections::BTreeSet;
 
@@ -88,9 +90,12 @@ mod tests {
 
     const CLEARED: &str = "[Old tool result content cleared]";
 
-    /// Seven Bash results c0..c6 and one result of a tool that is not compactable.
+    /// Seven Bash results c0..c6 and one result of a tool that is not compactable, with the
+    /// switch on (the profile has it off by default, D11).
     fn world_with_results() -> World {
-        let mut world = World::for_test(CLAUDE_CODE);
+        let mut profile = CLAUDE_CODE;
+        profile.switches.time_based_mc = true;
+        let mut world = World::for_test(profile);
         let ids: Vec<String> = (0..7).map(|i| format!("c{i}")).collect();
         let mut calls: Vec<(&str, &str, String)> = ids
             .iter()
@@ -118,5 +123,14 @@ mod tests {
         run(&mut world).unwrap();
         let again = world.trace.iter().filter(|e| e.kind == "replace").count();
         assert_eq!((replaced, again), (2, 2));
+    }
+
+    #[test]
+    fn off_by_default_as_shipped() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        world.turn(&[("c0", "Bash", "x".repeat(100))]);
+        world.clock.idle_minutes = 120;
+        run(&mut world).unwrap();
+        assert_eq!(world.result("c0").unwrap().len(), 100);
     }
 }

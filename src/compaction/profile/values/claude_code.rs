@@ -18,7 +18,7 @@ const PIPELINE: &[Pipe] = &[
 ];
 
 /// Claude Code v2.1.88 as the public source shows it (SPEC §5.5, seed 003): per-tool persistence
-/// as results arrive, time-based microcompact after an idle hour, autocompact at window −
+/// as results arrive, time-based microcompact after an idle hour (off by default, as shipped), autocompact at window −
 /// min(max_output, 20000) − 13000 tokens with a 9-section summary, restored files and CLAUDE.md,
 /// every message in the session transcript, and pair repair before each request.
 pub const CLAUDE_CODE: Profile = Profile {
@@ -38,7 +38,8 @@ pub const CLAUDE_CODE: Profile = Profile {
             "reactive compact on a 413: ant-only",
             "the per-message 200000-char budget: behind tengu_hawthorn_steeple, off by default",
             "session-memory compaction: experimental flags, off by default",
-            "API usage: with no real API call, the token count is the rough estimate of all messages",
+            "API usage: a scenario without `usage` steps has the rough estimate of all messages as its token count (with one, the last usage + the estimate of the later messages, as the real agent counts)",
+            "API usage after pair repair: a repair that rewrites the history forgets the usage until the next response reports one",
             "the file-attachment JSON shape and the cyber-risk reminder text: restored files are sized by their rendered text",
             "the per-file header of CLAUDE.md contents: the scenario's text follows MEMORY_INSTRUCTION_PROMPT directly",
         ],
@@ -75,7 +76,10 @@ pub const CLAUDE_CODE: Profile = Profile {
         "restore_budget",
     ],
     // Only time_based_mc and pair_repair are Claude Code's; the rest are off (or, for the
-    // prototype's gate, correct) because it has no such mechanism.
+    // prototype's gate, correct) because it has no such mechanism. time_based_mc is off as a
+    // stock external user gets it (D11 of research/claude_code_probe.md §4: GrowthBook
+    // `tengu_slate_heron` defaults to disabled, and even when on it runs only for the REPL's
+    // main thread, never in `-p`/SDK use); switched on it matches the real agent exactly.
     switches: Switches {
         order: Order::Intact,
         unseen_guard: false,
@@ -84,7 +88,7 @@ pub const CLAUDE_CODE: Profile = Profile {
         save_before_replace: false,
         validate_pointer: false,
         snip_marker_guard: false,
-        time_based_mc: true,
+        time_based_mc: false,
         pair_repair: true,
         trust_stop_reason: false,
         gate_order_correct: true,
