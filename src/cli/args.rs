@@ -152,8 +152,7 @@ impl RunArgs {
 /// Whether `--break NAME` of `lab run` names a memory break: `MB` and more, in any case, so that
 /// an unknown `MB9` gets the memory breaks' message and `MB` alone the compaction breaks'.
 fn names_memory_break(name: &str) -> bool {
-    // Slices bytes: a name whose second byte falls inside a character panics (kept as found).
-    name.len() > 2 && name[..2].eq_ignore_ascii_case("MB")
+    name.len() > 2 && name.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("MB"))
 }
 
 /// `lab explain`.

@@ -30,3 +30,7 @@ pub mod store;
 mod summarizer;
 pub mod switches;
 pub mod world;
+
+/// Claude Code's pair repair, read-only: whether a history needs no repair (benched in
+/// `benches/pair_repair.rs`).
+pub use stages::pairs_intact;

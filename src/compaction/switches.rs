@@ -217,25 +217,21 @@ impl Switches {
     }
 
     /// Every combination of the values of `names` ([`SwitchName::values`]) on top of `self`,
-    /// the first name varying slowest; switches not named keep their value. One switch-grid
-    /// builder for the matrix, Monte Carlo cells and the every-combination tests: with `n`
-    /// names there are `2^n` values, `[self]` for none.
+    /// the first name varying slowest; switches not named keep their value. With `n` names
+    /// there are `2^n` values, `[self]` for none.
     pub fn grid(self, names: &[SwitchName]) -> Vec<Switches> {
-        let mut grid = vec![self];
-        for &name in names {
-            grid = grid
-                .into_iter()
-                .flat_map(|base| {
-                    name.values().into_iter().map(move |value| {
-                        let mut next = base;
-                        next.set(name, value)
-                            .expect("a switch accepts its own values");
-                        next
-                    })
-                })
-                .collect();
-        }
-        grid
+        let axes: Vec<_> = names.iter().map(|&n| (n, n.values().to_vec())).collect();
+        product(&axes)
+            .into_iter()
+            .map(|combo| {
+                let mut next = self;
+                for (name, value) in combo {
+                    next.set(name, value)
+                        .expect("a switch accepts its own values");
+                }
+                next
+            })
+            .collect()
     }
 
     /// The listed switches as a JSON object, in the given order.
@@ -251,6 +247,26 @@ impl Switches {
         }
         Value::Object(map)
     }
+}
+
+/// The one grid builder: every combination of one value per axis, as `(axis, value)` pairs in
+/// axis order, the first axis varying slowest; `[[]]` for no axes. `Switches::grid`, Monte
+/// Carlo's cells and the every-combination tests walk their grids with it.
+pub fn product<K: Clone, V: Clone>(axes: &[(K, Vec<V>)]) -> Vec<Vec<(K, V)>> {
+    let mut grid = vec![Vec::new()];
+    for (axis, values) in axes {
+        grid = grid
+            .into_iter()
+            .flat_map(|combo: Vec<(K, V)>| {
+                values.iter().map(move |value| {
+                    let mut next = combo.clone();
+                    next.push((axis.clone(), value.clone()));
+                    next
+                })
+            })
+            .collect();
+    }
+    grid
 }
 
 #[cfg(test)]

@@ -211,6 +211,15 @@ fn unknown_switch_on_the_command_line() {
 }
 
 #[test]
+fn a_break_name_with_a_multibyte_second_character_is_refused_not_a_panic() {
+    // `xé`: byte 2 falls inside `é`; the memory-break prefix test once sliced it and panicked.
+    refused(
+        &["run", arg(&f01()), "--break", "xé"],
+        &["unknown break `xé` (expected D1, D2, D3, D4, D5, D6 or all)"],
+    );
+}
+
+#[test]
 fn non_integer_constant_on_the_command_line() {
     refused(
         &["run", arg(&f01()), "--const", "keep_results=abc"],

@@ -33,3 +33,58 @@ fn every_readme_example_is_current() {
         );
     }
 }
+
+/// The entries of the README's Layout tree, as paths under `src/` (folders end in `/`).
+fn layout_entries(readme: &str) -> Vec<String> {
+    let start = readme.find("## Layout").expect("a Layout section");
+    let block = &readme[start..];
+    let body =
+        &block[block.find("```text\nsrc/\n").expect("the src/ tree") + "```text\nsrc/\n".len()..];
+    let body = &body[..body.find("\n```").expect("a closed tree")];
+    let mut stack: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for line in body.lines() {
+        let depth = (line.len() - line.trim_start().len()) / 2 - 1;
+        let name = line
+            .split_whitespace()
+            .next()
+            .expect("a name on every line");
+        stack.truncate(depth);
+        let path = format!("{}{name}", stack.concat());
+        if name.ends_with('/') {
+            stack.push(name.to_owned());
+        }
+        out.push(path);
+    }
+    out
+}
+
+/// Every folder under `src/` and every file at its top level, as the Layout tree names them.
+fn source_entries(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if path.is_dir() {
+            out.push(format!("{prefix}{name}/"));
+            source_entries(&path, &format!("{prefix}{name}/"), out);
+        } else if prefix.is_empty() {
+            out.push(name);
+        }
+    }
+}
+
+#[test]
+fn the_readme_layout_tree_matches_the_source_folders() {
+    let root = manifest_dir();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut listed = layout_entries(&readme);
+    let mut actual = Vec::new();
+    source_entries(&root.join("src"), "", &mut actual);
+    listed.sort();
+    actual.sort();
+    assert_eq!(listed, actual, "README Layout tree vs src/");
+}

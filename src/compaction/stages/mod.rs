@@ -21,4 +21,5 @@ mod snip;
 mod time_mc;
 pub(crate) mod user_context;
 
+pub use pair_repair::is_intact as pairs_intact;
 pub(crate) use pipeline::{prepare, run};

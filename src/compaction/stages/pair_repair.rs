@@ -9,7 +9,7 @@
 //! user message that follows no assistant message loses its tool results (emptied: dropped, or
 //! `[Orphaned tool result removed due to conversation resume]` when it would be the first).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
@@ -169,8 +169,59 @@ fn repair(input: &[Message]) -> Repair {
     repair
 }
 
+/// Whether `messages[index]`, a user message after an assistant message calling `uses`, answers
+/// each of them exactly once and nothing else, and is not an empty block list (which `answer`
+/// turns into `(no content)`).
+fn answers_exactly(uses: &[&str], next: &Message) -> bool {
+    if matches!(&next.content, Content::Blocks(blocks) if blocks.is_empty()) {
+        return false;
+    }
+    let mut answered: Vec<&str> = Vec::with_capacity(uses.len());
+    for (id, _) in next.tool_results() {
+        if !uses.contains(&id) || answered.contains(&id) {
+            return false;
+        }
+        answered.push(id);
+    }
+    answered.len() == uses.len()
+}
+
+/// Whether `repair(messages)` would return `messages` unchanged, checked without building
+/// anything: the common case costs one read of the list and no copy of it (issue 13, D8).
+pub fn is_intact(messages: &[Message]) -> bool {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut index = 0;
+    while index < messages.len() {
+        let message = &messages[index];
+        if message.role != Role::Assistant {
+            if message.tool_results().next().is_some() {
+                return false;
+            }
+            index += 1;
+            continue;
+        }
+        if matches!(&message.content, Content::Blocks(blocks) if blocks.is_empty()) {
+            return false;
+        }
+        let uses: Vec<&str> = message.tool_use_ids().collect();
+        if uses.iter().any(|id| !seen.insert(id)) {
+            return false;
+        }
+        match messages.get(index + 1).filter(|m| m.role == Role::User) {
+            Some(next) if answers_exactly(&uses, next) => index += 2,
+            Some(_) => return false,
+            None if uses.is_empty() => index += 1,
+            None => return false,
+        }
+    }
+    true
+}
+
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if !world.profile.on(SwitchName::PairRepair) {
+        return Ok(());
+    }
+    if is_intact(world.history.messages()) {
         return Ok(());
     }
     let Repair { output, notes, .. } = repair(world.history.messages());
@@ -220,6 +271,47 @@ mod tests {
             Message::user_text("[Orphaned tool result removed due to conversation resume]")
         );
         assert_eq!(messages[2], Message::tool_result("t1", "out"));
+    }
+
+    /// Every list of up to four messages drawn from a small alphabet (answered and unanswered
+    /// calls, duplicates, orphans, empty lists, text): the read-only check says "intact" exactly
+    /// when the full repair would return the list unchanged.
+    #[test]
+    fn the_read_only_check_agrees_with_the_full_repair() {
+        let alphabet = [
+            Message::user_text("hi"),
+            Message {
+                role: Role::Assistant,
+                content: Content::Text("ok".into()),
+            },
+            Message::tool_uses(&[("t1", "Bash")]),
+            Message::tool_uses(&[("t1", "Bash"), ("t2", "Bash")]),
+            Message::tool_result("t1", "out"),
+            Message::tool_result("t2", "out"),
+            Message::blocks(
+                Role::User,
+                vec![Block::tool_result("t1", "a"), Block::tool_result("t1", "b")],
+            ),
+            Message::blocks(Role::User, vec![]),
+            Message::blocks(Role::Assistant, vec![]),
+        ];
+        let n = alphabet.len();
+        let (mut intact, mut broken) = (0, 0);
+        for length in 0..=4u32 {
+            for code in 0..n.pow(length) {
+                let list: Vec<Message> = (0..length)
+                    .map(|k| alphabet[code / n.pow(k) % n].clone())
+                    .collect();
+                let unchanged = repair(&list).output == list;
+                assert_eq!(is_intact(&list), unchanged, "{list:?}");
+                if unchanged { intact += 1 } else { broken += 1 }
+            }
+        }
+        // Both answers occur, so the agreement is not vacuous.
+        assert!(
+            intact > 50 && broken > 1000,
+            "{intact} intact, {broken} broken"
+        );
     }
 
     #[test]

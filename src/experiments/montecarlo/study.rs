@@ -51,19 +51,7 @@ impl Cell {
 
 /// The cells of profiles × the grid's combinations (the last axis varies fastest).
 pub fn cells(profiles: &[String], grid: &[(String, Vec<String>)]) -> Vec<Cell> {
-    let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
-    for (name, values) in grid {
-        combos = combos
-            .into_iter()
-            .flat_map(|combo| {
-                values.iter().map(move |value| {
-                    let mut next = combo.clone();
-                    next.push((name.clone(), value.clone()));
-                    next
-                })
-            })
-            .collect();
-    }
+    let combos = crate::compaction::switches::product(grid);
     profiles
         .iter()
         .flat_map(|profile| {
