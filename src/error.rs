@@ -66,6 +66,9 @@ pub enum LabError {
         #[source]
         source: io::Error,
     },
+    /// A session log could not be imported (exit code 2).
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// An output file could not be written.
     #[error("write {path}: {source}")]
     Write {

@@ -14,6 +14,7 @@ pub mod diff;
 pub mod error;
 pub mod experiments;
 pub(crate) mod fmt;
+pub mod import;
 pub mod memory;
 pub mod options;
 pub mod python;

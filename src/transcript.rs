@@ -194,6 +194,13 @@ impl Message {
         }
     }
 
+    /// `len(json.dumps(message))` with its default `ensure_ascii=True`.
+    pub fn json_ascii_chars(&self) -> usize {
+        let mut counter = Counter::default();
+        self.write_py(&mut counter, Dialect::JsonAscii);
+        counter.0
+    }
+
     /// `len(repr(message))`.
     pub fn repr_chars(&self) -> usize {
         let mut counter = Counter::default();

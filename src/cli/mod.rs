@@ -5,6 +5,7 @@
 
 mod args;
 mod docs;
+mod import;
 mod repro;
 mod value_enums;
 
@@ -18,6 +19,7 @@ pub use args::{
     MergeArgs, MonteCarloArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs, VerifyArgs,
 };
 pub use docs::CompletionsArgs;
+pub use import::{AuditCliArgs, ImportCliArgs};
 pub use value_enums::{CliFormat, CliStore};
 
 use crate::commands::breaks::BreaksCmd;
@@ -101,6 +103,11 @@ pub enum CliCommand {
     Completions(CompletionsArgs),
     /// Print the man page (roff): `lab man > lab.1`.
     Man,
+    /// Turn real agent session logs (Claude Code, Codex, Cline) into scenarios.
+    Import(ImportCliArgs),
+    /// Import real sessions and replay each under every compaction profile: what each would
+    /// lose, and where it compacts beside the real agent. Worst sessions first.
+    Audit(AuditCliArgs),
 }
 
 /// What a command line asks for.
@@ -165,6 +172,8 @@ impl Cli {
             CliCommand::Report(args) => args.into_command(),
             CliCommand::Completions(args) => return Ok(Request::Print(docs::completions(&args))),
             CliCommand::Man => return Ok(Request::Print(docs::man_page())),
+            CliCommand::Import(args) => args.into_command(format),
+            CliCommand::Audit(args) => args.into_command(format),
         };
         Ok(Request::Execute(command))
     }

@@ -3,10 +3,12 @@
 //! renders the result. [`execute`] is the whole switchboard (ripgrep's `run()`): one line per
 //! command, so that every command is one library call a test can make without a process.
 
+pub mod audit;
 pub mod breaks;
 pub mod compare;
 pub mod explain;
 pub mod generate;
+pub mod import;
 pub mod matrix;
 pub mod memory;
 pub mod merge;
@@ -56,6 +58,10 @@ pub enum Command {
     Gen(generate::GenCmd),
     /// `lab search`.
     Search(search::SearchCmd),
+    /// `lab import`.
+    Import(import::ImportArgs),
+    /// `lab audit`.
+    Audit(audit::AuditArgs),
 }
 
 /// What a command prints and its exit code (0, or 1 when an expectation or check failed).
@@ -101,6 +107,8 @@ pub fn execute_with(
         Command::Merge(cmd) => merge::execute(cmd),
         Command::Gen(cmd) => generate::execute(&cmd),
         Command::Search(cmd) => search::execute(&cmd, progress),
+        Command::Import(cmd) => import::execute(&cmd),
+        Command::Audit(cmd) => audit::execute(&cmd, progress),
     }
 }
 

@@ -8,6 +8,7 @@ use crate::compaction::profile::TranscriptName;
 use crate::compaction::store;
 use crate::compaction::world::{TranscriptRecord, World};
 use crate::error::RunError;
+use crate::python::json::Dialect;
 use crate::trace::Event;
 use crate::transcript::Message;
 
@@ -23,9 +24,16 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         }
     };
     let path = store::join(&world.transcript_dir, &name);
+    let (dialect, expected) = if world.profile.transcript_ascii {
+        let lines = world.history.messages().iter();
+        let chars = lines.map(|m| m.json_ascii_chars() + 1).sum();
+        (Dialect::JsonAscii, chars)
+    } else {
+        (Dialect::Json, world.history.jsonl_chars())
+    };
     let chars = world
         .store
-        .write_transcript(&path, world.history.messages(), world.history.jsonl_chars())
+        .write_transcript(&path, world.history.messages(), dialect, expected)
         .map_err(|source| RunError::Store {
             path: path.clone(),
             source,
@@ -145,7 +153,23 @@ pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
+    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN, COURSE_SITE};
+    use crate::transcript::Message;
+
+    #[test]
+    fn the_site_writes_transcripts_ascii_escaped_and_main_raw() {
+        // Case E: `json.dumps(msg, default=str)` keeps ensure_ascii=True at the site, so the
+        // request "é😀" is written `"\u00e9\ud83d\ude00"`: 6 + 12 chars instead of 2.
+        let line = |profile| {
+            let mut world = World::for_test(profile);
+            world.push(Message::user_text("é😀"));
+            write_transcript(&mut world, "compact").unwrap();
+            world.archive.transcripts[0].chars
+        };
+        // {"role": "user", "content": "é😀"} is 33 characters, and the newline.
+        assert_eq!(line(COURSE_MAIN), 34);
+        assert_eq!(line(COURSE_SITE), 34 - 2 + 18);
+    }
 
     #[test]
     fn a_transcript_counts_originals_and_replaced_results() {

@@ -9,14 +9,16 @@ use serde_json::Value;
 use crate::check::{CheckOutcome, text_measure};
 use crate::compaction::archive;
 use crate::compaction::observables::{self, Fate, Observables};
-use crate::compaction::profile::{self, Profile, Stage};
+use crate::compaction::profile::{self, Profile, ReactiveSmall, SnipTail, Stage};
 use crate::compaction::stages::{self, arrival, compact_tool, user_context};
 use crate::compaction::store::{DirStore, MemoryStore, SpillFile, Store, StoreKind};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::{IncomingResult, TranscriptRecord, World};
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::options::RunOptions;
-use crate::scenario::{ExpectKey, Expectation, ResultSpec, Scenario, Step};
+use crate::scenario::{
+    AssistantSpec, ExpectKey, Expectation, Observed, ResultSpec, Scenario, Step,
+};
 use crate::trace::Event;
 use crate::transcript::Message;
 
@@ -132,18 +134,46 @@ pub fn resolve_profile(scenario: &Scenario, options: &RunOptions) -> Result<Prof
             .set(switch, value)
             .map_err(|e| LabError::Usage(format!("--set {name}={value}: {e}")))?;
     }
-    let c = profile.constants;
-    if profile.stages.contains(&Stage::Snip) && c.snip_head >= c.snip_max {
-        return Err(invalid(
-            scenario,
-            "constants",
-            format!(
-                "snip_head ({}) must be smaller than snip_max ({}): the course would index past the list",
-                c.snip_head, c.snip_max
-            ),
-        ));
+    if let Some(message) = crashing_constants(&profile) {
+        return Err(invalid(scenario, "constants", message));
     }
     Ok(profile)
+}
+
+/// Constants with which the real code raises instead of compacting: the run is refused before
+/// it starts, naming the exception and the line that would raise it.
+fn crashing_constants(profile: &Profile) -> Option<String> {
+    let c = profile.constants;
+    if profile.stages.contains(&Stage::Snip) && c.snip_head >= c.snip_max {
+        return Some(format!(
+            "snip_head ({}) must be smaller than snip_max ({}): the course would index past the list",
+            c.snip_head, c.snip_max
+        ));
+    }
+    // Course latest's tail is `max_messages - head_end - 1`: with one message more than the
+    // head it is empty, tail_start is len(messages) and `messages[tail_start]` is out of range.
+    if profile.stages.contains(&Stage::Snip)
+        && profile.snip_tail == SnipTail::MaxMinusHeadMinusOne
+        && c.snip_max == c.snip_head + 1
+    {
+        return Some(format!(
+            "snip_max ({}) must be larger than snip_head + 1 ({}): the course's snip_compact would raise IndexError at `self.is_tool_result(messages[tail_start])` (tail_start = len(messages))",
+            c.snip_max,
+            c.snip_head + 1
+        ));
+    }
+    // f9e8b28 and latest's reactive_compact guard only `tail_start > 0`: keeping no message makes
+    // tail_start len(messages), and `messages[tail_start]` is out of range (the site also checks
+    // `tail_start < len(messages)`).
+    if profile.stages.contains(&Stage::Reactive)
+        && profile.reactive_small == ReactiveSmall::KeepNothing
+        && c.keep_messages == 0
+    {
+        return Some(
+            "keep_messages (0) must be at least 1: the course's reactive_compact would raise IndexError at `self.is_tool_result(messages[tail_start])` (tail_start = len(messages))".to_owned(),
+        );
+    }
+    None
 }
 
 /// The scenario's results as they arrive: each with the tool name of its call.
@@ -315,7 +345,10 @@ fn replay_step(
             world.script.active_request = text.clone();
             append(world, Message::user_text(text.clone()))?;
         }
-        Step::Assistant(spec) => append(world, spec.message())?,
+        Step::Assistant(spec) => {
+            append(world, spec.message())?;
+            note_usage(world, spec);
+        }
         Step::Results(results) => arrival::deliver(world, incoming(scenario, results))?,
         Step::Stage(stage) => stages::run(world, *stage)?,
         Step::Prepare => stages::prepare(world)?,
@@ -323,6 +356,7 @@ fn replay_step(
             stages::prepare(world)?;
             world.note_peak();
             append(world, assistant.message())?;
+            note_usage(world, assistant);
             if !results.is_empty() {
                 arrival::deliver(world, incoming(scenario, results))?;
             }
@@ -338,6 +372,7 @@ fn replay_step(
         Step::CompactTool { id, calls, results } => {
             compact_tool::run(world, id, calls, &incoming(scenario, results))?
         }
+        Step::Observed(observed) => note_observed(world, observed),
         Step::SelectReply(_)
         | Step::ExtractReply(_)
         | Step::ConsolidateReply(_)
@@ -351,6 +386,47 @@ fn replay_step(
     }
     world.note_peak();
     Ok(())
+}
+
+/// Keeps the usage the API reported for the assistant message just appended (imported logs),
+/// with the message's index, and traces it.
+fn note_usage(world: &mut World, spec: &AssistantSpec) {
+    let Some(usage) = spec.usage else {
+        return;
+    };
+    let message = world.history.len().saturating_sub(1);
+    world.script.reported_usage = Some((message, usage));
+    world.record(Event::new("scenario", "usage").reason(format!(
+        "the API reported {} tokens for message {message} (input {}, cache creation {}, \
+         cache read {}, output {})",
+        usage.total(),
+        usage.input_tokens,
+        usage.cache_creation_input_tokens,
+        usage.cache_read_input_tokens,
+        usage.output_tokens
+    )));
+}
+
+/// A real agent's event (imported logs): traced, nothing else changes.
+fn note_observed(world: &mut World, observed: &Observed) {
+    let Observed::Compaction {
+        trigger,
+        pre_tokens,
+        post_tokens,
+        summary_chars,
+    } = observed;
+    let mut reason = format!("the real agent compacted here ({trigger}");
+    if let Some(pre) = pre_tokens {
+        reason.push_str(&format!("; {pre} tokens before"));
+    }
+    if let Some(post) = post_tokens {
+        reason.push_str(&format!("; {post} after"));
+    }
+    if let Some(chars) = summary_chars {
+        reason.push_str(&format!("; a {chars}-char summary"));
+    }
+    reason.push(')');
+    world.record(Event::new("observed", "compaction").reason(reason));
 }
 
 /// The report of a finished run: the final measurements, the messages a request would send,

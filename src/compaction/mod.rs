@@ -20,6 +20,7 @@ mod archive;
 pub mod driver;
 pub mod explain;
 mod history;
+mod js_str;
 pub mod observables;
 mod persist;
 mod pointer;

@@ -11,6 +11,7 @@ use crate::compaction::profile::{Persist, fill};
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json;
+use crate::python::str::universal_newlines;
 
 /// Budget's persistence of a large result, by the profile's rule: f9e8b28's
 /// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
@@ -79,8 +80,9 @@ pub(crate) fn persisted_preview(
     let (id, content) = world.history.result_at(message, block);
     let (id, content) = (id.to_owned(), content.to_owned());
     if let Some(path) = world.recognised_pointer(&content) {
+        // `path.open(encoding="utf-8")` reads the file back in text mode: universal newlines.
         let preview = match world.store.read_spill(&path) {
-            Some(saved) => json::char_prefix(&saved, preview_chars).to_owned(),
+            Some(saved) => json::char_prefix(&universal_newlines(&saved), preview_chars).to_owned(),
             None => json::char_prefix(&content, preview_chars).to_owned(),
         };
         return Ok((
@@ -110,6 +112,26 @@ pub(crate) fn write_spill_file(
     path: &str,
     content: &str,
 ) -> Result<(), RunError> {
+    // An overwrite with other text (later `save_output` for colliding safe ids) destroys the
+    // original another result kept there: it is no longer in the spill store.
+    if world
+        .store
+        .read_spill(path)
+        .is_some_and(|old| old != content)
+    {
+        let others: Vec<String> = world
+            .ledger
+            .results
+            .keys()
+            .filter(|other| other.as_str() != id && world.spill_path(other) == path)
+            .cloned()
+            .collect();
+        for other in others {
+            if let Some(record) = world.ledger.results.get_mut(&other) {
+                record.spilled_verbatim = false;
+            }
+        }
+    }
     world
         .store
         .write_spill(path, content)

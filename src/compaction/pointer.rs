@@ -33,22 +33,18 @@ impl<'a> Pointer<'a> {
 
 /// The pointer in a result's content, if the harness wrote one there (whatever the profile
 /// would recognise; the observables use this to find every pointer in context).
+/// A profile that writes no pointers (the Anthropic API) has empty templates: nothing matches.
 pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Pointer<'a>> {
-    let (prefix, suffix) = strings
-        .saved_at
-        .split_once("{path}")
-        .expect("saved_at has a {path} field");
-    if let Some(rest) = content.strip_prefix(prefix) {
-        if let Some(path) = rest.strip_suffix(suffix) {
-            return Some(Pointer::SavedAt(path));
+    if let Some((prefix, suffix)) = strings.saved_at.split_once("{path}") {
+        if let Some(rest) = content.strip_prefix(prefix) {
+            if let Some(path) = rest.strip_suffix(suffix) {
+                return Some(Pointer::SavedAt(path));
+            }
         }
     }
     // A persisted-output block: its pointer line names the file.
-    let (opening, _) = strings
-        .persisted
-        .split_once('\n')
-        .expect("the persisted template has an opening line");
-    if !content.starts_with(opening) {
+    let (opening, _) = strings.persisted.split_once('\n')?;
+    if strings.pointer_line.is_empty() || !content.starts_with(opening) {
         return None;
     }
     let start = content.find(strings.pointer_line)? + strings.pointer_line.len();
@@ -81,12 +77,15 @@ pub(crate) fn recognised_pointer(
     spill_dir: &str,
     content: &str,
 ) -> Option<String> {
-    let candidate = if profile.on(SwitchName::PointerAware) {
-        own_pointer(&profile.strings, content)
+    // f9e8b28 and the prototype test `if saved_path`: only the empty path is false, so `.` is
+    // a pointer; latest's normalised path `.` (the spill root itself) is no file and is refused.
+    let path = if profile.on(SwitchName::PointerAware) {
+        own_pointer(&profile.strings, content).filter(|p| !p.is_empty() && p != ".")
     } else {
-        unchecked_full_output_line(&profile.strings, content).map(str::to_owned)
-    };
-    let path = candidate.filter(|p| !p.is_empty() && p != ".")?;
+        unchecked_full_output_line(&profile.strings, content)
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+    }?;
     if profile.on(SwitchName::ValidatePointer) && !is_valid(store, spill_dir, &path) {
         return None;
     }
@@ -97,6 +96,9 @@ pub(crate) fn recognised_pointer(
 /// `Full output: `, wherever it is. The harness's own `saved at` placeholder has no such line, so
 /// a second pass does not see its pointer; and a tool's output can forge one (F13).
 fn unchecked_full_output_line<'a>(strings: &Strings, content: &'a str) -> Option<&'a str> {
+    if strings.pointer_line.is_empty() {
+        return None;
+    }
     json::splitlines(content)
         .into_iter()
         .find_map(|line| line.strip_prefix(strings.pointer_line))

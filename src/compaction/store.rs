@@ -11,6 +11,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use crate::python::json::Dialect;
 use crate::transcript::Message;
 
 /// Which backend a run uses.
@@ -40,12 +41,13 @@ pub(crate) trait Store {
     fn read_spill(&self, path: &str) -> Option<String>;
     /// Every file of the spill directory `dir`, sorted by path.
     fn spill_files(&self, dir: &str) -> Vec<SpillFile>;
-    /// Writes `messages` as JSONL to `path`; `chars` is the length of that text (the caller
-    /// keeps it incrementally). Returns the characters written.
+    /// Writes `messages` as JSONL lines in `dialect` to `path`; `chars` is the length of that
+    /// text (the caller keeps it incrementally). Returns the characters written.
     fn write_transcript(
         &mut self,
         path: &str,
         messages: &[Message],
+        dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize>;
     /// Appends one message as a JSONL line to `path` (a session transcript); `chars` is the
@@ -165,6 +167,7 @@ impl Store for MemoryStore {
         &mut self,
         path: &str,
         _messages: &[Message],
+        _dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
         self.transcripts.insert(resolve_lexical(path), chars);
@@ -241,11 +244,12 @@ impl Store for DirStore {
         &mut self,
         path: &str,
         messages: &[Message],
+        dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
         let mut text = String::with_capacity(chars);
         for message in messages {
-            text.push_str(&message.json_line());
+            message.write_py(&mut text, dialect);
             text.push('\n');
         }
         write_creating(path, &text)?;
@@ -348,7 +352,12 @@ mod tests {
         assert_eq!(files[0].chars, 2);
         let messages = [Message::user_text("hi")];
         let chars = store
-            .write_transcript(&join(&root, "t/transcript.jsonl"), &messages, 0)
+            .write_transcript(
+                &join(&root, "t/transcript.jsonl"),
+                &messages,
+                Dialect::Json,
+                0,
+            )
             .unwrap();
         // len('{"role": "user", "content": "hi"}') == 33, plus the newline.
         assert_eq!(chars, 34);

@@ -6,8 +6,10 @@
 //! to its head and tail. Claude Code v2.1.88 (`compact.ts`, SPEC §5.5 C3): the 9-section summary
 //! as `formatCompactSummary` leaves it.
 
+use crate::compaction::js_str::js_trim;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
+use crate::python::str::py_strip;
 use crate::trace::Event;
 use crate::transcript::{Content, Role};
 
@@ -31,8 +33,9 @@ pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) ->
         .summary
         .clone()
         .unwrap_or_else(|| format!("summary of {count} messages"));
-    // The course: `summary.strip() or "(empty summary)"`.
-    let summary = match summary.trim() {
+    // The course: `summary.strip() or "(empty summary)"`, Python's strip (it also removes
+    // U+001C..U+001F, which Rust's `trim` keeps).
+    let summary = match py_strip(&summary) {
         "" => "(empty summary)".to_owned(),
         text => text.to_owned(),
     };
@@ -50,7 +53,7 @@ pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) ->
 /// leaves it (the caller counts the call).
 pub(crate) fn nine_sections(world: &World, count: usize) -> String {
     if let Some(text) = &world.script.summary {
-        return format!("Summary:\n{}", text.trim());
+        return format!("Summary:\n{}", js_trim(text));
     }
     let files: Vec<&str> = world
         .ledger

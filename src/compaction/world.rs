@@ -15,6 +15,7 @@ use crate::compaction::pointer;
 use crate::compaction::profile::Profile;
 use crate::compaction::store::{self, Store};
 use crate::python::json::char_len;
+use crate::scenario::Usage;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, Role};
 
@@ -114,6 +115,9 @@ pub(crate) struct Script {
     pub(crate) summary: Option<String>,
     /// The scenario's CLAUDE.md text.
     pub(crate) claude_md: Option<String>,
+    /// The last usage an API reported (imported logs): the index of its assistant message in
+    /// the history when it arrived, and the counts. Carried for the profiles that read it.
+    pub(crate) reported_usage: Option<(usize, Usage)>,
 }
 
 /// Virtual time: the step and the idle gap (no wall clock).

@@ -216,8 +216,9 @@ fn end_turn(world: &mut World) {
     }
 }
 
-/// A tool-result batch: the agent loop sends the next request, and the site rebuilds its system
-/// prompt from the index before it.
+/// A tool-result batch: the agent loop sends the next request with the system prompt it built
+/// at the start of the user turn (the site's `agent_loop` calls `build_system()` once per user
+/// turn since 8aa8adb, so an index change mid-turn is not seen until the next turn).
 fn push_results(world: &mut World, results: &[ResultSpec]) {
     let blocks = results
         .iter()
@@ -227,9 +228,6 @@ fn push_results(world: &mut World, results: &[ResultSpec]) {
         })
         .collect();
     world.messages.push(Message::blocks(Role::User, blocks));
-    if world.profile.revision == Revision::Site {
-        site::request(world);
-    }
 }
 
 /// Records an earlier session left, written through the revision's `write_memory_file`; a
@@ -382,7 +380,11 @@ fn step(
         Step::WriteFile { name, text } => write_file(world, name, text)?,
         Step::Symlink { name, target, text } => symlink(world, name, target, text)?,
         Step::Seed(records) => seed(world, records),
-        Step::Stage(_) | Step::Prepare | Step::Idle(_) | Step::CompactTool { .. } => {
+        Step::Stage(_)
+        | Step::Prepare
+        | Step::Idle(_)
+        | Step::CompactTool { .. }
+        | Step::Observed(_) => {
             unreachable!("rejected before running")
         }
     }

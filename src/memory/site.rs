@@ -232,7 +232,7 @@ pub(crate) fn recall(world: &mut World) {
     request(world);
 }
 
-/// `build_system()` before every model request of the agent loop.
+/// `build_system()`, once per user turn at the start of the agent loop (ac822662, since 8aa8adb).
 pub(crate) fn request(world: &mut World) {
     let index = read_index(world);
     world.turn.system = system(&index);

@@ -13,7 +13,7 @@ use super::format;
 use super::fs::{Target, path_name};
 use super::record::{MEMORY_TYPES, Record};
 use super::world::{PyError, World};
-use crate::python::str::py_strip;
+use crate::python::str::{py_strip, universal_newlines};
 
 /// The index file.
 pub(crate) const INDEX: &str = "MEMORY.md";
@@ -59,6 +59,17 @@ fn strike(slot: &mut Option<usize>) -> bool {
 
 /// Writes a record file through the injected faults.
 pub(crate) fn write_record(world: &mut World, name: &str, text: &str) -> Result<(), PyError> {
+    // Python's open() refuses a path holding NUL before anything is written (memory-site's
+    // slug keeps `\x00`; memory-main's replaces it).
+    if name.contains('\0') {
+        world.event(
+            "store",
+            "write",
+            Some(name),
+            "ValueError: embedded null byte",
+        );
+        return Err(PyError::new("embedded null byte"));
+    }
     if strike(&mut world.faults.write_after) {
         world.event("fault", "write", Some(name), "injected write failure");
         return Err(PyError::new("[Errno 28] No space left on device"));
@@ -82,7 +93,11 @@ pub(crate) fn delete_record(world: &mut World, name: &str) -> Result<(), PyError
 /// Reads a file of the store, noting a read that leaves the store.
 pub(crate) fn read_file(world: &mut World, name: &str) -> Result<String, PyError> {
     note_escape(world, name, "read");
-    world.fs.read(name).map_err(|e| PyError(e.to_string()))
+    world
+        .fs
+        .read(name)
+        .map(|text| universal_newlines(&text).into_owned())
+        .map_err(|e| PyError(e.to_string()))
 }
 
 /// Counts and traces a file operation that reaches a path outside the store.
@@ -154,6 +169,7 @@ pub(crate) fn derived_index(world: &World) -> String {
         let Ok(text) = world.fs.read(&name) else {
             continue;
         };
+        let text = universal_newlines(&text);
         lines.push(format::index_line(world.profile.revision, &text, &name));
     }
     index_text(&lines)
@@ -204,7 +220,7 @@ pub(crate) fn read_index(world: &World) -> String {
     world
         .fs
         .read(INDEX)
-        .map(|t| py_strip(&t).to_owned())
+        .map(|t| py_strip(&universal_newlines(&t)).to_owned())
         .unwrap_or_default()
 }
 

@@ -15,6 +15,9 @@ use serde_json::{Number, Value};
 pub enum Dialect {
     /// `json.dumps(value, ensure_ascii=False)`.
     Json,
+    /// `json.dumps(value)` with its default `ensure_ascii=True`: everything outside printable
+    /// ASCII escaped as `\uXXXX` (a surrogate pair above U+FFFF).
+    JsonAscii,
     /// `str(value)` / `repr(value)` of lists, dicts and strings.
     Repr,
 }
@@ -24,6 +27,7 @@ impl Dialect {
     pub fn str_chars(self, text: &str) -> usize {
         match self {
             Dialect::Json => json_str_chars(text),
+            Dialect::JsonAscii => json_ascii_str_chars(text),
             Dialect::Repr => repr_str_chars(text),
         }
     }
@@ -31,16 +35,17 @@ impl Dialect {
     /// Appends one string literal.
     pub fn write_str(self, out: &mut String, text: &str) {
         match self {
-            Dialect::Json => write_json_str(out, text),
+            Dialect::Json => write_json_str(out, text, false),
+            Dialect::JsonAscii => write_json_str(out, text, true),
             Dialect::Repr => write_repr_str(out, text),
         }
     }
 
     fn literal(self, value: &Value) -> &'static str {
         match (self, value) {
-            (Dialect::Json, Value::Bool(true)) => "true",
-            (Dialect::Json, Value::Bool(false)) => "false",
-            (Dialect::Json, _) => "null",
+            (Dialect::Json | Dialect::JsonAscii, Value::Bool(true)) => "true",
+            (Dialect::Json | Dialect::JsonAscii, Value::Bool(false)) => "false",
+            (Dialect::Json | Dialect::JsonAscii, _) => "null",
             (Dialect::Repr, Value::Bool(true)) => "True",
             (Dialect::Repr, Value::Bool(false)) => "False",
             (Dialect::Repr, _) => "None",
@@ -80,7 +85,7 @@ impl Sink for String {
     }
 }
 
-fn write_json_str(out: &mut String, text: &str) {
+fn write_json_str(out: &mut String, text: &str, ascii: bool) {
     out.push('"');
     for c in text.chars() {
         match c {
@@ -92,10 +97,31 @@ fn write_json_str(out: &mut String, text: &str) {
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
             c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if ascii && !(' '..='~').contains(&c) => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
             c => out.push(c),
         }
     }
     out.push('"');
+}
+
+/// Length of `json.dumps(text)` (`ensure_ascii=True`): as [`json_str_chars`], plus six for every
+/// character outside printable ASCII (U+007F included) and twelve above U+FFFF.
+pub fn json_ascii_str_chars(text: &str) -> usize {
+    let mut count = 2;
+    for c in text.chars() {
+        count += match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            ' '..='~' => 1,
+            c if (c as u32) > 0xffff => 12,
+            _ => 6,
+        };
+    }
+    count
 }
 
 /// Length of `json.dumps(text, ensure_ascii=False)`: the quotes plus every character, with two
@@ -113,7 +139,7 @@ pub fn json_str_chars(text: &str) -> usize {
 }
 
 /// CPython 3.11's `str.isprintable` for one character.
-fn is_printable(c: char) -> bool {
+pub(crate) fn is_printable(c: char) -> bool {
     let cp = c as u32;
     crate::python::repr_table::NON_PRINTABLE
         .binary_search_by(|&(lo, hi)| {
@@ -374,6 +400,17 @@ pub fn char_len(text: &str) -> usize {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn ensure_ascii_escapes_everything_outside_printable_ascii() {
+        // CPython: json.dumps("aé\x7f😀\n\x01") == '"a\\u00e9\\u007f\\ud83d\\ude00\\n\\u0001"'
+        let text = "aé\u{7f}😀\n\u{1}";
+        let mut out = String::new();
+        Dialect::JsonAscii.write_str(&mut out, text);
+        assert_eq!(out, r#""a\u00e9\u007f\ud83d\ude00\n\u0001""#);
+        assert_eq!(Dialect::JsonAscii.str_chars(text), out.chars().count());
+        assert_eq!(out.chars().count(), 35);
+    }
 
     // Expected values below were computed with CPython 3.11:
     // len(json.dumps(value, ensure_ascii=False)).

@@ -22,9 +22,26 @@ pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
     text.split(py_is_space).filter(|word| !word.is_empty())
 }
 
+/// What a file opened in text mode reads back (`open(path, encoding=...)`, `Path.read_text()`):
+/// universal newlines turn `\r\n` and a lone `\r` into `\n`.
+pub fn universal_newlines(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_mode_reads_translate_newlines() {
+        // open(p, encoding="utf-8").read() of b"a\r\nb\rc\r\r\nd" is "a\nb\nc\n\nd".
+        assert_eq!(universal_newlines("a\r\nb\rc\r\r\nd"), "a\nb\nc\n\nd");
+        assert_eq!(universal_newlines("a\nb"), "a\nb");
+    }
 
     #[test]
     fn white_space_is_pythons() {

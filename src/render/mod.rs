@@ -2,8 +2,10 @@
 //! JSON). The core never prints. JSON is the result's serde schema, produced in one place
 //! ([`render`]); each result module here only writes its table and markdown forms.
 
+mod audit;
 mod breaks;
 mod experiments;
+mod import;
 mod montecarlo;
 mod profiles;
 mod run;
@@ -17,8 +19,10 @@ use tabled::settings::Style;
 
 use crate::fmt::short;
 
+pub use audit::audit;
 pub use breaks::{breaks, memory_breaks};
 pub use experiments::{compare, matrix, memory_growth, sweep};
+pub use import::import;
 pub use montecarlo::{montecarlo, montecarlo_table};
 pub use profiles::{all_profiles, memory_profile_value, memory_profiles, profile_value, profiles};
 pub use run::{explain, memory_run, run};

@@ -7,11 +7,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys};
-use super::{AssistantSpec, Body, Call, ResultSpec};
+use super::{AssistantSpec, Body, Call, ResultSpec, Usage};
 use crate::error::ScenarioError;
 
 /// The keys of one call of an assistant message.
 const CALL_KEYS: &[&str] = &["id", "name", "input"];
+/// The keys of an assistant message's `usage`.
+const USAGE_KEYS: &[&str] = &[
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+];
 /// The keys of one result.
 const RESULT_KEYS: &[&str] = &["id", "text", "chars", "lines", "width"];
 /// The width of a `lines` result without `width`.
@@ -103,7 +110,34 @@ pub(super) fn parse_assistant(
     if text.is_none() && calls.is_empty() {
         return Err(ctx.err(at, "an assistant message needs `text` or at least one call"));
     }
-    Ok(AssistantSpec { text, calls })
+    let usage = map
+        .get("usage")
+        .map(|value| parse_usage(ctx, at, value))
+        .transpose()?;
+    Ok(AssistantSpec { text, calls, usage })
+}
+
+/// `usage`: token counts the API reported, each a non-negative integer, at least one given.
+fn parse_usage(ctx: &Ctx, at: &str, value: &Value) -> Result<Usage, ScenarioError> {
+    let map = as_object(ctx, at, "usage", value)?;
+    check_keys(ctx, at, map, USAGE_KEYS)?;
+    if map.is_empty() {
+        return Err(ctx.err(
+            at,
+            format!("`usage` needs at least one of: {}", USAGE_KEYS.join(", ")),
+        ));
+    }
+    let get = |key: &str| -> Result<usize, ScenarioError> {
+        map.get(key)
+            .map(|v| as_size(ctx, at, key, v))
+            .unwrap_or(Ok(0))
+    };
+    Ok(Usage {
+        input_tokens: get("input_tokens")?,
+        output_tokens: get("output_tokens")?,
+        cache_creation_input_tokens: get("cache_creation_input_tokens")?,
+        cache_read_input_tokens: get("cache_read_input_tokens")?,
+    })
 }
 
 /// One result: an `id` and exactly one of `text`, `chars` or `lines` (with optional `width`).

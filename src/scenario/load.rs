@@ -323,4 +323,60 @@ mod tests {
             "{error}"
         );
     }
+
+    #[test]
+    fn usage_is_read_and_checked() {
+        let s = parse(
+            r#"{"steps": [{"turn": {"text": "hi", "usage": {"input_tokens": 1000, "cache_read_input_tokens": 165700, "output_tokens": 10}}}]}"#,
+        )
+        .unwrap();
+        let Step::Turn { assistant, .. } = &s.steps[0] else {
+            panic!("{:?}", s.steps[0]);
+        };
+        let usage = assistant.usage.unwrap();
+        assert_eq!(usage.cache_read_input_tokens, 165700);
+        assert_eq!(usage.cache_creation_input_tokens, 0);
+        assert_eq!(usage.total(), 166710);
+        let error = message(
+            r#"{"steps": [{"assistant": {"text": "a", "usage": {"input_tokens": 1, "cache": 2}}}]}"#,
+        );
+        assert!(
+            error.contains(
+                "step 1 (assistant): unknown key `cache` (expected one of: input_tokens,"
+            ),
+            "{error}"
+        );
+        let error =
+            message(r#"{"steps": [{"assistant": {"text": "a", "usage": {"input_tokens": -1}}}]}"#);
+        assert!(
+            error.contains("`input_tokens` must be a non-negative integer"),
+            "{error}"
+        );
+        let error = message(r#"{"steps": [{"assistant": {"text": "a", "usage": {}}}]}"#);
+        assert!(error.contains("`usage` needs at least one of"), "{error}");
+    }
+
+    #[test]
+    fn observed_compaction_is_read_and_checked() {
+        let s = parse(
+            r#"{"steps": [{"observed": {"compaction": "auto", "pre_tokens": 167000, "summary_chars": 796}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s.steps[0],
+            Step::Observed(crate::scenario::Observed::Compaction {
+                trigger: "auto".to_owned(),
+                pre_tokens: Some(167000),
+                post_tokens: None,
+                summary_chars: Some(796),
+            })
+        );
+        let error = message(r#"{"steps": [{"observed": {"pre_tokens": 5}}]}"#);
+        assert!(
+            error.contains("step 1 (observed): an observed event names what happened"),
+            "{error}"
+        );
+        let error = message(r#"{"steps": [{"observed": {"compaction": "auto", "when": 1}}]}"#);
+        assert!(error.contains("unknown key `when`"), "{error}");
+    }
 }

@@ -72,11 +72,34 @@ pub struct ResultSpec {
     pub body: Body,
 }
 
-/// A scripted assistant message: optional text, then tool calls.
+/// The token usage an API reported for one assistant message (the Messages API's `usage`):
+/// what the request that produced it cost. Imported logs carry it; no profile reads it yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub input_tokens: usize,
+    pub output_tokens: usize,
+    pub cache_creation_input_tokens: usize,
+    pub cache_read_input_tokens: usize,
+}
+
+impl Usage {
+    /// Input, cache creation, cache read and output tokens together: what Claude Code counts as
+    /// the context size at this message (`tokenCountWithEstimation`'s usage part).
+    pub fn total(&self) -> usize {
+        self.input_tokens
+            .saturating_add(self.output_tokens)
+            .saturating_add(self.cache_creation_input_tokens)
+            .saturating_add(self.cache_read_input_tokens)
+    }
+}
+
+/// A scripted assistant message: optional text, then tool calls, and the usage the API reported
+/// for it (imported logs).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AssistantSpec {
     pub text: Option<String>,
     pub calls: Vec<Call>,
+    pub usage: Option<Usage>,
 }
 
 impl AssistantSpec {
@@ -195,6 +218,24 @@ pub enum Step {
     },
     /// Memory: records written through `write_memory_file`, as an earlier session left them.
     Seed(Vec<SeedRecord>),
+    /// What the real agent did at this point, as its log shows it (imported sessions): replayed
+    /// as a trace event only, so that a run can be compared with the real agent.
+    Observed(Observed),
+}
+
+/// An event of a real session's log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Observed {
+    /// The agent compacted its context here (Claude Code `compact_boundary`, Codex `compacted`).
+    Compaction {
+        /// How it was triggered, as the log says (`auto`, `manual`, ...).
+        trigger: String,
+        /// Tokens before and after, when the log gives them.
+        pre_tokens: Option<usize>,
+        post_tokens: Option<usize>,
+        /// Length of the summary the agent kept, when the log holds it.
+        summary_chars: Option<usize>,
+    },
 }
 
 /// A record of a `seed` step.

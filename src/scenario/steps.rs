@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::calls::{Ids, parse_assistant, parse_results};
 use super::expect::parse_expect;
 use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys, type_name};
-use super::{SeedRecord, Step};
+use super::{Observed, SeedRecord, Step};
 use crate::compaction::profile::Stage;
 use crate::error::ScenarioError;
 use crate::memory::world::Reply;
@@ -55,7 +55,7 @@ pub(crate) static STEPS: &[StepKind] = &[
     StepKind {
         key: "assistant",
         domain: Domain::Both,
-        keys: &["text", "calls"],
+        keys: &["text", "calls", "usage"],
         parse: parse_assistant_step,
         is: |s| matches!(s, Step::Assistant(_)),
     },
@@ -83,7 +83,7 @@ pub(crate) static STEPS: &[StepKind] = &[
     StepKind {
         key: "turn",
         domain: Domain::Both,
-        keys: &["text", "calls", "results"],
+        keys: &["text", "calls", "results", "usage"],
         parse: parse_turn,
         is: |s| matches!(s, Step::Turn { .. }),
     },
@@ -156,6 +156,13 @@ pub(crate) static STEPS: &[StepKind] = &[
         keys: &["name", "type", "description", "body"],
         parse: parse_seed,
         is: |s| matches!(s, Step::Seed(_)),
+    },
+    StepKind {
+        key: "observed",
+        domain: Domain::Compaction,
+        keys: &["compaction", "pre_tokens", "post_tokens", "summary_chars"],
+        parse: parse_observed,
+        is: |s| matches!(s, Step::Observed(_)),
     },
 ];
 
@@ -487,6 +494,27 @@ fn parse_seed(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
     Ok(Step::Seed(records))
 }
 
+/// What the real agent did here: `{"compaction": "auto", "pre_tokens": N, ...}`.
+fn parse_observed(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
+    let map = p.object()?;
+    let trigger = p.required_str(
+        map,
+        "compaction",
+        "an observed event names what happened: {\"compaction\": \"auto\"}".to_owned(),
+    )?;
+    let size = |key: &str| {
+        map.get(key)
+            .map(|v| as_size(p.ctx, p.at, key, v))
+            .transpose()
+    };
+    Ok(Step::Observed(Observed::Compaction {
+        trigger: trigger.to_owned(),
+        pre_tokens: size("pre_tokens")?,
+        post_tokens: size("post_tokens")?,
+        summary_chars: size("summary_chars")?,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,6 +544,10 @@ mod tests {
         (
             "seed",
             r#"[{"name": "a", "type": "user", "description": "d", "body": "b"}]"#,
+        ),
+        (
+            "observed",
+            r#"{"compaction": "auto", "pre_tokens": 167000}"#,
         ),
     ];
 
@@ -557,7 +589,7 @@ mod tests {
         assert_eq!(
             step_keys(),
             "user, assistant, results, stage, prepare, turn, idle, check, compact_tool, \
-             select_reply, extract_reply, consolidate_reply, fault, write_file, symlink, seed"
+             select_reply, extract_reply, consolidate_reply, fault, write_file, symlink, seed, observed"
         );
     }
 
@@ -573,7 +605,7 @@ mod tests {
         };
         assert_eq!(
             of(Domain::Compaction),
-            ["stage", "prepare", "idle", "compact_tool"]
+            ["stage", "prepare", "idle", "compact_tool", "observed"]
         );
         assert_eq!(
             of(Domain::Memory),

@@ -4,6 +4,8 @@
 mod combos;
 mod errors;
 mod experiments;
+mod fidelity;
+mod import;
 mod memory;
 mod montecarlo;
 mod readme;

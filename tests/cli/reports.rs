@@ -40,10 +40,11 @@ fn report_writes_eleven_files_and_checks_them() {
     assert_eq!(names, REPORT_FILES);
     let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
     assert!(read("sweep-path.svg").starts_with("<svg"));
-    // FINDINGS has 56 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
-    // F13 ×2, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5).
+    // FINDINGS has 68 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
+    // F13 ×2, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, and twelve R-* fidelity rows: A,
+    // B, C ×2, D, E, H, I, J ×3, K).
     assert!(
-        read("findings.md").contains("\n56 findings, 56 reproduced, 0 not.\n"),
+        read("findings.md").contains("\n68 findings, 68 reproduced, 0 not.\n"),
         "{}",
         read("findings.md")
     );
@@ -177,14 +178,15 @@ fn verify_reproduces_every_finding() {
             "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "C1",
             "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
             "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site", "M7 site",
-            "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5"
+            "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5", "R-A", "R-B", "R-C", "R-C", "R-D", "R-E",
+            "R-H", "R-I", "R-J", "R-J", "R-J", "R-K"
         ]
     );
     for cells in &rows {
         assert_eq!(cells.last().map(String::as_str), Some("✓"), "{cells:?}");
     }
     assert!(
-        findings.contains("\n56 findings, 56 reproduced, 0 not\n"),
+        findings.contains("\n68 findings, 68 reproduced, 0 not\n"),
         "{findings}"
     );
 }

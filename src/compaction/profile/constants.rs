@@ -79,6 +79,12 @@ constants! {
     restore_file_tokens,
     /// Claude Code: tokens all restored files may have together.
     restore_budget,
+    /// Anthropic API context editing: the input tokens the prompt must exceed.
+    edit_trigger,
+    /// Anthropic API context editing: the most recent tool uses whose results are kept.
+    keep_tool_uses,
+    /// Anthropic API context editing: an edit that would clear fewer tokens is not applied.
+    clear_at_least,
 }
 
 impl Constants {

@@ -22,7 +22,7 @@ pub use policy::{
     TranscriptName,
 };
 pub use strings::{Strings, fill};
-pub use values::{CLAUDE_CODE, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE};
+pub use values::{ANTHROPIC_API, CLAUDE_CODE, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -66,6 +66,9 @@ pub struct Profile {
     /// Snip writes the whole history to the transcript archive before cutting.
     pub snip_archives: bool,
     pub transcript_name: TranscriptName,
+    /// Transcript lines are `json.dumps(msg, default=str)` with its default `ensure_ascii=True`
+    /// (course site, `write_transcript` at ac822662), not raw UTF-8.
+    pub transcript_ascii: bool,
     pub compact_tool: CompactTool,
     pub reactive_small: ReactiveSmall,
     /// What happens to a tool result as it arrives, before it enters the history.
@@ -159,6 +162,7 @@ pub const PROFILES: &[Profile] = &[
     COURSE_LATEST,
     PROTOTYPE,
     CLAUDE_CODE,
+    ANTHROPIC_API,
 ];
 
 /// The default profile.

@@ -20,6 +20,8 @@ name_table! {
         Autocompact => "autocompact",
         /// Claude Code's `ensureToolResultPairing`.
         PairRepair => "pair_repair",
+        /// The Anthropic API's context editing `clear_tool_uses_20250919`.
+        ClearToolUses => "clear_tool_uses",
     }
 }
 

@@ -6,6 +6,7 @@
 //! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
 //! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units.
 
+use crate::compaction::js_str::js_trim;
 use crate::compaction::profile::{Arrival, fill};
 use crate::compaction::world::{IncomingResult, World};
 use crate::compaction::{archive, persist};
@@ -111,7 +112,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
             .map(|r| r.name.clone())
             .unwrap_or_default();
         let content = world.history.result_at(message, bi).1.to_owned();
-        if content.trim().is_empty() {
+        if js_trim(&content).is_empty() {
             world.replace_result(
                 message,
                 bi,

@@ -38,7 +38,8 @@ pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunErr
 fn site(world: &mut World) {
     let positions = world.history.result_positions();
     let keep = world.profile.constants.keep_results;
-    if positions.len() <= keep {
+    // Python's tool_results[:-KEEP_RECENT]: empty when k is 0 (`[:-0]`) or at least the length.
+    if keep == 0 || positions.len() <= keep {
         return;
     }
     let micro_min = world.profile.constants.micro_min;

@@ -9,6 +9,7 @@
 pub(crate) mod arrival;
 mod autocompact;
 mod budget;
+mod clear_tool_uses;
 mod compact;
 pub(crate) mod compact_tool;
 mod cut;

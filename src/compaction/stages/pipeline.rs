@@ -8,7 +8,9 @@ use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
 
-use super::{autocompact, budget, compact, fit, micro, pair_repair, reactive, snip, time_mc};
+use super::{
+    autocompact, budget, clear_tool_uses, compact, fit, micro, pair_repair, reactive, snip, time_mc,
+};
 
 /// Runs one stage, as a scenario's `stage` step does (no target).
 pub(crate) fn run(world: &mut World, stage: Stage) -> Result<(), RunError> {
@@ -32,6 +34,7 @@ fn run_with(world: &mut World, stage: Stage, target: Option<usize>) -> Result<()
         Stage::TimeMc => time_mc::run(world),
         Stage::Autocompact => autocompact::run(world),
         Stage::PairRepair => pair_repair::run(world),
+        Stage::ClearToolUses => clear_tool_uses::run(world),
     }
 }
 

@@ -629,4 +629,112 @@ pub const FINDINGS: &[Finding] = &[
             changed: &[("recalled", "0", "2")],
         },
     },
+    Finding {
+        id: "R-A",
+        source: "real_code_differential §6 A",
+        shows: "course-site's micro with KEEP_RECENT = 0 replaces nothing, because the real tool_results[:-0] is empty.",
+        check: scenario!(
+            "scenarios/fidelity/a-site-keep-results-zero.json",
+            &["placeholders", "result:toolu_0"]
+        ),
+    },
+    Finding {
+        id: "R-B",
+        source: "real_code_differential §6 B",
+        shows: "The summary is stripped with Python's str.strip(), which also removes U+001C..U+001F: U+001C sum U+001F becomes \"sum\".",
+        check: scenario!(
+            "scenarios/fidelity/b-summary-python-strip.json",
+            &["message:0"]
+        ),
+    },
+    Finding {
+        id: "R-C",
+        source: "real_code_differential §6 C",
+        shows: "course-main takes `Full output: .` as the path `.` (a non-empty string is true): `saved at .`, a forged pointer.",
+        check: scenario!(
+            "scenarios/fidelity/c-main-pointer-dot.json",
+            &["result:toolu_0", "forged_pointers"]
+        ),
+    },
+    Finding {
+        id: "R-C",
+        source: "real_code_differential §6 C",
+        shows: "The prototype takes `Full output: .` as the path `.` too: `saved at .`, a forged pointer.",
+        check: scenario!(
+            "scenarios/fidelity/c-prototype-pointer-dot.json",
+            &["result:toolu_0", "forged_pointers"]
+        ),
+    },
+    Finding {
+        id: "R-D",
+        source: "real_code_differential §6 D",
+        shows: "course-latest reads a saved file back in text mode: the fit preview of \"a\\r\\nb\" * 1000 has \\n line ends.",
+        check: scenario!(
+            "scenarios/fidelity/d-latest-crlf-preview.json",
+            &["result:t1"]
+        ),
+    },
+    Finding {
+        id: "R-E",
+        source: "real_code_differential §6 E",
+        shows: "course-site writes transcripts with json.dumps' default ensure_ascii=True: `é😀` takes 18 characters on disk, not 2.",
+        check: scenario!(
+            "scenarios/fidelity/e-site-transcript-ascii.json",
+            &["spill_chars"]
+        ),
+    },
+    Finding {
+        id: "R-H",
+        source: "real_code_differential §6 H",
+        shows: "Ids `a b` and `a_b` share a_b.txt; the second save overwrites the first original, which is then unrecoverable.",
+        check: scenario!(
+            "scenarios/fidelity/h-latest-collision-unrecoverable.json",
+            &["unrecoverable", "persisted_files"]
+        ),
+    },
+    Finding {
+        id: "R-I",
+        source: "real_code_differential §6 I",
+        shows: "memory-site builds its system prompt once per user turn: a record seeded mid-turn is not in it.",
+        check: scenario!(
+            "scenarios/memory/fidelity/i-site-system-once-per-turn.json",
+            &["system", "index"]
+        ),
+    },
+    Finding {
+        id: "R-J",
+        source: "real_code_differential §6 J",
+        shows: "memory-main reads records with read_text(): a body's \\r\\n is recalled as \\n.",
+        check: scenario!(
+            "scenarios/memory/fidelity/j-main-crlf-recall.json",
+            &["recall", "file:notes.md"]
+        ),
+    },
+    Finding {
+        id: "R-J",
+        source: "real_code_differential §6 J",
+        shows: "memory-site reads records with read_text() too: a body's \\r\\n is recalled as \\n.",
+        check: scenario!(
+            "scenarios/memory/fidelity/j-site-crlf-recall.json",
+            &["recall"]
+        ),
+    },
+    Finding {
+        id: "R-J",
+        source: "real_code_differential §6 J (J2)",
+        shows: "memory-site reads MEMORY.md with read_text(): the file name `a\\r\\nb.md` shows in the system catalog as `a\\nb.md`.",
+        check: scenario!(
+            "scenarios/memory/fidelity/j2-site-crlf-index.json",
+            &["index", "system"]
+        ),
+    },
+    Finding {
+        id: "R-K",
+        source: "real_code_differential §6 K",
+        shows: "A NUL in a memory-site name makes write_text raise `embedded null byte`: no file, and the rest of the batch is dropped.",
+        check: scenario!(
+            "scenarios/memory/fidelity/k-site-nul-name.json",
+            &["records", "index"]
+        ),
+    },
 ];

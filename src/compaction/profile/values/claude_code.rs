@@ -113,6 +113,7 @@ pub const CLAUDE_CODE: Profile = Profile {
     snip_head_bound: SnipHeadBound::TailStart,
     snip_archives: false,
     transcript_name: TranscriptName::Counter,
+    transcript_ascii: false,
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::PersistPerTool,

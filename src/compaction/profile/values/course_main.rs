@@ -110,6 +110,7 @@ pub const COURSE_MAIN: Profile = Profile {
     snip_head_bound: SnipHeadBound::TailStart,
     snip_archives: true,
     transcript_name: TranscriptName::Counter,
+    transcript_ascii: false,
     compact_tool: CompactTool::AfterBatch,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,

@@ -1,5 +1,5 @@
 //! The course web site's older s08 (learn.shareai.run/zh/s08 = 67a9126c, compaction code as at
-//! ac822662/13dc539, 2026-07; SPEC §5.3). It predates [`COURSE_MAIN`] (the chain 7e2f2fd →
+//! ac822662, 2026-07; SPEC §5.3; 13dc539 differs: its compaction takes an `active_request`). It predates [`COURSE_MAIN`] (the chain 7e2f2fd →
 //! b5bd0dd → b6b5f33 = f9e8b28 rewrote it as `ContextCompactor`), but is written as its
 //! differences from it, the lab's base, so that each field below is something that chain changed:
 //! a repr-based estimate, raw-id spill paths, a snip marker without archive and a head guard
@@ -22,7 +22,7 @@ pub const COURSE_SITE: Profile = Profile {
     name: "course-site",
     estimator: Estimator::PythonRepr,
     provenance: Provenance {
-        system: "learn-claude-code s08_context_compact/code.py, site revision (learn.shareai.run/zh/s08 = 67a9126c; compaction code as at ac822662/13dc539)",
+        system: "learn-claude-code s08_context_compact/code.py, site revision (learn.shareai.run/zh/s08 = 67a9126c; compaction code as at ac822662, not 13dc539)",
         sources: &[
             "research/lcc_revisions.md §1 (old site-track s08)",
             "shareAI-lab/learn-claude-code s08_context_compact/code.py @ fa228eed; Bill-Billion/learn-claude-code @ d6ccd657 and b1cac56f (same compaction code)",
@@ -51,6 +51,8 @@ pub const COURSE_SITE: Profile = Profile {
     snip_archives: false,
     // 2026-07-29T00:00:00Z, the day of 67a9126c.
     transcript_name: TranscriptName::EpochSeconds(1_785_283_200),
+    // `json.dumps(msg, default=str)`: ensure_ascii stays True (case E).
+    transcript_ascii: true,
     compact_tool: CompactTool::Immediate,
     reactive_small: ReactiveSmall::KeepAll,
     ..COURSE_MAIN

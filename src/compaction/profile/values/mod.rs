@@ -3,12 +3,14 @@
 //! prototype that copies f9e8b28) are written against, so each of them shows only what it
 //! changes; `claude_code` is a different system and is written in full.
 
+mod anthropic_api;
 mod claude_code;
 mod course_latest;
 mod course_main;
 mod course_site;
 mod prototype;
 
+pub use anthropic_api::ANTHROPIC_API;
 pub use claude_code::CLAUDE_CODE;
 pub use course_latest::COURSE_LATEST;
 pub use course_main::COURSE_MAIN;
