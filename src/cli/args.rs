@@ -37,6 +37,13 @@ use crate::search::{self, SearchParams, properties};
 use crate::workload::GenParams;
 use crate::workload::options::GenOptions;
 
+/// `lab profiles [NAME]`.
+#[derive(Debug, Args)]
+pub struct ProfilesArgs {
+    /// Only this profile (compaction or memory), e.g. `course-main` or `memory-site`.
+    pub name: Option<String>,
+}
+
 /// Overrides shared by the commands that run a scenario.
 #[derive(Debug, Args)]
 pub struct CliRunOptions {
@@ -484,6 +491,7 @@ impl SearchArgs {
             command_line: repro::command_line(&params),
             params,
             out_dir: self.out_dir,
+            format,
         }))
     }
 }

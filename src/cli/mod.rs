@@ -16,14 +16,15 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use args::{
     CliGenOptions, CliRunOptions, CompareArgs, ExplainArgs, GenArgs, MatrixArgs, MemoryArgs,
-    MergeArgs, MonteCarloArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs, VerifyArgs,
+    MergeArgs, MonteCarloArgs, ProfilesArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs,
+    VerifyArgs,
 };
 pub use docs::CompletionsArgs;
 pub use import::{AuditCliArgs, ImportCliArgs};
-pub use value_enums::{CliFormat, CliStore};
+pub use value_enums::{CliColor, CliFormat, CliStore};
 
 use crate::commands::breaks::BreaksCmd;
-use crate::commands::profiles::ProfilesCmd;
+use crate::commands::profiles::{OneProfile, ProfilesCmd};
 use crate::commands::selftest::SelftestCmd;
 use crate::commands::{self, Command, Outcome};
 use crate::error::LabError;
@@ -58,6 +59,10 @@ pub struct Cli {
     /// Output format (before or after the command).
     #[arg(long, value_enum, global = true, default_value_t = CliFormat::Table)]
     pub format: CliFormat,
+    /// Colour ✓, ✗ and changed values in tables: auto (a terminal, and NO_COLOR unset), always
+    /// or never.
+    #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = CliColor::Auto)]
+    pub color: CliColor,
 }
 
 /// The subcommands.
@@ -75,9 +80,9 @@ pub enum CliCommand {
     /// Vary one parameter over a range and report each cliff (the first value where an
     /// observable changes).
     Sweep(SweepArgs),
-    /// List every profile: the system and revision it models, its sources, constants, default
-    /// switches and the layers it does not model.
-    Profiles,
+    /// List every profile (or the one named): the system and revision it models, its sources,
+    /// constants, default switches and the layers it does not model.
+    Profiles(ProfilesArgs),
     /// Run scenarios under several profiles and tabulate the key observables side by side.
     Compare(CompareArgs),
     /// Memory experiments: a break (MB1..MB5, or all) on its probe scenario, baseline against
@@ -130,29 +135,32 @@ impl Cli {
         Cli::try_parse_args(std::env::args_os()).unwrap_or_else(|error| error.exit())
     }
 
-    /// Parses `args`, the program name first. `--format` is global, so it may come before the
-    /// command; but `args_conflicts_with_subcommands` (which keeps `--break`, `--selftest` and
-    /// `--spill-dir` of the prototype away from the commands) counts a global argument as a
-    /// conflict too. When it is the only one, the line is parsed again without that setting.
+    /// Parses `args`, the program name first. `--format` and `--color` are global, so they may
+    /// come before the command; but `args_conflicts_with_subcommands` (which keeps `--break`,
+    /// `--selftest` and `--spill-dir` of the prototype away from the commands) counts a global
+    /// argument as a conflict too. When it is the only one, the line is parsed again without
+    /// that setting.
     pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
     where
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-        match Cli::try_parse_from(&args) {
+        // Help wraps at the width tables fit (clap would prefer the terminal to COLUMNS).
+        let mut command = Cli::command().term_width(value_enums::terminal_width());
+        let mut matches = match command.try_get_matches_from_mut(&args) {
             Err(error) if only_format_before_command(&error) => {
-                let mut command = Cli::command().args_conflicts_with_subcommands(false);
-                let matches = command.try_get_matches_from_mut(&args)?;
-                Cli::from_arg_matches(&matches).map_err(|error| error.format(&mut command))
+                command = command.args_conflicts_with_subcommands(false);
+                command.try_get_matches_from_mut(&args)?
             }
-            parsed => parsed,
-        }
+            parsed => parsed?,
+        };
+        Cli::from_arg_matches_mut(&mut matches).map_err(|error| error.format(&mut command))
     }
 
     /// The one conversion into the library's terms: every name parsed, every input read.
     pub fn request(self) -> Result<Request, LabError> {
-        let format = Format::from(self.format);
+        let format = self.format.format(self.color);
         let Some(command) = self.command else {
             return prototype(self.brk, self.spill_dir, format).map(Request::Execute);
         };
@@ -162,7 +170,10 @@ impl Cli {
             CliCommand::Verify(args) => args.into_command(format),
             CliCommand::Matrix(args) => args.into_command(format)?,
             CliCommand::Sweep(args) => args.into_command(format)?,
-            CliCommand::Profiles => Command::Profiles(ProfilesCmd { format }),
+            CliCommand::Profiles(args) => Command::Profiles(ProfilesCmd {
+                only: args.name.as_deref().map(OneProfile::by_name).transpose()?,
+                format,
+            }),
             CliCommand::Compare(args) => args.into_command(format)?,
             CliCommand::Memory(args) => args.into_command(format)?,
             CliCommand::Montecarlo(args) => args.into_command(format),
@@ -179,13 +190,14 @@ impl Cli {
     }
 }
 
-/// Whether clap refused the line only because `--format` came before the command.
+/// Whether clap refused the line only because `--format` or `--color` came before the command.
 fn only_format_before_command(error: &clap::Error) -> bool {
     error.kind() == ErrorKind::ArgumentConflict
         && error.get(ContextKind::InvalidSubcommand).is_some()
         && matches!(
             error.get(ContextKind::PriorArg),
-            Some(ContextValue::String(arg)) if arg.starts_with("--format ")
+            Some(ContextValue::String(arg))
+                if arg.starts_with("--format ") || arg.starts_with("--color ")
         )
 }
 

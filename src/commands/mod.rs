@@ -142,7 +142,7 @@ mod tests {
         assert_eq!(outcome.code, 0);
         assert!(outcome.text.starts_with('{'), "{}", outcome.text);
         let list = execute(Command::Search(search::SearchCmd::List {
-            format: Format::Table,
+            format: Format::default(),
         }))
         .unwrap();
         assert!(list.text.contains("lost_forever"), "{}", list.text);

@@ -5,6 +5,7 @@ mod combos;
 mod errors;
 mod experiments;
 mod fidelity;
+mod fits;
 mod import;
 mod memory;
 mod montecarlo;

@@ -1,7 +1,7 @@
 //! The README's examples are real: every ```text block that starts with `$ lab ARGS` is run and
 //! its output must be exactly what the README shows.
 
-use crate::util::{lab_in, manifest_dir};
+use crate::util::{lab_at_width, manifest_dir};
 
 fn examples(readme: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -24,7 +24,8 @@ fn every_readme_example_is_current() {
     let examples = examples(&readme);
     assert!(examples.len() >= 8, "found {} examples", examples.len());
     for (args, shown) in examples {
-        let out = lab_in(root, &args.split_whitespace().collect::<Vec<_>>());
+        // As a reader sees them in a 100-column terminal (and as a pipe gets them).
+        let out = lab_at_width(root, 100, &args.split_whitespace().collect::<Vec<_>>());
         assert_eq!(out.code, 0, "lab {args}: {}", out.stderr);
         assert_eq!(
             out.stdout.trim_end_matches('\n'),
