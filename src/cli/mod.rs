@@ -5,6 +5,7 @@
 
 mod args;
 mod docs;
+mod help;
 mod import;
 mod repro;
 mod value_enums;
@@ -41,7 +42,8 @@ use crate::render::Format;
     about,
     long_about = None,
     args_conflicts_with_subcommands = true,
-    arg_required_else_help = true
+    arg_required_else_help = true,
+    after_help = help::LAB
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -69,49 +71,66 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum CliCommand {
     /// Run one scenario and print its observables, results, spill store and trace.
+    #[command(after_help = help::RUN)]
     Run(RunArgs),
     /// Tell what happened to one tool result, step by step, and why.
+    #[command(after_help = help::EXPLAIN)]
     Explain(ExplainArgs),
-    /// Run every scenario's expectations under DIR and the built-in findings; print expected
-    /// against measured.
+    /// Check the expectations of scenario files (or every one under a directory; default
+    /// scenarios/) and the built-in findings; print expected against measured.
+    #[command(after_help = help::VERIFY)]
     Verify(VerifyArgs),
     /// Run a scenario over a grid of two axes and tabulate chosen observables.
+    #[command(after_help = help::MATRIX)]
     Matrix(MatrixArgs),
     /// Vary one parameter over a range and report each cliff (the first value where an
     /// observable changes).
+    #[command(after_help = help::SWEEP)]
     Sweep(SweepArgs),
     /// List every profile (or the one named): the system and revision it models, its sources,
     /// constants, default switches and the layers it does not model.
+    #[command(after_help = help::PROFILES)]
     Profiles(ProfilesArgs),
     /// Run scenarios under several profiles and tabulate the key observables side by side.
+    #[command(after_help = help::COMPARE)]
     Compare(CompareArgs),
     /// Memory experiments: a break (MB1..MB5, or all) on its probe scenario, baseline against
     /// broken, or the 60-session growth experiment against the reverse gate.
     #[command(group(clap::ArgGroup::new("experiment").required(true).args(["brk", "growth"])))]
+    #[command(after_help = help::MEMORY)]
     Memory(MemoryArgs),
     /// Run N generated sessions under profiles × a switch grid: per cell the mean and a 95%
     /// interval of each loss, the context peak and the model calls. `--shard K/N` runs one slice
     /// and prints its sums as JSON for `lab merge`.
+    #[command(after_help = help::MONTECARLO)]
     Montecarlo(MonteCarloArgs),
     /// Combine the shard files of one `lab montecarlo` study into its result.
+    #[command(after_help = help::MERGE)]
     Merge(MergeArgs),
     /// Write a seeded synthetic session as a scenario (same seed and flags, same bytes).
+    #[command(after_help = help::GEN)]
     Gen(GenArgs),
     /// Search generated sessions for one that violates a property, shrink it to a minimal
     /// scenario and write it to OUT_DIR/<property>-<profile>.json. Exit 0 when one is found,
     /// 1 when none is found within the budget.
+    #[command(after_help = help::SEARCH)]
     Search(SearchArgs),
     /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
     /// that the checked-in ones are current.
+    #[command(after_help = help::REPORT)]
     Report(ReportArgs),
     /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).
+    #[command(after_help = help::COMPLETIONS)]
     Completions(CompletionsArgs),
     /// Print the man page (roff): `lab man > lab.1`.
+    #[command(after_help = help::MAN)]
     Man,
     /// Turn real agent session logs (Claude Code, Codex, Cline) into scenarios.
+    #[command(after_help = help::IMPORT)]
     Import(ImportCliArgs),
     /// Import real sessions and replay each under every compaction profile: what each would
     /// lose, and where it compacts beside the real agent. Worst sessions first.
+    #[command(after_help = help::AUDIT)]
     Audit(AuditCliArgs),
 }
 
@@ -167,7 +186,7 @@ impl Cli {
         let command = match command {
             CliCommand::Run(args) => args.into_command(format)?,
             CliCommand::Explain(args) => args.into_command(format)?,
-            CliCommand::Verify(args) => args.into_command(format),
+            CliCommand::Verify(args) => args.into_command(format)?,
             CliCommand::Matrix(args) => args.into_command(format)?,
             CliCommand::Sweep(args) => args.into_command(format)?,
             CliCommand::Profiles(args) => Command::Profiles(ProfilesCmd {

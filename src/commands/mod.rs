@@ -69,6 +69,8 @@ pub enum Command {
 pub struct Outcome {
     pub text: String,
     pub code: u8,
+    /// One line for stderr beside the result (why a what-if run failed its expectations).
+    pub note: Option<String>,
 }
 
 impl Outcome {
@@ -77,6 +79,7 @@ impl Outcome {
         Outcome {
             text,
             code: if ok { 0 } else { 1 },
+            note: None,
         }
     }
 }

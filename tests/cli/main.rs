@@ -1,6 +1,7 @@
 //! Integration tests of the `lab` binary and of the library calls behind it. Every test works
 //! under its own `tempfile::tempdir()`; `util` runs the built binary.
 
+mod anywhere;
 mod combos;
 mod errors;
 mod experiments;
