@@ -50,6 +50,9 @@ fn main() -> ExitCode {
     progress.finish();
     match result {
         Ok(outcome) => {
+            if let Some(note) = &outcome.note {
+                eprintln!("lab: {note}");
+            }
             let mut stdout = std::io::stdout().lock();
             // A closed pipe (`lab ... | head`) is not an error.
             let _ = stdout.write_all(outcome.text.as_bytes());

@@ -37,6 +37,13 @@ use crate::search::{self, SearchParams, properties};
 use crate::workload::GenParams;
 use crate::workload::options::GenOptions;
 
+/// `lab profiles [NAME]`.
+#[derive(Debug, Args)]
+pub struct ProfilesArgs {
+    /// Only this profile (compaction or memory), e.g. `course-main` or `memory-site`.
+    pub name: Option<String>,
+}
+
 /// Overrides shared by the commands that run a scenario.
 #[derive(Debug, Args)]
 pub struct CliRunOptions {
@@ -121,13 +128,16 @@ impl From<CliGenOptions> for GenOptions {
 /// `lab run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The scenario file.
+    /// The scenario file (`-`: read it from stdin).
     pub scenario: PathBuf,
     #[command(flatten)]
     pub options: CliRunOptions,
     /// Compare with a break applied (D1..D6, or all): baseline vs broken.
     #[arg(long = "break", value_name = "D1..D6|all")]
     pub brk: Option<String>,
+    /// Do not check the scenario's expectations (a what-if run under overrides).
+    #[arg(long)]
+    pub no_expect: bool,
 }
 
 impl RunArgs {
@@ -149,6 +159,7 @@ impl RunArgs {
             scenario,
             mode,
             options,
+            no_expect: self.no_expect,
             format,
         }))
     }
@@ -163,7 +174,7 @@ fn names_memory_break(name: &str) -> bool {
 /// `lab explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The scenario file.
+    /// The scenario file (`-`: read it from stdin).
     pub scenario: PathBuf,
     /// The tool_use_id of the result.
     pub id: String,
@@ -203,17 +214,33 @@ impl ExplainArgs {
 /// `lab verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Directory searched recursively for *.json scenarios.
-    #[arg(default_value = "scenarios")]
-    pub dir: PathBuf,
+    /// Scenario files, or directories searched recursively for *.json scenarios (default:
+    /// scenarios/ when it exists; the findings run without it).
+    #[arg(value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Check only the scenarios named, not the built-in findings.
+    #[arg(long)]
+    pub no_findings: bool,
 }
 
 impl VerifyArgs {
-    pub(crate) fn into_command(self, format: Format) -> Command {
-        Command::Verify(VerifyCmd {
-            dir: self.dir,
+    pub(crate) fn into_command(self, format: Format) -> Result<Command, LabError> {
+        let mut paths = self.paths;
+        if paths.is_empty() && Path::new("scenarios").is_dir() {
+            paths.push(PathBuf::from("scenarios"));
+        }
+        if paths.is_empty() && self.no_findings {
+            return Err(LabError::Usage(
+                "verify --no-findings: no scenarios to check (name files or directories, or run \
+                 where scenarios/ is)"
+                    .to_owned(),
+            ));
+        }
+        Ok(Command::Verify(VerifyCmd {
+            paths,
+            findings: !self.no_findings,
             format,
-        })
+        }))
     }
 }
 
@@ -468,8 +495,8 @@ pub struct SearchArgs {
     pub budget: usize,
     #[command(flatten)]
     pub options: CliRunOptions,
-    /// Directory of the minimal scenario.
-    #[arg(long, default_value = "scenarios/found")]
+    /// Directory of the minimal scenario (default ./found, never the committed scenarios/).
+    #[arg(long, default_value = "found")]
     pub out_dir: PathBuf,
 }
 
@@ -489,6 +516,7 @@ impl SearchArgs {
             command_line: repro::command_line(&params),
             params,
             out_dir: self.out_dir,
+            format,
         }))
     }
 }

@@ -5,6 +5,7 @@
 
 mod args;
 mod docs;
+mod help;
 mod import;
 mod probe;
 mod repro;
@@ -17,15 +18,16 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use args::{
     CliGenOptions, CliRunOptions, CompareArgs, ExplainArgs, GenArgs, MatrixArgs, MemoryArgs,
-    MergeArgs, MonteCarloArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs, VerifyArgs,
+    MergeArgs, MonteCarloArgs, ProfilesArgs, ReportArgs, RunArgs, SearchArgs, SweepArgs,
+    VerifyArgs,
 };
 pub use docs::CompletionsArgs;
 pub use import::{AuditCliArgs, ImportCliArgs};
 pub use probe::ProbeArgs;
-pub use value_enums::{CliFormat, CliStore};
+pub use value_enums::{CliColor, CliFormat, CliStore};
 
 use crate::commands::breaks::BreaksCmd;
-use crate::commands::profiles::ProfilesCmd;
+use crate::commands::profiles::{OneProfile, ProfilesCmd};
 use crate::commands::selftest::SelftestCmd;
 use crate::commands::{self, Command, Outcome};
 use crate::error::LabError;
@@ -42,7 +44,8 @@ use crate::render::Format;
     about,
     long_about = None,
     args_conflicts_with_subcommands = true,
-    arg_required_else_help = true
+    arg_required_else_help = true,
+    after_help = help::LAB
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -60,59 +63,80 @@ pub struct Cli {
     /// Output format (before or after the command).
     #[arg(long, value_enum, global = true, default_value_t = CliFormat::Table)]
     pub format: CliFormat,
+    /// Colour ✓, ✗ and changed values in tables: auto (a terminal, and NO_COLOR unset), always
+    /// or never.
+    #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = CliColor::Auto)]
+    pub color: CliColor,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum CliCommand {
     /// Run one scenario and print its observables, results, spill store and trace.
+    #[command(after_help = help::RUN)]
     Run(RunArgs),
     /// Tell what happened to one tool result, step by step, and why.
+    #[command(after_help = help::EXPLAIN)]
     Explain(ExplainArgs),
-    /// Run every scenario's expectations under DIR and the built-in findings; print expected
-    /// against measured.
+    /// Check the expectations of scenario files (or every one under a directory; default
+    /// scenarios/) and the built-in findings; print expected against measured.
+    #[command(after_help = help::VERIFY)]
     Verify(VerifyArgs),
     /// Run a scenario over a grid of two axes and tabulate chosen observables.
+    #[command(after_help = help::MATRIX)]
     Matrix(MatrixArgs),
     /// Vary one parameter over a range and report each cliff (the first value where an
     /// observable changes).
+    #[command(after_help = help::SWEEP)]
     Sweep(SweepArgs),
-    /// List every profile: the system and revision it models, its sources, constants, default
-    /// switches and the layers it does not model.
-    Profiles,
+    /// List every profile (or the one named): the system and revision it models, its sources,
+    /// constants, default switches and the layers it does not model.
+    #[command(after_help = help::PROFILES)]
+    Profiles(ProfilesArgs),
     /// Run scenarios under several profiles and tabulate the key observables side by side.
+    #[command(after_help = help::COMPARE)]
     Compare(CompareArgs),
     /// Memory experiments: a break (MB1..MB5, or all) on its probe scenario, baseline against
     /// broken, or the 60-session growth experiment against the reverse gate.
     #[command(group(clap::ArgGroup::new("experiment").required(true).args(["brk", "growth"])))]
+    #[command(after_help = help::MEMORY)]
     Memory(MemoryArgs),
     /// Run N generated sessions under profiles × a switch grid: per cell the mean and a 95%
     /// interval of each loss, the context peak and the model calls. `--shard K/N` runs one slice
     /// and prints its sums as JSON for `lab merge`.
+    #[command(after_help = help::MONTECARLO)]
     Montecarlo(MonteCarloArgs),
     /// Combine the shard files of one `lab montecarlo` study into its result.
+    #[command(after_help = help::MERGE)]
     Merge(MergeArgs),
     /// Write a seeded synthetic session as a scenario (same seed and flags, same bytes).
+    #[command(after_help = help::GEN)]
     Gen(GenArgs),
     /// Search generated sessions for one that violates a property, shrink it to a minimal
     /// scenario and write it to OUT_DIR/<property>-<profile>.json. Exit 0 when one is found,
     /// 1 when none is found within the budget.
+    #[command(after_help = help::SEARCH)]
     Search(SearchArgs),
     /// Write the markdown reports (findings, breaks, matrix, sweep with an SVG chart), or check
     /// that the checked-in ones are current.
+    #[command(after_help = help::REPORT)]
     Report(ReportArgs),
     /// Run a scenario through the real Claude Code against a scripted model server on 127.0.0.1
     /// and compare every tool_use and tool_result it sent with the profile; or (--replay)
     /// compare a committed conformance record. Exit 1 when one differs.
     Probe(ProbeArgs),
     /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).
+    #[command(after_help = help::COMPLETIONS)]
     Completions(CompletionsArgs),
     /// Print the man page (roff): `lab man > lab.1`.
+    #[command(after_help = help::MAN)]
     Man,
     /// Turn real agent session logs (Claude Code, Codex, Cline) into scenarios.
+    #[command(after_help = help::IMPORT)]
     Import(ImportCliArgs),
     /// Import real sessions and replay each under every compaction profile: what each would
     /// lose, and where it compacts beside the real agent. Worst sessions first.
+    #[command(after_help = help::AUDIT)]
     Audit(AuditCliArgs),
 }
 
@@ -136,39 +160,45 @@ impl Cli {
         Cli::try_parse_args(std::env::args_os()).unwrap_or_else(|error| error.exit())
     }
 
-    /// Parses `args`, the program name first. `--format` is global, so it may come before the
-    /// command; but `args_conflicts_with_subcommands` (which keeps `--break`, `--selftest` and
-    /// `--spill-dir` of the prototype away from the commands) counts a global argument as a
-    /// conflict too. When it is the only one, the line is parsed again without that setting.
+    /// Parses `args`, the program name first. `--format` and `--color` are global, so they may
+    /// come before the command; but `args_conflicts_with_subcommands` (which keeps `--break`,
+    /// `--selftest` and `--spill-dir` of the prototype away from the commands) counts a global
+    /// argument as a conflict too. When it is the only one, the line is parsed again without
+    /// that setting.
     pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
     where
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-        match Cli::try_parse_from(&args) {
+        // Help wraps at the width tables fit (clap would prefer the terminal to COLUMNS).
+        let mut command = Cli::command().term_width(value_enums::terminal_width());
+        let mut matches = match command.try_get_matches_from_mut(&args) {
             Err(error) if only_format_before_command(&error) => {
-                let mut command = Cli::command().args_conflicts_with_subcommands(false);
-                let matches = command.try_get_matches_from_mut(&args)?;
-                Cli::from_arg_matches(&matches).map_err(|error| error.format(&mut command))
+                command = command.args_conflicts_with_subcommands(false);
+                command.try_get_matches_from_mut(&args)?
             }
-            parsed => parsed,
-        }
+            parsed => parsed?,
+        };
+        Cli::from_arg_matches_mut(&mut matches).map_err(|error| error.format(&mut command))
     }
 
     /// The one conversion into the library's terms: every name parsed, every input read.
     pub fn request(self) -> Result<Request, LabError> {
-        let format = Format::from(self.format);
+        let format = self.format.format(self.color);
         let Some(command) = self.command else {
             return prototype(self.brk, self.spill_dir, format).map(Request::Execute);
         };
         let command = match command {
             CliCommand::Run(args) => args.into_command(format)?,
             CliCommand::Explain(args) => args.into_command(format)?,
-            CliCommand::Verify(args) => args.into_command(format),
+            CliCommand::Verify(args) => args.into_command(format)?,
             CliCommand::Matrix(args) => args.into_command(format)?,
             CliCommand::Sweep(args) => args.into_command(format)?,
-            CliCommand::Profiles => Command::Profiles(ProfilesCmd { format }),
+            CliCommand::Profiles(args) => Command::Profiles(ProfilesCmd {
+                only: args.name.as_deref().map(OneProfile::by_name).transpose()?,
+                format,
+            }),
             CliCommand::Compare(args) => args.into_command(format)?,
             CliCommand::Memory(args) => args.into_command(format)?,
             CliCommand::Montecarlo(args) => args.into_command(format),
@@ -186,13 +216,14 @@ impl Cli {
     }
 }
 
-/// Whether clap refused the line only because `--format` came before the command.
+/// Whether clap refused the line only because `--format` or `--color` came before the command.
 fn only_format_before_command(error: &clap::Error) -> bool {
     error.kind() == ErrorKind::ArgumentConflict
         && error.get(ContextKind::InvalidSubcommand).is_some()
         && matches!(
             error.get(ContextKind::PriorArg),
-            Some(ContextValue::String(arg)) if arg.starts_with("--format ")
+            Some(ContextValue::String(arg))
+                if arg.starts_with("--format ") || arg.starts_with("--color ")
         )
 }
 

@@ -2,10 +2,12 @@
 //! `NAME=VALUE` pairs, `--grid` axes and `--shard K/N`. clap reports their errors itself (exit 2),
 //! so these messages are part of the command line's contract.
 
+use std::io::IsTerminal;
+
 use clap::ValueEnum;
 
 use crate::compaction::store::StoreKind;
-use crate::render::Format;
+use crate::render::{Format, Screen};
 
 /// `--format`: how a command prints its result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -15,6 +17,15 @@ pub enum CliFormat {
     Json,
 }
 
+/// `--color`: whether tables colour ✓, ✗ and changed values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CliColor {
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    Always,
+    Never,
+}
+
 /// `--store`: where spill files and transcripts go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CliStore {
@@ -22,14 +33,43 @@ pub enum CliStore {
     Dir,
 }
 
-impl From<CliFormat> for Format {
-    fn from(value: CliFormat) -> Self {
-        match value {
-            CliFormat::Table => Format::Table,
+impl CliFormat {
+    /// The library's format; tables get the screen measured from this process's environment.
+    pub fn format(self, color: CliColor) -> Format {
+        match self {
+            CliFormat::Table => Format::Table(screen(color)),
             CliFormat::Markdown => Format::Markdown,
             CliFormat::Json => Format::Json,
         }
     }
+}
+
+/// The width output must fit, tables and help alike: `COLUMNS`, else the width of the terminal
+/// on stdout, else 100.
+pub(crate) fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|text| text.trim().parse::<usize>().ok())
+        .filter(|&width| width > 0)
+        .or_else(|| {
+            terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0))
+        })
+        .unwrap_or(Screen::DEFAULT_WIDTH)
+}
+
+/// The screen tables are drawn for: [`terminal_width`], and colour by `--color`, where `auto`
+/// means a terminal on stdout and no `NO_COLOR` (so pipes and tests never see escapes).
+fn screen(color: CliColor) -> Screen {
+    let stdout = std::io::stdout();
+    let width = terminal_width();
+    let color = match color {
+        CliColor::Always => true,
+        CliColor::Never => false,
+        CliColor::Auto => {
+            stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    Screen::new(width, color)
 }
 
 impl From<CliStore> for StoreKind {

@@ -293,6 +293,7 @@ pub fn execute(
     let report = audit(args, progress)?;
     Ok(Outcome {
         text: render::audit(&report, args.format),
+        note: None,
         code: 0,
     })
 }

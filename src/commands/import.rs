@@ -29,6 +29,7 @@ pub fn execute(args: &ImportArgs) -> Result<Outcome, LabError> {
             [(_, bytes)] => Ok(Outcome {
                 text: String::from_utf8_lossy(bytes).into_owned(),
                 code: 0,
+                note: None,
             }),
             files => Err(LabError::Usage(format!(
                 "{} holds {} sessions ({}); name a folder for them with -o",
@@ -47,6 +48,7 @@ pub fn execute(args: &ImportArgs) -> Result<Outcome, LabError> {
     let report = import::import(&args.input, &args.options, &mut sink)?;
     Ok(Outcome {
         text: render::import(&report, out, args.format),
+        note: None,
         code: 0,
     })
 }

@@ -72,6 +72,8 @@ pub enum Command {
 pub struct Outcome {
     pub text: String,
     pub code: u8,
+    /// One line for stderr beside the result (why a what-if run failed its expectations).
+    pub note: Option<String>,
 }
 
 impl Outcome {
@@ -80,6 +82,7 @@ impl Outcome {
         Outcome {
             text,
             code: if ok { 0 } else { 1 },
+            note: None,
         }
     }
 }
@@ -146,7 +149,7 @@ mod tests {
         assert_eq!(outcome.code, 0);
         assert!(outcome.text.starts_with('{'), "{}", outcome.text);
         let list = execute(Command::Search(search::SearchCmd::List {
-            format: Format::Table,
+            format: Format::default(),
         }))
         .unwrap();
         assert!(list.text.contains("lost_forever"), "{}", list.text);

@@ -3,6 +3,7 @@
 //! (MB1..MB5). A plain run exits 1 when an expectation of the scenario does not hold.
 
 use super::Outcome;
+use crate::check::CheckOutcome;
 use crate::compaction::driver;
 use crate::error::LabError;
 use crate::experiments::breaks::{self, Break};
@@ -31,6 +32,8 @@ pub struct RunCmd {
     pub scenario: Scenario,
     pub mode: RunMode,
     pub options: RunOptions,
+    /// `--no-expect`: the scenario's expectations are not checked (a what-if run).
+    pub no_expect: bool,
     pub format: Format,
 }
 
@@ -49,12 +52,59 @@ pub(crate) fn execute(cmd: &RunCmd) -> Result<Outcome, LabError> {
 }
 
 fn plain(cmd: &RunCmd) -> Result<Outcome, LabError> {
-    Ok(match run_any(&cmd.scenario, &cmd.options)? {
+    let scenario = if cmd.no_expect {
+        cmd.scenario.without_expectations()
+    } else {
+        cmd.scenario.clone()
+    };
+    let ran = run_any(&scenario, &cmd.options)?;
+    let note = overridden_expectations(ran.expect(), &overrides(&cmd.options));
+    let mut outcome = match ran {
         Ran::Compaction(report) => Outcome::new(render::run(&report, cmd.format), report.passed()),
         Ran::Memory(report) => {
             Outcome::new(render::memory_run(&report, cmd.format), report.passed())
         }
-    })
+    };
+    outcome.note = note;
+    Ok(outcome)
+}
+
+/// The command-line overrides of a run as they were spelled: `--profile P --set s=v --const
+/// c=v`.
+fn overrides(options: &RunOptions) -> String {
+    let mut parts: Vec<String> = options
+        .profile
+        .iter()
+        .map(|p| format!("--profile {p}"))
+        .collect();
+    parts.extend(
+        options
+            .switches
+            .iter()
+            .map(|(k, v)| format!("--set {k}={v}")),
+    );
+    parts.extend(
+        options
+            .constants
+            .iter()
+            .map(|(k, v)| format!("--const {k}={v}")),
+    );
+    parts.join(" ")
+}
+
+/// When overrides made expectations of the scenario fail: the one line that says so.
+fn overridden_expectations(checks: &[CheckOutcome], overrides: &str) -> Option<String> {
+    let failed = checks.iter().filter(|c| !c.ok).count();
+    if failed == 0 || overrides.is_empty() {
+        return None;
+    }
+    let (count, verb) = match failed {
+        1 => ("1 expectation".to_owned(), "no longer holds"),
+        n => (format!("{n} expectations"), "no longer hold"),
+    };
+    Some(format!(
+        "{count} of the scenario {verb} under {overrides}; --no-expect to skip them"
+    ))
 }
 
 /// Refuses compaction breaks on a scenario that runs under a memory profile. `given` is the
@@ -75,16 +125,27 @@ pub fn refuse_memory_profile(
     }
 }
 
-/// The breaks' changes; after a single break in text, also the broken run itself.
+/// The breaks' changes; after a single break in text, also the broken run itself (and a note
+/// when the break makes the scenario's expectations fail).
 fn compaction_breaks(cmd: &RunCmd, list: &[Break]) -> Result<Outcome, LabError> {
-    let report = breaks::run(Some(&cmd.scenario), list, &cmd.options)?;
+    let scenario = if cmd.no_expect {
+        cmd.scenario.without_expectations()
+    } else {
+        cmd.scenario.clone()
+    };
+    let report = breaks::run(Some(&scenario), list, &cmd.options)?;
     let mut text = render::breaks(&report, cmd.format);
+    let mut note = None;
     if let [single] = list {
         if cmd.format != Format::Json {
-            let broken = driver::run(&cmd.scenario, &single.apply(&cmd.options))?;
+            let broken = driver::run(&scenario, &single.apply(&cmd.options))?;
             text.push_str(&format!("\nthe run with {}:\n\n", single.name));
             text.push_str(&render::run(&broken, cmd.format));
+            let given = format!("{} --break {}", overrides(&cmd.options), single.name);
+            note = overridden_expectations(&broken.expect, given.trim_start());
         }
     }
-    Ok(Outcome::new(text, true))
+    let mut outcome = Outcome::new(text, true);
+    outcome.note = note;
+    Ok(outcome)
 }

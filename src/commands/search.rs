@@ -24,6 +24,8 @@ pub enum SearchCmd {
         command_line: String,
         /// Where the minimal scenario is written (`<property>-<profile>.json`).
         out_dir: PathBuf,
+        /// The screen the report's lines fit (tables), or none.
+        format: Format,
     },
 }
 
@@ -31,7 +33,7 @@ pub(crate) fn execute(
     cmd: &SearchCmd,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Outcome, LabError> {
-    let (params, command_line, out_dir) = match cmd {
+    let (params, command_line, out_dir, format) = match cmd {
         SearchCmd::List { format } => {
             let text = render::properties(properties::PROPERTIES, *format);
             return Ok(Outcome::new(text, true));
@@ -40,7 +42,8 @@ pub(crate) fn execute(
             params,
             command_line,
             out_dir,
-        } => (params, command_line, out_dir),
+            format,
+        } => (params, command_line, out_dir, *format),
     };
     let report = search::search(params, command_line, progress)?;
     let written = match &report.found {
@@ -52,7 +55,7 @@ pub(crate) fn execute(
         None => None,
     };
     Ok(Outcome::new(
-        render::search(&report, written.as_deref(), command_line),
+        render::search(&report, written.as_deref(), command_line, format),
         report.found.is_some(),
     ))
 }

@@ -1,5 +1,6 @@
-//! `lab verify`: every scenario's expectations under a directory and the built-in findings,
-//! expected against measured; exit 1 when one does not hold.
+//! `lab verify [FILE|DIR]...`: every scenario's expectations in the files and directories named
+//! (default `scenarios/` when there is one) and the built-in findings, expected against
+//! measured; exit 1 when one does not hold.
 
 use std::path::PathBuf;
 
@@ -11,13 +12,15 @@ use crate::render::{self, Format};
 /// `lab verify`.
 #[derive(Debug, Clone)]
 pub struct VerifyCmd {
-    /// Searched recursively for `*.json` scenarios.
-    pub dir: PathBuf,
+    /// Scenario files, and directories searched recursively for `*.json` scenarios.
+    pub paths: Vec<PathBuf>,
+    /// Also the built-in findings (`--no-findings` turns them off).
+    pub findings: bool,
     pub format: Format,
 }
 
 pub(crate) fn execute(cmd: &VerifyCmd) -> Result<Outcome, LabError> {
-    let report = verify::verify(&cmd.dir)?;
+    let report = verify::verify(&cmd.paths, cmd.findings)?;
     Ok(Outcome::new(
         render::verify(&report, cmd.format),
         report.passed(),

@@ -144,6 +144,9 @@ pub struct BreakReport {
     /// True for `lab --break`: the prototype's three layers are probed too.
     pub with_layers: bool,
     pub breaks: Vec<BreakOutcome>,
+    /// Breaks of a list (`all`) that do not apply to the profile, with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
 }
 
 impl BreakOutcome {
@@ -185,12 +188,26 @@ pub fn run(
         }
     };
     let profile = resolve_profile(scenario, options)?;
+    // One break named must apply; of several (`all`), those that do not are listed.
+    let mut applying = Vec::new();
+    let mut skipped = Vec::new();
     for b in breaks {
-        b.check(&profile)?;
+        match b.check(&profile) {
+            Ok(()) => applying.push(b),
+            Err(error) if breaks.len() > 1 => skipped.push(error.to_string()),
+            Err(error) => return Err(error),
+        }
+    }
+    if applying.is_empty() {
+        return Err(LabError::Usage(format!(
+            "no break applies to profile {}: {}",
+            profile.name,
+            skipped.join("; ")
+        )));
     }
     let (baseline, base_extra, base_path) = probe(scenario, options, with_layers)?;
     let mut outcomes = Vec::new();
-    for b in breaks {
+    for b in applying {
         let (broken, broken_extra, _) = probe(scenario, &b.apply(options), with_layers)?;
         outcomes.push(BreakOutcome {
             name: b.name.to_owned(),
@@ -207,5 +224,6 @@ pub fn run(
         profile: profile.name.to_owned(),
         with_layers,
         breaks: outcomes,
+        skipped,
     })
 }

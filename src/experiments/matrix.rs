@@ -252,6 +252,12 @@ pub fn run(
     options: &RunOptions,
 ) -> Result<MatrixReport, LabError> {
     check_observe(observe, false)?;
+    if rows.title() == cols.title() {
+        return Err(LabError::Usage(format!(
+            "--rows and --cols are both `{}`: a matrix needs two different axes (for one, use `lab sweep`)",
+            rows.title()
+        )));
+    }
     let profile = resolve_profile(scenario, options)?;
     let uses_path = matches!(rows, Axis::Path { .. }) || matches!(cols, Axis::Path { .. });
     if uses_path {

@@ -73,11 +73,21 @@ pub fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, LabError> {
     Ok(out)
 }
 
-/// Runs every scenario under `dir` and checks its expectations.
-pub fn verify(dir: &Path) -> Result<VerifyReport, LabError> {
+/// Runs every scenario in `paths` (files, or directories searched recursively) and checks its
+/// expectations; then, when `with_findings`, the built-in findings (their scenarios are compiled
+/// in, so they run without a checkout).
+pub fn verify(paths: &[PathBuf], with_findings: bool) -> Result<VerifyReport, LabError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            files.extend(scenario_files(path)?);
+        } else {
+            files.push(path.clone());
+        }
+    }
     let mut rows = Vec::new();
     let mut without_expect = Vec::new();
-    for path in scenario_files(dir)? {
+    for path in files {
         let scenario = Scenario::load(&path)?;
         let report = crate::replay::run_any(&scenario, &RunOptions::default())?;
         let name = path.display().to_string();
@@ -99,7 +109,11 @@ pub fn verify(dir: &Path) -> Result<VerifyReport, LabError> {
     }
     Ok(VerifyReport {
         rows,
-        findings: findings::evaluate_all()?,
+        findings: if with_findings {
+            findings::evaluate_all()?
+        } else {
+            Vec::new()
+        },
         without_expect,
     })
 }

@@ -61,6 +61,12 @@ fn breaks_text(report: &BreakReport, format: Format) -> String {
             ));
         }
     }
+    if !report.skipped.is_empty() {
+        out.push('\n');
+    }
+    for reason in &report.skipped {
+        out.push_str(&format!("not run: {reason}\n"));
+    }
     out
 }
 

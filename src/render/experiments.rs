@@ -1,8 +1,6 @@
 //! The tabular experiments: `lab matrix`, `lab sweep` (with its cliffs), `lab compare` and
 //! `lab memory --growth`.
 
-use serde_json::Value;
-
 use super::{Format, render, table};
 use crate::experiments::compare::CompareReport;
 use crate::experiments::matrix::MatrixReport;
@@ -112,11 +110,9 @@ fn compare_text(report: &CompareReport, format: Format) -> String {
         .map(|row| {
             let mut cells = vec![row.scenario.clone(), row.profile.clone()];
             match &row.error {
-                Some(error) => {
-                    cells.push(format!(
-                        "cannot run: {}",
-                        short(&Value::from(error.as_str()))
-                    ));
+                Some(_) => {
+                    // The whole reason follows the table: a cell would cut it.
+                    cells.push("cannot run (below)".to_owned());
                     cells.extend(std::iter::repeat_n(String::new(), report.columns.len() - 1));
                 }
                 None => cells.extend(report.columns.iter().zip(&row.values).map(
@@ -135,6 +131,14 @@ fn compare_text(report: &CompareReport, format: Format) -> String {
         .collect();
     let mut out = table(&header, rows, format);
     out.push('\n');
+    for row in &report.rows {
+        if let Some(error) = &row.error {
+            out.push_str(&format!(
+                "\n{} cannot run {}: {error}\n",
+                row.profile, row.scenario
+            ));
+        }
+    }
     out
 }
 

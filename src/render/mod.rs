@@ -9,13 +9,15 @@ mod import;
 mod montecarlo;
 mod profiles;
 mod run;
+mod screen;
 mod search;
 mod verify;
 
 use serde::Serialize;
 use serde_json::Value;
 use tabled::builder::Builder;
-use tabled::settings::Style;
+use tabled::settings::peaker::PriorityMax;
+use tabled::settings::{Style, Width};
 
 use crate::fmt::short;
 
@@ -26,19 +28,26 @@ pub use import::import;
 pub use montecarlo::{montecarlo, montecarlo_table};
 pub use profiles::{all_profiles, memory_profile_value, memory_profiles, profile_value, profiles};
 pub use run::{explain, memory_run, run};
+pub use screen::Screen;
 pub use search::{properties, search};
 pub use verify::{findings_table, selftest, verify};
 
 /// Output format of a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// Box-drawn tables for a terminal.
-    #[default]
-    Table,
+    /// Box-drawn tables for a terminal of this width and colour.
+    Table(Screen),
     /// GitHub markdown.
     Markdown,
     /// The documented JSON schema.
     Json,
+}
+
+impl Default for Format {
+    /// Tables for a 100-column terminal without colour.
+    fn default() -> Self {
+        Format::Table(Screen::default())
+    }
 }
 
 /// A result in `format`: its JSON schema, or the table or markdown that `text` writes. Every
@@ -50,7 +59,15 @@ fn render<T: Serialize + ?Sized>(
 ) -> String {
     match format {
         Format::Json => json(value),
-        Format::Table | Format::Markdown => text(value, format),
+        Format::Markdown => text(value, format),
+        Format::Table(screen) => {
+            let fitted = screen::fit(&text(value, format), screen.width);
+            if screen.color {
+                screen::paint(&fitted)
+            } else {
+                fitted
+            }
+        }
     }
 }
 
@@ -62,7 +79,8 @@ pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
     text
 }
 
-/// A table with a header row: box-drawn for a terminal, or GitHub markdown.
+/// A table with a header row: GitHub markdown, or box-drawn for a terminal, its widest cells
+/// wrapped (between words where they can) until it fits the screen.
 pub fn table(header: &[&str], rows: Vec<Vec<String>>, format: Format) -> String {
     let mut builder = Builder::default();
     builder.push_record(header.iter().map(|h| h.to_string()));
@@ -71,10 +89,40 @@ pub fn table(header: &[&str], rows: Vec<Vec<String>>, format: Format) -> String 
     }
     let mut table = builder.build();
     match format {
-        Format::Markdown => table.with(Style::markdown()),
-        _ => table.with(Style::sharp()),
-    };
+        Format::Table(screen) => {
+            table.with(Style::sharp()).with(
+                Width::wrap(screen.width)
+                    .priority(PriorityMax::right())
+                    .keep_words(true),
+            );
+        }
+        _ => {
+            table.with(Style::markdown());
+        }
+    }
     table.to_string()
+}
+
+/// Key/value data (a profile): in a terminal one block per key, its value's items indented
+/// below it one a line (so it fits any width); in markdown a two-column table, items joined
+/// with `; `.
+fn fields(rows: Vec<(&str, Vec<String>)>, format: Format) -> String {
+    if let Format::Table(_) = format {
+        let mut out = String::new();
+        for (key, items) in rows {
+            out.push_str(key);
+            out.push('\n');
+            for item in items {
+                out.push_str(&format!("  {item}\n"));
+            }
+        }
+        return out;
+    }
+    let rows = rows
+        .into_iter()
+        .map(|(key, items)| vec![key.to_owned(), items.join("; ")])
+        .collect();
+    table(&["property", "value"], rows, format)
 }
 
 /// A section title: a level-3 markdown heading, or the bare line in a terminal.

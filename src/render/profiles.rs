@@ -4,7 +4,7 @@
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use super::{Format, compact_object, heading_at, render, table};
+use super::{Format, compact_object, fields, heading_at, render};
 use crate::compaction::profile::{PROFILES, Profile, describe_pipeline};
 use crate::memory::profile::{MEMORY_PROFILES, MemoryProfile};
 
@@ -51,41 +51,34 @@ fn profiles_text(profiles: &[Profile], format: Format) -> String {
             &format!("{} — {}", p.name, p.provenance.system),
             format,
         ));
+        let one = |text: String| vec![text];
         let mut rows = vec![
-            vec![
-                "estimate".to_owned(),
-                format!("{} ({})", p.estimator.describe(), p.estimator.unit()),
-            ],
-            vec!["prepare".to_owned(), describe_pipeline(p.pipeline)],
+            (
+                "estimate",
+                one(format!(
+                    "{} ({})",
+                    p.estimator.describe(),
+                    p.estimator.unit()
+                )),
+            ),
+            ("prepare", one(describe_pipeline(p.pipeline))),
         ];
         if let Some(swapped) = p.swapped_pipeline {
-            rows.push(vec![
-                "prepare, order=swapped".to_owned(),
-                describe_pipeline(swapped),
-            ]);
+            rows.push(("prepare, order=swapped", one(describe_pipeline(swapped))));
         }
-        rows.push(vec![
-            "stage steps".to_owned(),
-            p.stages
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        ]);
-        rows.push(vec![
-            "constants".to_owned(),
-            compact_object(&p.constants.to_value(p.constant_names)),
-        ]);
-        rows.push(vec![
-            "switches (defaults)".to_owned(),
-            compact_object(&p.switches.to_value(p.switch_names)),
-        ]);
-        rows.push(vec!["sources".to_owned(), p.provenance.sources.join("; ")]);
-        rows.push(vec![
-            "not modelled".to_owned(),
-            p.provenance.absent.join("; "),
-        ]);
-        out.push_str(&table(&["property", "value"], rows, format));
+        let stages = p.stages.iter().map(|s| s.as_str()).collect::<Vec<_>>();
+        rows.push(("stage steps", one(stages.join(", "))));
+        rows.push((
+            "constants",
+            one(compact_object(&p.constants.to_value(p.constant_names))),
+        ));
+        rows.push((
+            "switches (defaults)",
+            one(compact_object(&p.switches.to_value(p.switch_names))),
+        ));
+        rows.push(("sources", owned(p.provenance.sources)));
+        rows.push(("not modelled", owned(p.provenance.absent)));
+        out.push_str(&fields(rows, format));
         out.push_str("\n\n");
     }
     out
@@ -131,25 +124,24 @@ fn memory_profiles_text(profiles: &[MemoryProfile], format: Format) -> String {
             [] => "none".to_owned(),
             names => names.join(", "),
         };
+        let constants = compact_object(&p.constants.to_value());
+        let constants = if constants.contains("=0 ") || constants.ends_with("=0") {
+            format!("{constants} (0: no limit)")
+        } else {
+            constants
+        };
         let rows = vec![
-            vec!["kind".to_owned(), "memory store (SPEC §8)".to_owned()],
-            vec!["constants".to_owned(), {
-                let text = compact_object(&p.constants.to_value());
-                if text.contains("=0 ") || text.ends_with("=0") {
-                    format!("{text} (0: no limit)")
-                } else {
-                    text
-                }
-            }],
-            vec![
-                "switches (defaults)".to_owned(),
-                compact_object(&p.switches.to_value()),
-            ],
-            vec!["settable switches".to_owned(), settable],
-            vec!["sources".to_owned(), p.sources.join("; ")],
-            vec!["not modelled".to_owned(), p.absent.join("; ")],
+            ("kind", vec!["memory store (SPEC §8)".to_owned()]),
+            ("constants", vec![constants]),
+            (
+                "switches (defaults)",
+                vec![compact_object(&p.switches.to_value())],
+            ),
+            ("settable switches", vec![settable]),
+            ("sources", owned(p.sources)),
+            ("not modelled", owned(p.absent)),
         ];
-        out.push_str(&table(&["property", "value"], rows, format));
+        out.push_str(&fields(rows, format));
         out.push_str("\n\n");
     }
     out
@@ -167,4 +159,8 @@ pub fn memory_profile_value(p: &MemoryProfile) -> Value {
         "settable": p.switch_names,
         "absent": p.absent,
     })
+}
+
+fn owned(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
 }

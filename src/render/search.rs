@@ -46,8 +46,23 @@ pub fn properties(list: &[Property], format: Format) -> String {
     })
 }
 
-/// `lab search`: what was found, where it was written and how to reproduce it.
-pub fn search(report: &SearchReport, written: Option<&Path>, command: &str) -> String {
+/// `lab search`: what was found, where it was written and how to reproduce it, its lines fitted
+/// to the screen of a table `format`.
+pub fn search(
+    report: &SearchReport,
+    written: Option<&Path>,
+    command: &str,
+    format: Format,
+) -> String {
+    match format {
+        Format::Table(screen) => {
+            super::screen::fit(&search_text(report, written, command), screen.width)
+        }
+        _ => search_text(report, written, command),
+    }
+}
+
+fn search_text(report: &SearchReport, written: Option<&Path>, command: &str) -> String {
     let property = report.property;
     let Some(found) = &report.found else {
         return format!(

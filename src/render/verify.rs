@@ -29,6 +29,15 @@ fn verify_text(report: &VerifyReport, format: Format) -> String {
             ]
         })
         .collect();
+    if report.rows.is_empty() && report.without_expect.is_empty() {
+        let mut out =
+            "no scenario files (name FILE or DIR, or run where scenarios/ is)\n".to_owned();
+        if !report.findings.is_empty() {
+            out.push('\n');
+            out.push_str(&findings_text(report, format));
+        }
+        return out;
+    }
     let mut out = table(
         &["scenario", "expectation", "expected", "measured", ""],
         rows,
@@ -43,8 +52,17 @@ fn verify_text(report: &VerifyReport, format: Format) -> String {
     for file in &report.without_expect {
         out.push_str(&format!("note: {file} has no expectations\n"));
     }
+    if report.findings.is_empty() {
+        return out;
+    }
     out.push('\n');
-    out.push_str(&heading("Findings", format));
+    out.push_str(&findings_text(report, format));
+    out
+}
+
+/// The findings section: its heading, table and count.
+fn findings_text(report: &VerifyReport, format: Format) -> String {
+    let mut out = heading("Findings", format);
     out.push_str(&findings_table(&report.findings, format));
     let failed = report.findings.iter().filter(|f| !f.ok).count();
     out.push_str(&format!(

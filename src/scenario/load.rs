@@ -36,8 +36,18 @@ const TOP_KEYS: &[&str] = &[
 const TOP: &str = "top level";
 
 impl Scenario {
-    /// Reads and checks a scenario file.
+    /// Reads and checks a scenario file; `-` reads it from stdin.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        if path.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|source| {
+                ScenarioError::Read {
+                    file: "(stdin)".to_owned(),
+                    source,
+                }
+            })?;
+            return Scenario::parse("(stdin)", "stdin", &text);
+        }
         let file = path.display().to_string();
         let text = limits::read_bounded(path).map_err(|source| ScenarioError::Read {
             file: file.clone(),

@@ -291,3 +291,18 @@ pub struct Scenario {
     /// Tool name of every call id.
     pub calls: BTreeMap<String, String>,
 }
+
+impl Scenario {
+    /// The same scenario with no expectation to check: `expect` empty and every `check` step
+    /// empty (kept, so that step numbers stay those of the file).
+    pub fn without_expectations(&self) -> Scenario {
+        let mut out = self.clone();
+        out.expect.clear();
+        for step in &mut out.steps {
+            if let Step::Check(list) = step {
+                list.clear();
+            }
+        }
+        out
+    }
+}

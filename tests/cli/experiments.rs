@@ -451,6 +451,20 @@ fn a_matrix_over_keep_results_on_f1() {
 }
 
 #[test]
+fn a_matrix_refuses_one_axis_twice() {
+    usage_error(
+        &[
+            "matrix",
+            "--rows",
+            "keep_results=1,2",
+            "--cols",
+            "keep_results=3,4",
+        ],
+        &["--rows and --cols are both `keep_results`", "lab sweep"],
+    );
+}
+
+#[test]
 fn a_matrix_rejects_unknown_axes_and_observables() {
     usage_error(
         &["matrix", "--rows", "nope", "--cols", "unseen_guard"],

@@ -1,11 +1,13 @@
 //! Integration tests of the `lab` binary and of the library calls behind it. Every test works
 //! under its own `tempfile::tempdir()`; `util` runs the built binary.
 
+mod anywhere;
 mod audit;
 mod combos;
 mod errors;
 mod experiments;
 mod fidelity;
+mod fits;
 mod fuzz;
 mod import;
 mod memory;

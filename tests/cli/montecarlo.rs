@@ -164,7 +164,17 @@ fn merge_refuses_incomplete_or_foreign_shards() {
 
 #[test]
 fn montecarlo_refuses_cells_it_cannot_run() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["--grid", "unseen_guard=on,off"],
+            "--grid unseen_guard: profile course-site has no such switch (nor claude-code,anthropic-api); \
+             the profiles that have it: course-main,course-latest,prototype",
+        ),
+        (
+            // The bad value is named even though the first cell lacks the switch.
+            &["--grid", "unseen_guard=on,maybe"],
+            "--grid unseen_guard=maybe: switch `unseen_guard` expects on/off",
+        ),
         (
             &[
                 "--profiles",
@@ -291,8 +301,9 @@ fn montecarlo_refuses_grids_that_repeat_a_cell() {
             "cells `course-main unseen_guard=on` and `course-main unseen_guard=true` are the same run",
         ),
         (
+            // Named before any cell is built (4b03605).
             &["--grid", "unseen_guard=maybe"],
-            "cell `course-main unseen_guard=maybe`: --grid unseen_guard=maybe:",
+            "--grid unseen_guard=maybe: switch `unseen_guard` expects on/off",
         ),
         (
             &["--threads", "100000"],

@@ -20,6 +20,7 @@ const REPORT_FILES: [&str; 11] = [
 ];
 
 #[test]
+#[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
 fn report_writes_eleven_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
@@ -84,6 +85,7 @@ fn report_writes_eleven_files_and_checks_them() {
 }
 
 #[test]
+#[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
 fn report_check_of_a_missing_directory_fails() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nothing-here");
@@ -103,6 +105,7 @@ fn report_check_of_a_missing_directory_fails() {
 /// A checked-in file that differs only by its final newline is stale, and the message says so
 /// instead of showing two identical sides.
 #[test]
+#[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
 fn report_check_names_a_missing_final_newline() {
     let dir = tempfile::tempdir().unwrap();
     lab_ok(&["report", "--out", arg(dir.path())]);
@@ -126,6 +129,7 @@ fn report_check_names_a_missing_final_newline() {
 }
 
 #[test]
+#[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
 fn the_checked_in_reports_are_current() {
     let out = lab_in(manifest_dir(), &["report", "--check"]);
     assert_eq!(
@@ -137,6 +141,7 @@ fn the_checked_in_reports_are_current() {
 }
 
 #[test]
+#[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
 fn reports_are_byte_for_byte_deterministic() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));

@@ -33,7 +33,26 @@ pub fn lab_in(dir: &Path, args: &[&str]) -> Output {
     )
 }
 
+/// Like [`lab_in`], with tables fitted to `columns` (`COLUMNS`) instead of the wide screen the
+/// other helpers give, so that tests reading table rows see one line per row.
+pub fn lab_at_width(dir: &Path, columns: usize, args: &[&str]) -> Output {
+    spawn(
+        Command::new(env!("CARGO_BIN_EXE_lab"))
+            .args(args)
+            .current_dir(dir)
+            .env("COLUMNS", columns.to_string()),
+    )
+}
+
+/// Tables are as wide as their cells here (unless a test sets `COLUMNS`); stdout is a pipe,
+/// so no colour.
+const WIDE: &str = "1000";
+
 fn spawn(command: &mut Command) -> Output {
+    if !command.get_envs().any(|(key, _)| key == "COLUMNS") {
+        command.env("COLUMNS", WIDE);
+    }
+    command.env_remove("NO_COLOR");
     let output = command.output().unwrap();
     let out = Output {
         code: output

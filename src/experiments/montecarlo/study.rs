@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::LabError;
 use crate::compaction::driver;
 use crate::compaction::profile::{self, Profile};
+use crate::compaction::switches::SwitchName;
 use crate::options::RunOptions;
 use crate::workload::options::GenOptions;
 use crate::workload::{self, Frame, GenParams};
@@ -93,6 +94,7 @@ pub fn check(study: &Study) -> Result<(), LabError> {
         ));
     }
     session_params(study, 0)?;
+    check_grid(study)?;
     let scenario = session_scenario(study, 0)?;
     let mut resolved_cells: Vec<(String, Profile)> = Vec::new();
     for (k, cell) in study.cells.iter().enumerate() {
@@ -138,6 +140,58 @@ pub fn check(study: &Study) -> Result<(), LabError> {
             )));
         }
         resolved_cells.push((cell.label(), resolved));
+    }
+    Ok(())
+}
+
+/// Checks each grid axis against the study's profiles before any cell runs: a value no switch
+/// takes is named first (whatever the cell order), then a switch some profiles lack, with the
+/// profiles that have it.
+fn check_grid(study: &Study) -> Result<(), LabError> {
+    let mut profiles: Vec<&'static Profile> = Vec::new();
+    let mut axes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for cell in &study.cells {
+        if let Some(p) = profile::by_name(&cell.profile)
+            && !profiles.iter().any(|q| q.name == p.name)
+        {
+            profiles.push(p);
+        }
+        for (name, value) in &cell.switches {
+            match axes.iter_mut().find(|(n, _)| n == name) {
+                Some((_, values)) if !values.contains(&value.as_str()) => values.push(value),
+                Some(_) => {}
+                None => axes.push((name, vec![value])),
+            }
+        }
+    }
+    for (name, values) in &axes {
+        let Some(switch) = SwitchName::parse(name) else {
+            continue;
+        };
+        let (with, without): (Vec<&Profile>, Vec<&Profile>) =
+            profiles.iter().partition(|p| p.has_switch(switch));
+        if let Some(p) = with.first() {
+            for value in values {
+                let mut probe = p.switches;
+                probe
+                    .set(switch, value)
+                    .map_err(|e| LabError::Usage(format!("--grid {name}={value}: {e}")))?;
+            }
+        }
+        if !without.is_empty() && !with.is_empty() {
+            let list = |ps: &[&Profile]| ps.iter().map(|p| p.name).collect::<Vec<_>>().join(",");
+            let nor = match &without[1..] {
+                [] => String::new(),
+                rest => format!(" (nor {})", list(rest)),
+            };
+            return Err(LabError::Usage(format!(
+                "--grid {name}: profile {} has no such switch{nor}; the profiles that have it: \
+                 {} (run with --profiles {})",
+                without[0].name,
+                list(&with),
+                list(&with)
+            )));
+        }
     }
     Ok(())
 }
