@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::check::{CheckOutcome, text_measure};
+use crate::check::{CheckOutcome, evaluate, text_measure};
 use crate::compaction::archive;
 use crate::compaction::observables::{self, Fate, Observables};
 use crate::compaction::profile::{self, Profile, ReactiveSmall, SnipTail, Stage};
@@ -215,52 +215,43 @@ fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Ve
     if expectations.is_empty() {
         return Vec::new();
     }
-    let observed =
-        serde_json::to_value(observables::measure(world)).expect("observables serialise to JSON");
-    expectations
-        .iter()
-        .map(|expectation| {
-            let measured = match &expectation.key {
-                ExpectKey::Observable(name) => observed.get(name).cloned().unwrap_or(Value::Null),
-                ExpectKey::Result(id) => {
-                    let content = world
-                        .history
-                        .messages()
-                        .iter()
-                        .flat_map(|m| m.tool_results())
-                        .filter(|(rid, _)| rid == id)
-                        .map(|(_, content)| content.to_owned())
-                        .last();
-                    text_measure(content, &expectation.expected)
-                }
-                ExpectKey::Guard(_)
-                | ExpectKey::File(_)
-                | ExpectKey::Index
-                | ExpectKey::System
-                | ExpectKey::Recall => {
-                    unreachable!("memory expectations are rejected before a compaction run")
-                }
-                ExpectKey::Message(index) => {
-                    let text = world
-                        .history
-                        .context()
-                        .get(*index)
-                        .and_then(|m| match &m.content {
-                            crate::transcript::Content::Text(text) => Some(text.clone()),
-                            _ => None,
-                        });
-                    text_measure(text, &expectation.expected)
-                }
-            };
-            CheckOutcome {
-                step,
-                key: expectation.key.label(),
-                ok: measured == expectation.expected,
-                expected: expectation.expected.clone(),
-                measured,
+    evaluate(
+        expectations,
+        step,
+        observables::measure(world),
+        |key, expected| match key {
+            ExpectKey::Result(id) => {
+                let content = world
+                    .history
+                    .messages()
+                    .iter()
+                    .flat_map(|m| m.tool_results())
+                    .filter(|(rid, _)| rid == id)
+                    .map(|(_, content)| content.to_owned())
+                    .last();
+                text_measure(content, expected)
             }
-        })
-        .collect()
+            ExpectKey::Message(index) => {
+                let text = world
+                    .history
+                    .context()
+                    .get(*index)
+                    .and_then(|m| match &m.content {
+                        crate::transcript::Content::Text(text) => Some(text.clone()),
+                        _ => None,
+                    });
+                text_measure(text, expected)
+            }
+            ExpectKey::Observable(_) => unreachable!("evaluate reads observables itself"),
+            ExpectKey::Guard(_)
+            | ExpectKey::File(_)
+            | ExpectKey::Index
+            | ExpectKey::System
+            | ExpectKey::Recall => {
+                unreachable!("memory expectations are rejected before a compaction run")
+            }
+        },
+    )
 }
 
 /// Where a run writes: the store backend and its two directories, with the temporary directory

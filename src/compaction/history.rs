@@ -153,6 +153,12 @@ impl History {
             _ => unreachable!("result_at on a block that is not a tool_result"),
         }
     }
+
+    /// [`Self::result_at`] as owned strings, for a stage that changes the history afterwards.
+    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (String, String) {
+        let (id, content) = self.result_at(message, block);
+        (id.to_owned(), content.to_owned())
+    }
 }
 
 #[cfg(test)]

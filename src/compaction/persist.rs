@@ -47,8 +47,7 @@ fn persist_if_absent(
     block: usize,
     preview_chars: usize,
 ) -> Result<(String, String), RunError> {
-    let (id, content) = world.history.result_at(message, block);
-    let (id, content) = (id.to_owned(), content.to_owned());
+    let (id, content) = world.history.owned_result_at(message, block);
     let path = world.spill_path(&id);
     let note = if world.store.is_file(&path) {
         let same = world.store.read_spill(&path).as_deref() == Some(content.as_str());
@@ -77,8 +76,7 @@ pub(crate) fn persisted_preview(
     block: usize,
     preview_chars: usize,
 ) -> Result<(String, String), RunError> {
-    let (id, content) = world.history.result_at(message, block);
-    let (id, content) = (id.to_owned(), content.to_owned());
+    let (id, content) = world.history.owned_result_at(message, block);
     if let Some(path) = world.recognised_pointer(&content) {
         // `path.open(encoding="utf-8")` reads the file back in text mode: universal newlines.
         let preview = match world.store.read_spill(&path) {

@@ -183,7 +183,7 @@ fn keyword_fallback(world: &mut World, records: &[Record], query: &str, why: &st
     let mut ranked: Vec<(usize, String)> = records
         .iter()
         .filter_map(|r| {
-            let catalog = format!("{} {}", r.name, r.description).to_lowercase();
+            let catalog = r.catalog_text();
             let score = words
                 .iter()
                 .filter(|w| catalog.contains(w.as_str()))
@@ -194,6 +194,11 @@ fn keyword_fallback(world: &mut World, records: &[Record], query: &str, why: &st
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let max = world.profile.constants.max_items;
     let chosen: Vec<String> = ranked.into_iter().take(max).map(|(_, f)| f).collect();
+    fell_back(world, why, chosen)
+}
+
+/// Traces a keyword fallback (both revisions) and returns what it chose.
+pub(super) fn fell_back(world: &mut World, why: &str, chosen: Vec<String>) -> Vec<String> {
     world.event(
         "recall",
         "fallback",

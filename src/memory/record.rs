@@ -17,6 +17,13 @@ pub(crate) struct Record {
     pub(crate) body: String,
 }
 
+impl Record {
+    /// `f"{name} {description}".lower()`: the text both keyword fallbacks search.
+    pub(crate) fn catalog_text(&self) -> String {
+        format!("{} {}", self.name, self.description).to_lowercase()
+    }
+}
+
 /// Python's `" ".join(text.split())`.
 pub(crate) fn collapse(text: &str) -> String {
     py_split(text).collect::<Vec<_>>().join(" ")

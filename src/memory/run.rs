@@ -16,7 +16,7 @@ use super::profile::{self, CONSTANT_NAMES, MemoryProfile, Revision};
 use super::store::{self, INDEX};
 use super::world::World;
 use super::{consolidate, extract, recall, site};
-use crate::check::{CheckOutcome, text_measure};
+use crate::check::{CheckOutcome, evaluate, text_measure};
 use crate::compaction::store::StoreKind;
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::options::RunOptions;
@@ -306,34 +306,18 @@ fn check(
     if expectations.is_empty() {
         return Vec::new();
     }
-    let observed =
-        serde_json::to_value(observables::measure(world)).expect("observables serialise");
-    expectations
-        .iter()
-        .map(|e| {
-            let measured = match &e.key {
-                ExpectKey::Observable(name) => observed.get(name).cloned().unwrap_or(Value::Null),
-                ExpectKey::Guard(name) => {
-                    Value::from(match store::path_guard(world, name, false) {
-                        Ok(()) => "ok".to_owned(),
-                        Err(error) => error.0,
-                    })
-                }
-                ExpectKey::File(name) => text_measure(world.fs.read(name).ok(), &e.expected),
-                ExpectKey::Index => text_measure(world.fs.read(INDEX).ok(), &e.expected),
-                ExpectKey::System => text_measure(Some(world.turn.system.clone()), &e.expected),
-                ExpectKey::Recall => text_measure(Some(world.turn.recall.clone()), &e.expected),
-                ExpectKey::Result(_) | ExpectKey::Message(_) => Value::Null,
-            };
-            CheckOutcome {
-                step,
-                key: e.key.label(),
-                ok: measured == e.expected,
-                expected: e.expected.clone(),
-                measured,
-            }
-        })
-        .collect()
+    let observed = observables::measure(world);
+    evaluate(expectations, step, observed, |key, expected| match key {
+        ExpectKey::Guard(name) => Value::from(match store::path_guard(world, name, false) {
+            Ok(()) => "ok".to_owned(),
+            Err(error) => error.0,
+        }),
+        ExpectKey::File(name) => text_measure(world.fs.read(name).ok(), expected),
+        ExpectKey::Index => text_measure(world.fs.read(INDEX).ok(), expected),
+        ExpectKey::System => text_measure(Some(world.turn.system.clone()), expected),
+        ExpectKey::Recall => text_measure(Some(world.turn.recall.clone()), expected),
+        ExpectKey::Observable(_) | ExpectKey::Result(_) | ExpectKey::Message(_) => Value::Null,
+    })
 }
 
 /// Runs one scenario step.

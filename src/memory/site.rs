@@ -193,19 +193,13 @@ fn keyword_fallback(world: &mut World, records: &[Record], recent: &str, why: &s
     let chosen: Vec<String> = records
         .iter()
         .filter(|r| {
-            let text = format!("{} {}", r.name, r.description).to_lowercase();
+            let text = r.catalog_text();
             words.iter().any(|w| text.contains(w.as_str()))
         })
         .take(world.profile.constants.max_items)
         .map(|r| r.filename.clone())
         .collect();
-    world.event(
-        "recall",
-        "fallback",
-        None,
-        format!("keyword fallback ({why}): {}", chosen.join(", ")),
-    );
-    chosen
+    super::recall::fell_back(world, why, chosen)
 }
 
 /// The site's `load_memories`, once per user request: the block prepended to the user turn.
