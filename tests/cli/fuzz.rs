@@ -29,6 +29,7 @@ const PROFILES: &[&str] = &[
     "prototype",
     "claude-code",
     "anthropic-api",
+    "codex",
 ];
 
 /// Ids a hostile or careless log might hold.

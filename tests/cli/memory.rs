@@ -252,13 +252,14 @@ fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
             ("prototype", "compaction"),
             ("claude-code", "compaction"),
             ("anthropic-api", "compaction"),
+            ("codex", "compaction"),
             ("memory-main", "memory"),
             ("memory-site", "memory"),
         ]
     );
-    assert_eq!(list[6]["constants"]["recall_limit"], 20000);
-    assert_eq!(list[7]["constants"]["consolidate_input"], 16000);
-    assert_eq!(list[7]["settable"], serde_json::json!([]));
+    assert_eq!(list[7]["constants"]["recall_limit"], 20000);
+    assert_eq!(list[8]["constants"]["consolidate_input"], 16000);
+    assert_eq!(list[8]["settable"], serde_json::json!([]));
     let text = lab(&["profiles"]).stdout;
     assert!(text.contains("\nmemory-site — "), "{text}");
     assert!(text.contains("(0: no limit)"), "{text}");

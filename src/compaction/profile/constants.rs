@@ -85,6 +85,8 @@ constants! {
     keep_tool_uses,
     /// Anthropic API context editing: an edit that would clear fewer tokens is not applied.
     clear_at_least,
+    /// Codex: COMPACT_USER_MESSAGE_MAX_TOKENS, the tokens of user messages a compaction keeps.
+    compact_user_tokens,
 }
 
 impl Constants {

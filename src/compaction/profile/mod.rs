@@ -22,7 +22,9 @@ pub use policy::{
     TranscriptName,
 };
 pub use strings::{Strings, fill};
-pub use values::{ANTHROPIC_API, CLAUDE_CODE, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE};
+pub use values::{
+    ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
+};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -115,9 +117,9 @@ impl Profile {
     }
 
     /// True if `text` is a placeholder that carries no pointer (for `lost_forever` and
-    /// `pointer_lost`): the profile's `omitted` placeholder.
+    /// `pointer_lost`): the profile's `omitted` placeholder (none if it is empty: Codex).
     pub fn is_no_pointer_placeholder(&self, text: &str) -> bool {
-        text == self.strings.omitted
+        !self.strings.omitted.is_empty() && text == self.strings.omitted
     }
 
     /// The profile's switch names, comma-separated (for messages).
@@ -163,6 +165,7 @@ pub const PROFILES: &[Profile] = &[
     PROTOTYPE,
     CLAUDE_CODE,
     ANTHROPIC_API,
+    CODEX,
 ];
 
 /// The default profile.

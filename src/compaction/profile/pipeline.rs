@@ -22,6 +22,8 @@ name_table! {
         PairRepair => "pair_repair",
         /// The Anthropic API's context editing `clear_tool_uses_20250919`.
         ClearToolUses => "clear_tool_uses",
+        /// Codex's local (inline) auto-compaction (codex-rs `compact.rs`).
+        CodexCompact => "codex_compact",
     }
 }
 

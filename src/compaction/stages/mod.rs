@@ -10,6 +10,7 @@ pub(crate) mod arrival;
 mod autocompact;
 mod budget;
 mod clear_tool_uses;
+mod codex_compact;
 mod compact;
 pub(crate) mod compact_tool;
 mod cut;

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::field::FIELD;
 use super::registry::{Check, FINDINGS, Finding};
 use crate::check::CheckOutcome;
 use crate::diff::{describe_changes, describe_or_nothing};
@@ -37,7 +38,7 @@ struct Verdict {
 
 /// Evaluates every finding.
 pub fn evaluate_all() -> Result<Vec<FindingRow>, LabError> {
-    FINDINGS.iter().map(evaluate).collect()
+    FINDINGS.iter().chain(FIELD).map(evaluate).collect()
 }
 
 fn evaluate(finding: &Finding) -> Result<FindingRow, LabError> {
@@ -263,7 +264,7 @@ mod tests {
 
     #[test]
     fn every_headline_names_an_expectation() {
-        for finding in FINDINGS {
+        for finding in FINDINGS.iter().chain(FIELD) {
             let Check::Scenario {
                 file,
                 text,

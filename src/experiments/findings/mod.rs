@@ -3,7 +3,9 @@
 //! (`evaluate`).
 
 mod evaluate;
+mod field;
 mod registry;
 
 pub use evaluate::{FindingRow, evaluate_all};
+pub use field::FIELD;
 pub use registry::{Check, FINDINGS, Finding};

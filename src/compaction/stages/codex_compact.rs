@@ -1,0 +1,270 @@
+//! Codex CLI's local (inline) auto-compaction (codex-rs `core/src/compact.rs`,
+//! research/peers_2026.md §3.1). When the token count reaches `context_window * 9 / 10`
+//! (`ModelInfo::auto_compact_token_limit`, compared with `>=`), one summariser call runs over
+//! the history, and the history becomes: the real user messages, chosen newest first while
+//! their `approx_token_count` (ceil(bytes / 4)) fits in `compact_user_tokens` (the one that
+//! overflows is cut to the remaining budget, head and tail around `[…N tokens truncated…]`),
+//! in their original order, then one user message `SUMMARY_PREFIX\n<summary>`. Every tool call,
+//! tool output and assistant message is dropped, and so is an earlier summary (a user message
+//! that starts with the prefix and a newline). The model gets no pointer; the rollout JSONL
+//! keeps the originals.
+
+use crate::compaction::profile::fill;
+use crate::compaction::world::World;
+use crate::compaction::{archive, store};
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::{Block, Content, Message, Role};
+
+/// codex `approx_token_count`: UTF-8 bytes / 4, rounded up.
+fn approx_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a char boundary.
+fn on_boundary(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while end > 0 && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Where the kept head ends: after the last newline within `budget` bytes, else at the budget.
+fn head_end(text: &str, budget: usize) -> usize {
+    if let Some(i) = text.get(..budget).and_then(|head| head.rfind('\n')) {
+        return i + 1;
+    }
+    on_boundary(text, budget).len()
+}
+
+/// Where the kept tail starts: after the first newline within the last `budget` bytes, else at
+/// the first char boundary there.
+fn tail_start(text: &str, budget: usize) -> usize {
+    let start = text.len().saturating_sub(budget);
+    if let Some(i) = text.get(start..).and_then(|tail| tail.find('\n')) {
+        return start + i + 1;
+    }
+    let mut index = start;
+    while index < text.len() && !text.is_char_boundary(index) {
+        index += 1;
+    }
+    index
+}
+
+/// codex `truncate_text(text, TruncationPolicy::Tokens(max_tokens))`: byte budget
+/// `4 × max_tokens`, the head and tail halves of what the marker leaves, the marker
+/// `[…N tokens truncated…]` (N = removed bytes / 4, rounded up) and a newline between them.
+pub(super) fn truncate_tokens(text: &str, max_tokens: usize) -> String {
+    if text.is_empty() {
+        return String::new();
+    }
+    let small = (max_tokens / 4) * 4;
+    if max_tokens > 0 && small > 0 && text.len() <= small {
+        return text.to_owned();
+    }
+    let max_bytes = max_tokens * 4;
+    if max_bytes == 0 {
+        return format!("[…{} tokens truncated…]", text.len().div_ceil(4));
+    }
+    if text.len() <= max_bytes {
+        return text.to_owned();
+    }
+    let marker = format!(
+        "[…{} tokens truncated…]",
+        (text.len() - max_bytes).div_ceil(4)
+    );
+    if marker.len() >= max_bytes {
+        return on_boundary(&marker, max_bytes).to_owned();
+    }
+    let keep = max_bytes - marker.len();
+    let left = keep / 2;
+    let head = head_end(text, left);
+    let tail = tail_start(text, keep - left).max(head);
+    let out = format!("{}{marker}\n{}", &text[..head], &text[tail..]);
+    on_boundary(&out, max_bytes).to_owned()
+}
+
+/// The text of a real user message (text blocks joined by `\n`), or None for tool outputs.
+fn user_text(message: &Message) -> Option<String> {
+    if message.role != Role::User {
+        return None;
+    }
+    match &message.content {
+        Content::Text(text) if !text.is_empty() => Some(text.clone()),
+        Content::Text(_) => None,
+        Content::Blocks(blocks) => {
+            let pieces: Vec<&str> = blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } if !text.is_empty() => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            (!pieces.is_empty()).then(|| pieces.join("\n"))
+        }
+    }
+}
+
+/// codex `build_compacted_history_with_limit` without the initial context: the user messages
+/// kept newest first within `budget` tokens, back in their order.
+pub(super) fn keep_user_messages(messages: &[String], budget: usize) -> Vec<String> {
+    let mut kept = Vec::new();
+    let mut remaining = budget;
+    for message in messages.iter().rev() {
+        if remaining == 0 {
+            break;
+        }
+        let tokens = approx_tokens(message);
+        if tokens <= remaining {
+            kept.push(message.clone());
+            remaining -= tokens;
+        } else {
+            kept.push(truncate_tokens(message, remaining));
+            break;
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// Compacts once the estimate reaches 90% of `context_window`.
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let c = world.profile.constants;
+    let estimate = world.history.estimate();
+    let limit = c.context_window * 9 / 10;
+    if estimate < limit || world.history.len() == 0 {
+        return Ok(());
+    }
+    world.record(
+        Event::new("codex_compact", "over")
+            .before(estimate)
+            .reason(format!(
+                "{estimate} tokens ≥ auto_compact_token_limit {limit} (90% of {})",
+                c.context_window
+            )),
+    );
+    let len = world.history.len();
+    let template = world.profile.strings.summary_message;
+    let prefix = template.split("{summary}").next().unwrap_or_default();
+    let users: Vec<String> = world
+        .history
+        .messages()
+        .iter()
+        .filter_map(user_text)
+        .filter(|text| !text.starts_with(prefix))
+        .collect();
+    let path = archive::session_path(world)
+        .unwrap_or_else(|| store::join(&world.transcript_dir, "rollout.jsonl"));
+    super::cut::note_removed(
+        world,
+        0..len,
+        "codex_compact",
+        "compacted away (codex keeps no tool output)",
+        Some(&path),
+    );
+    world.counters.model_calls += 1;
+    let summary = world
+        .script
+        .summary
+        .clone()
+        .unwrap_or_else(|| format!("summary of {len} messages"));
+    let summary_message = fill(template, &[("summary", &summary)]);
+    world.record(
+        Event::new("codex_compact", "summary")
+            .sizes(estimate, approx_tokens(&summary_message))
+            .reason(format!("summariser call over {len} messages")),
+    );
+    let kept = keep_user_messages(&users, c.compact_user_tokens);
+    let kept_count = kept.len();
+    let mut messages: Vec<Message> = kept.into_iter().map(Message::user_text).collect();
+    messages.push(Message::user_text(summary_message));
+    archive::log_session(world, &messages)?;
+    world.history.replace_all(messages);
+    world.script.reported_usage = None;
+    world.record(
+        Event::new("codex_compact", "compact")
+            .sizes(estimate, world.history.estimate())
+            .reason(format!(
+                "{len} messages replaced by {kept_count} of {} user messages (within {} tokens) and the summary",
+                users.len(),
+                c.compact_user_tokens
+            )),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CODEX;
+
+    #[test]
+    fn approx_tokens_rounds_bytes_up() {
+        assert_eq!(approx_tokens(""), 0);
+        assert_eq!(approx_tokens("abcd"), 1);
+        assert_eq!(approx_tokens("abcde"), 2);
+        // "é" is two bytes in UTF-8.
+        assert_eq!(approx_tokens("ééé"), 2);
+    }
+
+    #[test]
+    fn user_messages_are_kept_newest_first_within_the_budget() {
+        // 4, 2 and 3 tokens; budget 6: "ccc…" (3) and "bb…" (2) fit, 1 token is left for
+        // "aaa…" (16 bytes): cut to 4 bytes, less than the marker, so the marker's first 4 bytes.
+        let messages = vec!["a".repeat(16), "b".repeat(8), "c".repeat(12)];
+        let kept = keep_user_messages(&messages, 6);
+        assert_eq!(kept.len(), 3);
+        assert_eq!(kept[0], "[…");
+        assert_eq!(kept[1], "b".repeat(8));
+        assert_eq!(kept[2], "c".repeat(12));
+        // Budget 5: the last two use it all, the first is not kept at all.
+        let kept = keep_user_messages(&messages, 5);
+        assert_eq!(kept, vec!["b".repeat(8), "c".repeat(12)]);
+    }
+
+    #[test]
+    fn an_overlong_message_keeps_head_and_tail_around_the_marker() {
+        // 200 bytes, budget 20 tokens = 80 bytes; removed 120 bytes = 30 tokens; the marker
+        // "[…30 tokens truncated…]" is 27 bytes (each … is 3); 53 bytes are left: head 26,
+        // tail 27, and a newline after the marker: 26 + 27 + 1 + 27 = 81 bytes, cut to 80 (26 y).
+        let text = "x".repeat(100) + &"y".repeat(100);
+        let out = truncate_tokens(&text, 20);
+        assert_eq!(out.len(), 80);
+        let want = format!(
+            "{}[…30 tokens truncated…]\n{}",
+            "x".repeat(26),
+            "y".repeat(26)
+        );
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn compaction_fires_at_ninety_percent_and_keeps_only_user_messages() {
+        let mut profile = CODEX;
+        profile.constants.context_window = 100;
+        let mut world = World::for_test(profile);
+        world.push(Message::user_text("x".repeat(4 * 89)));
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        assert_eq!(world.counters.model_calls, 0);
+        world.turn(&[("c1", "Bash", "abcd".to_owned())]);
+        assert!(world.history.estimate() >= 90);
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 1);
+        let texts: Vec<String> = world
+            .history
+            .messages()
+            .iter()
+            .filter_map(user_text)
+            .collect();
+        assert_eq!(texts.len(), 2);
+        assert_eq!(texts[0].len(), 4 * 89);
+        assert!(texts[1].starts_with("Another language model started"));
+        assert!(texts[1].ends_with("analysis:\nsummary of 3 messages"));
+        assert_eq!(world.result("c1"), None);
+    }
+}

@@ -1,0 +1,45 @@
+//! Findings on the field's profiles (issue 16): systems beyond the course and Claude Code, one
+//! block of rows per profile, evaluated after [`super::registry::FINDINGS`].
+
+use super::registry::{Check, Finding};
+
+macro_rules! scenario {
+    ($file:literal, $headline:expr) => {
+        Check::Scenario {
+            file: $file,
+            text: include_str!(concat!("../../../", $file)),
+            headline: $headline,
+        }
+    };
+}
+
+/// Codex (X1-X3).
+pub const FIELD: &[Finding] = &[
+    Finding {
+        id: "X1",
+        source: "peers_2026 §3.1, §3.3 (codex-rs compact.rs @ 0100b103, openai_models.rs)",
+        shows: "Codex compacts at 244800 tokens (272000 × 9 / 10, >=) and not at 244799; every tool call and output leaves the history with no placeholder, the rollout keeps them.",
+        check: scenario!(
+            "scenarios/x1-codex-trigger.json",
+            &["model_calls (step 5)", "context_chars", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "X2",
+        source: "peers_2026 §3.1 (codex-rs compact.rs build_compacted_history_with_limit, truncate.rs)",
+        shows: "User messages are kept newest first within the token budget; an older request that overflows a small remainder is cut to the first bytes of the truncation marker, nothing of it left.",
+        check: scenario!(
+            "scenarios/x2-codex-user-cap.json",
+            &["message:0", "message:1"]
+        ),
+    },
+    Finding {
+        id: "X3",
+        source: "peers_2026 §3.1, §3.6 (collect_user_messages skips the summary; the rollout)",
+        shows: "A second compaction drops the first summary (only the user messages and the new summary remain); tool outputs are gone from the history but recoverable from the rollout.",
+        check: scenario!(
+            "scenarios/x3-codex-second-compaction.json",
+            &["context_chars", "model_calls", "unrecoverable"]
+        ),
+    },
+];
