@@ -38,8 +38,9 @@ fn every_committed_record_replays_exactly() {
     }
     // Each record: its items plus the summary-request row. p01 under two versions: 7 tool_use
     // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
-    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1.
-    assert_eq!(compared, 2 * 15 + 2 * 7 + 3);
+    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1; p04 under two versions: 5 +
+    // 5 + 1 each.
+    assert_eq!(compared, 2 * 15 + 2 * 7 + 3 + 2 * 11);
 }
 
 #[test]

@@ -4,13 +4,18 @@
 //! empty or whitespace-only result becomes `(<tool> completed with no output)`; a result longer
 //! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read
 //! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
-//! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units.
+//! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units,
+//! except Bash's (D2 of research/claude_code_probe.md §2, probed: p04): a Bash result is the
+//! raw output, measured in UTF-8 bytes with its trailing newline, and the model sees it with its
+//! leading blank lines and trailing white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`);
+//! a persisted one names its size in bytes and previews the trimmed first 30000 bytes.
 
-use crate::compaction::js_str::js_trim;
+use crate::compaction::js_str::{js_is_space, js_trim};
 use crate::compaction::profile::{Arrival, fill};
 use crate::compaction::world::{IncomingResult, World};
 use crate::compaction::{archive, persist};
 use crate::error::RunError;
+use crate::python::json::char_len;
 use crate::trace::Event;
 use crate::transcript::{Block, Content, utf16_len};
 
@@ -78,6 +83,34 @@ fn preview(content: &str, max: usize) -> (&str, bool) {
     (&content[..cut], true)
 }
 
+/// What Claude Code's Bash tool shows of its output: `replace(/^(\s*\n)+/, "").trimEnd()`.
+fn bash_text(raw: &str) -> &str {
+    let blank = raw.find(|c| !js_is_space(c)).unwrap_or(raw.len());
+    let start = raw[..blank].rfind('\n').map_or(0, |newline| newline + 1);
+    raw[start..].trim_end_matches(js_is_space)
+}
+
+/// An inline Bash result becomes the text the tool shows. That trimming is the tool's own
+/// rendering, not a compaction: the shown text counts as the original result.
+fn show_trimmed_bash(world: &mut World, message: usize, block: usize, id: &str, raw: &str) {
+    let shown = bash_text(raw).to_owned();
+    let chars = char_len(&shown);
+    let reason = "Bash shows its output without the blank lines around it".to_owned();
+    world.replace_result(message, block, shown, "arrival", reason);
+    if let Some(record) = world.ledger.results.get_mut(id) {
+        record.is_original = true;
+        record.original_chars = chars;
+    }
+}
+
+/// The largest char boundary of `text` at or below byte `at`.
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    (0..=at.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
 /// A batch of results arrives: the world registers it and appends it as one user message, the
 /// profile's arrival rule applies, and then the message as the rule left it reaches the session
 /// transcript (so a persisted result is logged as its persisted-output block).
@@ -122,7 +155,12 @@ fn run(world: &mut World) -> Result<(), RunError> {
             );
             continue;
         }
-        let size = utf16_len(&content);
+        let bash = tool == "Bash";
+        let size = if bash {
+            content.len()
+        } else {
+            utf16_len(&content)
+        };
         let Some(limit) = threshold(world, &tool) else {
             world.record(
                 Event::new("arrival", "keep")
@@ -139,6 +177,9 @@ fn run(world: &mut World) -> Result<(), RunError> {
                     .sizes(size, size)
                     .reason(format!("{size} ≤ {tool} threshold {limit}")),
             );
+            if bash {
+                show_trimmed_bash(world, message, bi, &id, &content);
+            }
             continue;
         }
         let path = world.spill_path(&id);
@@ -149,7 +190,12 @@ fn run(world: &mut World) -> Result<(), RunError> {
             "written once (wx)"
         };
         let chars = world.profile.constants.preview;
-        let (shown, more) = preview(&content, chars);
+        let previewed = if bash {
+            bash_text(&content[..floor_char_boundary(&content, limit)])
+        } else {
+            content.as_str()
+        };
+        let (shown, more) = preview(previewed, chars);
         let replacement = fill(
             world.profile.strings.persisted,
             &[
@@ -221,6 +267,31 @@ mod tests {
         );
         // A persisted result is the designed path, not an unseen compaction.
         assert!(!world.ledger.results["b2"].unseen_compacted);
+    }
+
+    #[test]
+    fn bash_counts_raw_bytes_and_shows_the_trimmed_text() {
+        // D2 (probed, p04): 10000 é (2 bytes each) + 10001 x is 30001 bytes in 20001 chars.
+        let mut world = World::for_test(CLAUDE_CODE);
+        let wide = format!("{}{}", "é".repeat(10_000), "x".repeat(10_001));
+        deliver(
+            &mut world,
+            vec![
+                incoming("u1", "Bash", wide),
+                incoming("n1", "Bash", format!("\n \n{}\n", "x".repeat(29_996))),
+                incoming("n2", "Bash", format!("{}\n", "x".repeat(30_000))),
+            ],
+        )
+        .unwrap();
+        let u1 = format!(
+            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/u1.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+            "é".repeat(2_000)
+        );
+        assert_eq!(world.result("u1"), Some(u1.as_str()));
+        // 3 + 29996 + 1 = 30000 bytes: inline, without the blank lines and the newline.
+        assert_eq!(world.result("n1"), Some("x".repeat(29_996).as_str()));
+        assert!(world.result("n2").unwrap().contains("(29.3KB)"));
+        assert_eq!(bash_text("  \n\n  a \n b\n\n"), "  a \n b");
     }
 
     #[test]
