@@ -97,8 +97,12 @@ impl History {
             unreachable!("set_result on a block that is not a tool_result");
         };
         let old = std::mem::replace(slot, content);
-        let new_size =
-            self.sizes[message] - self.estimator.string(&old) + self.estimator.string(slot);
+        // Cline's estimate rounds per message, so it is not a sum over strings: recount.
+        let new_size = if self.estimator == Estimator::ClineTokens {
+            self.estimator.message(&self.messages[message])
+        } else {
+            self.sizes[message] - self.estimator.string(&old) + self.estimator.string(slot)
+        };
         self.sum = self.sum - self.sizes[message] + new_size;
         self.sizes[message] = new_size;
         old
@@ -108,7 +112,7 @@ impl History {
     pub(crate) fn jsonl_chars(&self) -> usize {
         match self.estimator {
             Estimator::PythonJson => self.sum + self.messages.len(),
-            Estimator::PythonRepr | Estimator::ClaudeTokens => {
+            Estimator::PythonRepr | Estimator::ClaudeTokens | Estimator::ClineTokens => {
                 self.messages.iter().map(|m| m.json_chars() + 1).sum()
             }
         }

@@ -37,3 +37,10 @@ pub mod world;
 /// Claude Code's pair repair, read-only: whether a history needs no repair (benched in
 /// `benches/pair_repair.rs`).
 pub use stages::pairs_intact;
+
+/// Cline's `basic` compaction as a pure function over messages (its fold, the budget of a
+/// fold, and the prefix that marks a converted attachment), for replaying Cline's own sessions.
+pub use stages::cline_compact::{
+    ATTACHMENT_PREFIX as CLINE_ATTACHMENT, Mode as ClineMode, budget as cline_budget,
+    fold as cline_fold,
+};

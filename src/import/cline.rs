@@ -15,7 +15,9 @@ use serde_json::Value;
 use super::claude_code::block_text;
 use super::writer::{Header, ImportedCall, ScenarioWriter, Turn};
 use super::{ImportError, Importer};
+use crate::compaction::CLINE_ATTACHMENT;
 use crate::scenario::{Observed, Usage};
+use crate::transcript::{Block, Content, Message, Role};
 
 pub(super) fn import(path: &Path, base: &str, importer: &mut Importer) -> Result<(), ImportError> {
     let file = importer.display(path);
@@ -199,7 +201,7 @@ fn user_text(blocks: &[Value], notes: &mut BTreeMap<String, usize>) -> String {
         match block["type"].as_str() {
             Some("text") => parts.push(block["text"].as_str().unwrap_or_default().to_owned()),
             Some("file") => parts.push(format!(
-                "[file {}]\n{}",
+                "{CLINE_ATTACHMENT}{}]\n{}",
                 block["path"].as_str().unwrap_or_default(),
                 block["content"].as_str().unwrap_or_default()
             )),
@@ -230,4 +232,62 @@ fn flush(
             .map_err(ImportError::from_write)?;
     }
     Ok(())
+}
+
+/// A Cline messages document (`{messages: [...]}`) as the lab's messages, for replaying it
+/// through Cline's own compaction: text, `tool_use` and `tool_result` blocks as they are (a
+/// result's content flattened as the importer does), a `file` block as a text block
+/// `[file PATH]\nCONTENT` (what the `cline` profile treats as an attachment), any other block
+/// as `[type]`. A string content stays a string.
+pub fn session_messages(text: &str) -> Result<Vec<Message>, String> {
+    let document: Value =
+        serde_json::from_str(text).map_err(|e| format!("not a JSON document: {e}"))?;
+    let messages = document
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("a Cline session has a `messages` array")?;
+    let mut notes = BTreeMap::new();
+    let mut out = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        let role = match message.get("role").and_then(Value::as_str) {
+            Some("user") => Role::User,
+            Some("assistant") => Role::Assistant,
+            _ => {
+                return Err(format!(
+                    "message {index}: role is not `user` or `assistant`"
+                ));
+            }
+        };
+        let content = match message.get("content") {
+            Some(Value::String(text)) => Content::Text(text.clone()),
+            Some(Value::Array(blocks)) => {
+                Content::Blocks(blocks.iter().map(|b| lab_block(b, &mut notes)).collect())
+            }
+            _ => return Err(format!("message {index}: a message needs `content`")),
+        };
+        out.push(Message { role, content });
+    }
+    Ok(out)
+}
+
+fn lab_block(block: &Value, notes: &mut BTreeMap<String, usize>) -> Block {
+    let text = |key: &str| block[key].as_str().unwrap_or_default().to_owned();
+    match block["type"].as_str() {
+        Some("text") => Block::Text { text: text("text") },
+        Some("tool_use") => Block::ToolUse {
+            id: text("id"),
+            name: text("name"),
+            input: block["input"].as_object().cloned().unwrap_or_default(),
+        },
+        Some("tool_result") => Block::ToolResult {
+            tool_use_id: text("tool_use_id"),
+            content: block_text(block.get("content"), notes),
+        },
+        Some("file") => Block::Text {
+            text: format!("{CLINE_ATTACHMENT}{}]\n{}", text("path"), text("content")),
+        },
+        other => Block::Text {
+            text: format!("[{}]", other.unwrap_or("untyped")),
+        },
+    }
 }

@@ -30,6 +30,8 @@ const PROFILES: &[&str] = &[
     "claude-code",
     "anthropic-api",
     "codex",
+    // fielda: cline, opencode, kilo, opencode-v2
+    "cline",
 ];
 
 /// Ids a hostile or careless log might hold.

@@ -3,6 +3,7 @@
 
 mod anywhere;
 mod audit;
+mod cline;
 mod combos;
 mod errors;
 mod experiments;

@@ -15,6 +15,16 @@ pub enum Estimator {
     /// `Math.round(length / 4)` in UTF-16 units (text, tool_result content, tool_use
     /// `name + JSON.stringify(input)`), summed; in tokens, not characters.
     ClaudeTokens,
+    /// Cline's `createTokenEstimator`: per message `ceil(JSON.stringify(message).length / 3)`,
+    /// at least 1, summed; in tokens (the lab's message holds `role` and `content` only).
+    ClineTokens,
+}
+
+/// Cline's estimate of one message (`estimateTokens` with `CHARS_PER_TOKEN` 3).
+pub fn cline_tokens(message: &Message) -> usize {
+    crate::transcript::utf16_len(&crate::transcript::js_stringify(&message.to_value()))
+        .div_ceil(3)
+        .max(1)
 }
 
 impl Estimator {
@@ -24,6 +34,7 @@ impl Estimator {
             Estimator::PythonJson => message.json_chars(),
             Estimator::PythonRepr => message.repr_chars(),
             Estimator::ClaudeTokens => message.rough_tokens(),
+            Estimator::ClineTokens => cline_tokens(message),
         }
     }
 
@@ -33,6 +44,10 @@ impl Estimator {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
             Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
+            Estimator::ClineTokens => {
+                crate::transcript::utf16_len(&crate::transcript::js_stringify(&text.into()))
+                    .div_ceil(3)
+            }
         }
     }
 
@@ -43,7 +58,7 @@ impl Estimator {
             Estimator::PythonJson | Estimator::PythonRepr => {
                 crate::transcript::list_chars(count, sum)
             }
-            Estimator::ClaudeTokens => sum,
+            Estimator::ClaudeTokens | Estimator::ClineTokens => sum,
         }
     }
 
@@ -53,6 +68,9 @@ impl Estimator {
             Estimator::PythonJson => "len(json.dumps(messages, ensure_ascii=False))",
             Estimator::PythonRepr => "len(str(messages))",
             Estimator::ClaudeTokens => "tokens: per block Math.round(UTF-16 length / 4), summed",
+            Estimator::ClineTokens => {
+                "tokens: per message ceil(UTF-16 length of JSON.stringify(message) / 3), summed"
+            }
         }
     }
 
@@ -69,7 +87,7 @@ impl Estimator {
     pub fn unit(self) -> &'static str {
         match self {
             Estimator::PythonJson | Estimator::PythonRepr => "chars",
-            Estimator::ClaudeTokens => "tokens",
+            Estimator::ClaudeTokens | Estimator::ClineTokens => "tokens",
         }
     }
 }

@@ -15,13 +15,14 @@ mod strings;
 mod values;
 
 pub use constants::{ALL_CONSTANT_NAMES, Constants};
-pub use estimator::Estimator;
+pub use estimator::{Estimator, cline_tokens};
 pub use pipeline::{Pipe, Stage, describe_pipeline};
 pub use policy::{
     Arrival, CompactTool, MicroRule, Persist, ReactiveSmall, SafeId, SnipHeadBound, SnipTail,
     TranscriptName,
 };
 pub use strings::{Strings, fill};
+pub use values::CLINE;
 pub use values::{
     ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
 };
@@ -166,6 +167,8 @@ pub const PROFILES: &[Profile] = &[
     CLAUDE_CODE,
     ANTHROPIC_API,
     CODEX,
+    // Issue 16, helper `fielda`: cline, opencode, kilo, opencode-v2.
+    CLINE,
 ];
 
 /// The default profile.

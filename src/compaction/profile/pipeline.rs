@@ -24,6 +24,8 @@ name_table! {
         ClearToolUses => "clear_tool_uses",
         /// Codex's local (inline) auto-compaction (codex-rs `compact.rs`).
         CodexCompact => "codex_compact",
+        /// Cline's `basic` compaction (SDK core `basic-compaction.ts`).
+        ClineCompact => "cline_compact",
     }
 }
 

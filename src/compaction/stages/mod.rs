@@ -10,6 +10,8 @@ pub(crate) mod arrival;
 mod autocompact;
 mod budget;
 mod clear_tool_uses;
+mod cline_activity;
+pub(crate) mod cline_compact;
 mod codex_compact;
 mod compact;
 pub(crate) mod compact_tool;

@@ -10,8 +10,8 @@ use crate::error::RunError;
 use crate::trace::Event;
 
 use super::{
-    autocompact, budget, clear_tool_uses, codex_compact, compact, fit, micro, pair_repair,
-    reactive, snip, time_mc,
+    autocompact, budget, clear_tool_uses, cline_compact, codex_compact, compact, fit, micro,
+    pair_repair, reactive, snip, time_mc,
 };
 
 /// Runs one stage, as a scenario's `stage` step does (no target).
@@ -51,6 +51,7 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::PairRepair => pair_repair::run(world),
         Stage::ClearToolUses => clear_tool_uses::run(world),
         Stage::CodexCompact => codex_compact::run(world),
+        Stage::ClineCompact => cline_compact::run(world),
     }
 }
 

@@ -13,7 +13,7 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3).
+/// Codex (X1-X3); Cline (L1-L3).
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "X1",
@@ -40,6 +40,43 @@ pub const FIELD: &[Finding] = &[
         check: scenario!(
             "scenarios/x3-codex-second-compaction.json",
             &["context_chars", "model_calls", "unrecoverable"]
+        ),
+    },
+    // Cline (L1-L3): issue 16, helper `fielda`.
+    Finding {
+        id: "L1",
+        source: "peers_2026 §7 (cline/cline basic-compaction.ts, compaction-shared.ts, compaction.ts @ 21cb8d25)",
+        shows: "Cline's basic compaction does not fire at 899 tokens (0.9 × 1000 = 900, ceil(JSON length / 3) per message): every message stays.",
+        check: scenario!(
+            "scenarios/l1-cline-below.json",
+            &["context_chars", "messages"]
+        ),
+    },
+    Finding {
+        id: "L1",
+        source: "peers_2026 §7 (runBasicCompaction, summarizeToolActivity @ 21cb8d25)",
+        shows: "At 900 it folds without a model: the new result does not fit the 630 target and is dropped before the model saw it; a SYSTEM_NOTICE names the file and line range read, no archive keeps the output.",
+        check: scenario!(
+            "scenarios/l1-cline-trigger.json",
+            &["context_chars", "unseen_compacted", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "L2",
+        source: "peers_2026 §7 (findCutIndex/isSafeCutBoundary, PRESERVED_ASSISTANT_TEXT_COUNT, extractDiffLineRange @ 21cb8d25)",
+        shows: "A fold keeps the prompts, older turns' final answers and the latest turn's tail from an assistant message: an output that fit goes with its call, so pairs stay intact; the notices carry paths, edit ranges, commands and the last 3 assistant texts only.",
+        check: scenario!(
+            "scenarios/l2-cline-what-survives.json",
+            &["context_chars", "result:t3", "result:t4", "pairs_intact"]
+        ),
+    },
+    Finding {
+        id: "L3",
+        source: "cline/cline#5668, #5616, #9510 (peers_2026 §12 row 20); basic-compaction.ts typed prompts mandatory",
+        shows: "A first prompt over the trigger is never folded, so every request folds again: each tool output is dropped before the model sees it, the model reads the same file again, and notices stack on the prompt.",
+        check: scenario!(
+            "scenarios/l3-cline-prompt-loop.json",
+            &["unseen_compacted", "reread_after_clear", "context_chars"]
         ),
     },
 ];

@@ -5,6 +5,7 @@
 
 mod anthropic_api;
 mod claude_code;
+mod cline;
 mod codex;
 mod course_latest;
 mod course_main;
@@ -13,6 +14,7 @@ mod prototype;
 
 pub use anthropic_api::ANTHROPIC_API;
 pub use claude_code::CLAUDE_CODE;
+pub use cline::CLINE;
 pub use codex::CODEX;
 pub use course_latest::COURSE_LATEST;
 pub use course_main::COURSE_MAIN;

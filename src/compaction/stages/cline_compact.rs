@@ -1,0 +1,375 @@
+//! Cline's `basic` compaction, the one without a model (cline/cline
+//! `sdk/packages/core/src/extensions/context/basic-compaction.ts` `runBasicCompaction`,
+//! `compaction.ts` `createContextCompactionPrepareTurn` @ 21cb8d25; research/peers_2026.md §7).
+//! Before each request, when the estimate reaches `COMPACTION_TRIGGER_RATIO` (0.9) of the
+//! usable input (`context_window`, Cline's `DEFAULT_MAX_INPUT_TOKENS` 128000), the history is
+//! folded to a target of `floor(trigger × DEFAULT_TARGET_RATIO)` (0.7): every typed user prompt
+//! survives (trimmed; attachments only on the latest), the latest turn keeps its newest
+//! messages that fit, cut forward to an assistant message so no tool pair is split, each older
+//! turn keeps its concluding assistant answer if it fits (newest turns first), and everything
+//! else is dropped. What a prompt's turn dropped comes back as a `<SYSTEM_NOTICE>` block
+//! appended to it (files read, files edited, commands run, and any of the three most recent
+//! assistant answers that fell in the span); adjacent prompts are merged into one message.
+//! No model call; the messages file is rewritten, so nothing the fold dropped is kept.
+
+use super::cline_activity::{assistant_text, notice, summarize};
+use crate::compaction::profile::cline_tokens;
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::{Block, Content, Message, Role};
+
+/// The text a converted Cline `file` block starts with (`[file PATH]\n` and the content, as
+/// the Cline importer writes it): an attachment, dropped from every prompt but the latest.
+pub const ATTACHMENT_PREFIX: &str = "[file ";
+
+/// PRESERVED_ASSISTANT_TEXT_COUNT: the most recent assistant answers the notices repeat.
+const PRESERVED_ANSWERS: usize = 3;
+
+/// How a fold was asked for: by the trigger, or by the user (`/compact`, target half of the
+/// messages' estimate: `resolveManualMessageTargetTokens` with its default ratio 0.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Auto,
+    Manual,
+}
+
+/// `isTurnStartMessage`: a user message that is not only tool results.
+fn is_turn_start(message: &Message) -> bool {
+    message.role == Role::User
+        && match &message.content {
+            Content::Text(_) => true,
+            Content::Blocks(blocks) => {
+                blocks.is_empty() || !blocks.iter().all(|b| matches!(b, Block::ToolResult { .. }))
+            }
+        }
+}
+
+fn is_attachment(block: &Block) -> bool {
+    matches!(block, Block::Text { text } if text.starts_with(ATTACHMENT_PREFIX))
+}
+
+/// `sanitizeTypedUserMessage`: text trimmed, empty text blocks dropped, None if nothing is left.
+fn sanitize_typed(message: &Message) -> Option<Message> {
+    match &message.content {
+        Content::Text(text) => {
+            let text = text.trim();
+            (!text.is_empty()).then(|| Message::user_text(text))
+        }
+        Content::Blocks(blocks) => {
+            let kept: Vec<Block> = blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } if text.trim().is_empty() => None,
+                    Block::Text { text } => Some(Block::Text {
+                        text: text.trim().to_owned(),
+                    }),
+                    other => Some(other.clone()),
+                })
+                .collect();
+            (!kept.is_empty()).then(|| Message::blocks(Role::User, kept))
+        }
+    }
+}
+
+/// `userContentBlocks`: a prompt's blocks, without attachments unless `keep_attachments`.
+fn user_blocks(message: &Message, keep_attachments: bool) -> Vec<Block> {
+    match &message.content {
+        Content::Text(text) if text.trim().is_empty() => Vec::new(),
+        Content::Text(text) => vec![Block::Text { text: text.clone() }],
+        Content::Blocks(blocks) => blocks
+            .iter()
+            .filter(|b| keep_attachments || !is_attachment(b))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// `sanitizeOlderAssistantFinal` (the lab has no thinking blocks): the message if it has text.
+fn older_final(message: &Message) -> Option<Message> {
+    assistant_text(message).map(|_| message.clone())
+}
+
+/// The message budget of a fold: `(trigger, target)` in Cline tokens for `max_input`, with no
+/// request overhead (the lab has no system prompt or tool schemas).
+pub fn budget(max_input: usize, mode: Mode, message_tokens: usize) -> (usize, usize) {
+    let trigger = max_input as f64 * 0.9;
+    let message_trigger = (trigger.floor() as usize).max(1);
+    let target = match mode {
+        Mode::Auto => {
+            let wanted = (trigger * 0.7).floor();
+            let ceiling = (trigger - 1.0).max(1.0);
+            (wanted.min(max_input as f64).min(ceiling).floor() as usize).max(1)
+        }
+        Mode::Manual => ((message_trigger as f64)
+            .min(message_tokens as f64 * 0.5)
+            .floor() as usize)
+            .max(1),
+    };
+    (message_trigger, target.min(message_trigger).max(1))
+}
+
+/// The indices `fold` keeps, with the prompts' sanitized forms: `(index, message)` in order.
+fn select(messages: &[Message], target: usize) -> Option<Vec<(usize, Message)>> {
+    let typed: Vec<usize> = (0..messages.len())
+        .filter(|&i| is_turn_start(&messages[i]))
+        .collect();
+    let sanitized: Vec<(usize, Message)> = typed
+        .iter()
+        .filter_map(|&i| sanitize_typed(&messages[i]).map(|m| (i, m)))
+        .collect();
+    let &latest = typed.last()?;
+    if sanitized.is_empty() {
+        return None;
+    }
+    let mut total: usize = sanitized
+        .iter()
+        .map(|(i, m)| cline_tokens(&Message::blocks(Role::User, user_blocks(m, *i == latest))))
+        .sum();
+    // The latest turn: its newest messages that fit, moved forward to an assistant message.
+    let mut start = messages.len();
+    let mut accumulated = 0;
+    for index in (latest + 1..messages.len()).rev() {
+        let cost = cline_tokens(&messages[index]);
+        if total + accumulated + cost > target {
+            break;
+        }
+        accumulated += cost;
+        start = index;
+    }
+    while start < messages.len() && messages[start].role != Role::Assistant {
+        start += 1;
+    }
+    total += messages[start..].iter().map(cline_tokens).sum::<usize>();
+    // Older turns: the concluding answer (the last assistant message without a tool call),
+    // newest turns first, while it fits.
+    let mut finals = Vec::new();
+    for pair in typed.windows(2).rev() {
+        let answer = (pair[0] + 1..pair[1])
+            .rev()
+            .find(|&i| messages[i].role == Role::Assistant && !messages[i].has_tool_use());
+        if let Some((index, message)) =
+            answer.and_then(|i| older_final(&messages[i]).map(|m| (i, m)))
+        {
+            let cost = cline_tokens(&message);
+            if total + cost <= target {
+                finals.push((index, message));
+                total += cost;
+            }
+        }
+    }
+    let mut kept: Vec<(usize, Message)> = sanitized;
+    kept.extend((start..messages.len()).map(|i| (i, messages[i].clone())));
+    kept.extend(finals);
+    kept.sort_by_key(|(i, _)| *i);
+    Some(kept)
+}
+
+/// The notice for the dropped span `original[from..to]`, if it has tool work or answers.
+fn gap_notice(original: &[Message], answers: &[usize], from: usize, to: usize) -> Option<Block> {
+    let activity = summarize(&original[from..to]);
+    let responses: Vec<String> = (from..to)
+        .filter(|i| answers.contains(i))
+        .filter_map(|i| assistant_text(&original[i]))
+        .collect();
+    (!activity.is_empty() || !responses.is_empty()).then(|| Block::Text {
+        text: notice(&activity, &responses),
+    })
+}
+
+/// `mergeAdjacentUserTurns`: adjacent prompts become one message, each dropped span noted.
+fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
+    let answers: Vec<usize> = (0..original.len())
+        .rev()
+        .filter(|&i| assistant_text(&original[i]).is_some())
+        .take(PRESERVED_ANSWERS)
+        .collect();
+    let latest = kept.iter().rposition(|(_, m)| is_turn_start(m));
+    // (message, first original index, last original index, is a prompt)
+    let mut entries: Vec<(Message, usize, usize, bool)> = Vec::new();
+    let mut index = 0;
+    while index < kept.len() {
+        if !is_turn_start(&kept[index].1) {
+            entries.push((kept[index].1.clone(), kept[index].0, kept[index].0, false));
+            index += 1;
+            continue;
+        }
+        let mut end = index;
+        while end + 1 < kept.len() && is_turn_start(&kept[end + 1].1) {
+            end += 1;
+        }
+        let mut message = kept[index].1.clone();
+        if end > index {
+            let mut blocks = Vec::new();
+            for member in index..=end {
+                let (previous, current) = (kept[member.max(1) - 1].0, kept[member].0);
+                if member > index && current > previous + 1 {
+                    blocks.extend(gap_notice(original, &answers, previous + 1, current));
+                }
+                blocks.extend(user_blocks(&kept[member].1, Some(member) == latest));
+            }
+            message = Message::blocks(Role::User, blocks);
+        } else if let Content::Blocks(all) = &message.content {
+            let blocks = user_blocks(&message, Some(index) == latest);
+            if blocks.len() != all.len() {
+                message = Message::blocks(Role::User, blocks);
+            }
+        }
+        entries.push((message, kept[index].0, kept[end].0, true));
+        index = end + 1;
+    }
+    for at in 0..entries.len() {
+        let (last, is_prompt) = (entries[at].2, entries[at].3);
+        let gap_end = entries.get(at + 1).map_or(original.len(), |e| e.1);
+        if !is_prompt || gap_end <= last + 1 {
+            continue;
+        }
+        if let Some(block) = gap_notice(original, &answers, last + 1, gap_end) {
+            let mut blocks = user_blocks(&entries[at].0, true);
+            blocks.push(block);
+            entries[at].0 = Message::blocks(Role::User, blocks);
+        }
+    }
+    entries.into_iter().map(|e| e.0).collect()
+}
+
+/// `runBasicCompaction` over `messages` with the message target `target`: the folded
+/// history, or None when there is nothing to fold (fewer than 2 messages, no typed prompt, or
+/// no change).
+pub fn fold(messages: &[Message], target: usize) -> Option<Vec<Message>> {
+    if messages.len() < 2 {
+        return None;
+    }
+    let kept = select(messages, target.max(1))?;
+    let merged = merge(kept, messages);
+    (merged != messages).then_some(merged)
+}
+
+/// Folds once the estimate reaches 90% of the usable input.
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let max_input = world.profile.constants.context_window;
+    let estimate = world.history.estimate();
+    if (estimate as f64) < max_input as f64 * 0.9 {
+        return Ok(());
+    }
+    let (trigger, target) = budget(max_input, Mode::Auto, estimate);
+    world.record(
+        Event::new("cline_compact", "over")
+            .before(estimate)
+            .reason(format!(
+                "{estimate} tokens ≥ {trigger} (0.9 × usable input {max_input}); target {target}"
+            )),
+    );
+    let before = world.history.messages().to_vec();
+    let Some(folded) = fold(&before, target) else {
+        world.record(Event::new("cline_compact", "skip").reason("nothing to fold".to_owned()));
+        return Ok(());
+    };
+    // The latest turn's kept messages are the history's unchanged tail.
+    let tail = before
+        .iter()
+        .rev()
+        .zip(folded.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    super::cut::note_removed(
+        world,
+        0..before.len() - tail,
+        "cline_compact",
+        "folded away (basic compaction lists the call in a SYSTEM_NOTICE, not its output)",
+        None,
+    );
+    // A result folded away before any assistant message followed it never reached the model.
+    for message in &before[..before.len() - tail] {
+        for (id, _) in message.tool_results() {
+            if let Some(record) = world.ledger.results.get_mut(id) {
+                record.unseen_compacted |= !record.seen;
+            }
+        }
+    }
+    let count = folded.len();
+    world.history.replace_all(folded);
+    world.script.reported_usage = None;
+    world.record(
+        Event::new("cline_compact", "compact")
+            .sizes(estimate, world.history.estimate())
+            .reason(format!("{} messages folded into {count}", before.len())),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CLINE;
+
+    fn assistant(text: &str) -> Message {
+        Message::blocks(
+            Role::Assistant,
+            vec![Block::Text {
+                text: text.to_owned(),
+            }],
+        )
+    }
+
+    #[test]
+    fn the_budget_follows_clines_floating_point() {
+        // 128000 × 0.9 = 115200; × 0.7 = 80640 (the default model).
+        assert_eq!(budget(128_000, Mode::Auto, 0), (115_200, 80_640));
+        // 200 × 0.9 = 180, but 180 × 0.7 is 125.99999999999999: floor gives 125.
+        assert_eq!(budget(200, Mode::Auto, 0), (180, 125));
+        // Manual: half the messages' estimate, at most the trigger.
+        assert_eq!(budget(1000, Mode::Manual, 301), (900, 150));
+        assert_eq!(budget(1000, Mode::Manual, 5000), (900, 900));
+    }
+
+    #[test]
+    fn a_lone_message_or_an_unchanged_history_is_not_folded() {
+        assert_eq!(fold(&[Message::user_text("a")], 1), None);
+        // Everything fits and nothing is dropped: no change, no fold.
+        let messages = vec![Message::user_text("a"), assistant("b")];
+        assert_eq!(fold(&messages, 1000), None);
+    }
+
+    #[test]
+    fn an_older_turn_without_a_plain_answer_merges_its_prompt_with_the_next() {
+        // Turn one ends on a tool call and its result (no answer): its prompt and the next
+        // prompt become one message with the notice for the dropped call between them.
+        let messages = vec![
+            Message::user_text(" one "),
+            Message::tool_uses(&[("c1", "run_commands")]),
+            Message::blocks(Role::User, vec![Block::tool_result("c1", "ok")]),
+            Message::user_text("two"),
+            assistant("done"),
+        ];
+        let folded = fold(&messages, 1000).expect("folds");
+        assert_eq!(folded.len(), 2);
+        let texts: Vec<&str> = folded[0]
+            .block_list()
+            .iter()
+            .map(|b| match b {
+                Block::Text { text } => text.as_str(),
+                _ => "",
+            })
+            .collect();
+        // `Message::tool_uses` gives no `commands`, so the notice lists nothing and is left out.
+        assert_eq!(texts, vec!["one", "two"]);
+        assert_eq!(folded[1], assistant("done"));
+    }
+
+    #[test]
+    fn the_stage_folds_at_ninety_percent_and_marks_unseen_results() {
+        let mut profile = CLINE;
+        profile.constants.context_window = 100;
+        let mut world = World::for_test(profile);
+        world.push(Message::user_text("go"));
+        world.turn(&[("t1", "Bash", "x".repeat(300))]);
+        // 10 + tool_use + result: over 90.
+        assert!(world.history.estimate() >= 90);
+        run(&mut world).unwrap();
+        assert_eq!(world.history.len(), 1);
+        assert_eq!(world.result("t1"), None);
+        assert!(world.ledger.results["t1"].unseen_compacted);
+        assert_eq!(world.counters.model_calls, 0);
+    }
+}
