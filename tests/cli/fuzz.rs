@@ -32,6 +32,8 @@ const PROFILES: &[&str] = &[
     "codex",
     // fielda: cline, opencode, kilo, opencode-v2
     "cline",
+    "opencode",
+    "kilo",
 ];
 
 /// Ids a hostile or careless log might hold.

@@ -87,6 +87,11 @@ constants! {
     clear_at_least,
     /// Codex: COMPACT_USER_MESSAGE_MAX_TOKENS, the tokens of user messages a compaction keeps.
     compact_user_tokens,
+    // fielda (issue 16): opencode and Kilo.
+    /// opencode: PRUNE_PROTECT, the newest tool-output tokens prune leaves alone.
+    prune_protect,
+    /// opencode: PRUNE_MINIMUM, prune acts only when it would clear more tokens than this.
+    prune_minimum,
 }
 
 impl Constants {

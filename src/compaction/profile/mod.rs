@@ -22,10 +22,10 @@ pub use policy::{
     TranscriptName,
 };
 pub use strings::{Strings, fill};
-pub use values::CLINE;
 pub use values::{
     ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
 };
+pub use values::{CLINE, KILO, OPENCODE};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -169,6 +169,8 @@ pub const PROFILES: &[Profile] = &[
     CODEX,
     // Issue 16, helper `fielda`: cline, opencode, kilo, opencode-v2.
     CLINE,
+    OPENCODE,
+    KILO,
 ];
 
 /// The default profile.

@@ -26,6 +26,12 @@ name_table! {
         CodexCompact => "codex_compact",
         /// Cline's `basic` compaction (SDK core `basic-compaction.ts`).
         ClineCompact => "cline_compact",
+        /// opencode V1's prune of old tool outputs (non-destructive: the DB keeps them).
+        OpencodePrune => "opencode_prune",
+        /// Kilo CLI's prune: opencode's, with the output erased from the DB.
+        KiloPrune => "kilo_prune",
+        /// opencode V1's summary compaction (the `compaction` agent).
+        OpencodeCompact => "opencode_compact",
     }
 }
 

@@ -18,6 +18,7 @@ pub(crate) mod compact_tool;
 mod cut;
 mod fit;
 mod micro;
+mod opencode;
 mod pair_repair;
 mod pipeline;
 mod reactive;

@@ -11,7 +11,7 @@ use crate::trace::Event;
 
 use super::{
     autocompact, budget, clear_tool_uses, cline_compact, codex_compact, compact, fit, micro,
-    pair_repair, reactive, snip, time_mc,
+    opencode, pair_repair, reactive, snip, time_mc,
 };
 
 /// Runs one stage, as a scenario's `stage` step does (no target).
@@ -52,6 +52,9 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::ClearToolUses => clear_tool_uses::run(world),
         Stage::CodexCompact => codex_compact::run(world),
         Stage::ClineCompact => cline_compact::run(world),
+        Stage::OpencodePrune => opencode::prune(world, false),
+        Stage::KiloPrune => opencode::prune(world, true),
+        Stage::OpencodeCompact => opencode::compact(world),
     }
 }
 

@@ -13,7 +13,7 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3); Cline (L1-L3).
+/// Codex (X1-X3); Cline (L1-L3), opencode (N1-N3), Kilo (K1-K3).
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "X1",
@@ -77,6 +77,66 @@ pub const FIELD: &[Finding] = &[
         check: scenario!(
             "scenarios/l3-cline-prompt-loop.json",
             &["unseen_compacted", "reread_after_clear", "context_chars"]
+        ),
+    },
+    // opencode (N1-N3) and Kilo (K1-K3): issue 16, helper `fielda`.
+    Finding {
+        id: "N1",
+        source: "peers_2026 §5.1 (opencode overflow.ts @ 08f74b9b, compaction.ts @ 001aa6cc, message-v2.ts @ 007a9409)",
+        shows: "opencode compacts at usable = input − min(20000, max output) (scaled: 800) and not one token below; the model then sees only `What did we do so far?`, the summary and `Continue …`, the new prompt included behind it; the database keeps everything.",
+        check: scenario!(
+            "scenarios/n1-opencode-trigger.json",
+            &[
+                "model_calls (step 3)",
+                "model_calls",
+                "message:0",
+                "unrecoverable"
+            ]
+        ),
+    },
+    Finding {
+        id: "N2",
+        source: "peers_2026 §5.1 (SessionCompaction.prune @ 001aa6cc, PRUNE_PROTECT/PRUNE_MINIMUM)",
+        shows: "Prune skips the last two user turns, keeps the newest 40000 (scaled 400) output tokens and clears older outputs to `[Old tool result content cleared]`, no pointer; opencode's database keeps the original.",
+        check: scenario!(
+            "scenarios/n2-opencode-prune.json",
+            &["result:t1", "result:t2", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "N3",
+        source: "anomalyco/opencode#30807 (peers_2026 §12 row 18)",
+        shows: "A read cleared by prune is read again: the placeholder carries no pointer to the database copy.",
+        check: scenario!(
+            "scenarios/n3-opencode-prune-reread.json",
+            &["reread_after_clear", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "K1",
+        source: "peers_2026 §6 (Kilo-Org/kilocode compaction.ts @ 3e5384d4, kilocode_change)",
+        shows: "Kilo prunes as opencode does but erases the output from its database: the pruned result is unrecoverable (opencode: recoverable).",
+        check: scenario!(
+            "scenarios/k1-kilo-destructive-prune.json",
+            &["result:t1", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "K2",
+        source: "peers_2026 §5.1, §6 (prune acts only if pruned > PRUNE_MINIMUM)",
+        shows: "At exactly PRUNE_MINIMUM prunable tokens (scaled 200) Kilo prunes nothing; one token more and the output is erased.",
+        check: scenario!(
+            "scenarios/k2-kilo-prune-minimum.json",
+            &["result:t1", "placeholders"]
+        ),
+    },
+    Finding {
+        id: "K3",
+        source: "peers_2026 §6 (Kilo compaction.ts @ 3e5384d4: process, the continue message)",
+        shows: "After a compaction Kilo's database still holds every message behind the summary, except the output its prune erased: one result of five is unrecoverable.",
+        check: scenario!(
+            "scenarios/k3-kilo-compaction-after-prune.json",
+            &["model_calls", "unrecoverable"]
         ),
     },
 ];

@@ -10,6 +10,7 @@ mod codex;
 mod course_latest;
 mod course_main;
 mod course_site;
+mod opencode;
 mod prototype;
 
 pub use anthropic_api::ANTHROPIC_API;
@@ -19,4 +20,5 @@ pub use codex::CODEX;
 pub use course_latest::COURSE_LATEST;
 pub use course_main::COURSE_MAIN;
 pub use course_site::COURSE_SITE;
+pub use opencode::{KILO, OPENCODE};
 pub use prototype::PROTOTYPE;

@@ -1,0 +1,153 @@
+//! opencode's V1 engine (`packages/opencode`, the engine of the 1.x TUI; research/peers_2026.md
+//! §5.1) and Kilo CLI, its fork with a destructive prune (§6). Written in full; the course
+//! stage policies hold the course's values only because every profile must name one, and no
+//! stage these profiles run reads them. Every message is kept in the session database
+//! (modelled as a session file every message is appended to).
+
+use crate::compaction::profile::{
+    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
+    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+};
+use crate::compaction::switches::{Order, Switches};
+
+const OPENCODE_PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::OpencodePrune),
+    Pipe::Run(Stage::OpencodeCompact),
+];
+const KILO_PIPELINE: &[Pipe] = &[
+    Pipe::Run(Stage::KiloPrune),
+    Pipe::Run(Stage::OpencodeCompact),
+];
+
+const SWITCHES: Switches = Switches {
+    order: Order::Intact,
+    unseen_guard: false,
+    pair_protection: false,
+    pointer_aware: false,
+    save_before_replace: false,
+    validate_pointer: false,
+    snip_marker_guard: false,
+    time_based_mc: false,
+    pair_repair: false,
+    trust_stop_reason: false,
+    gate_order_correct: true,
+    pipeline_has_barrier: false,
+};
+
+const STRINGS: Strings = Strings {
+    persisted: "",
+    saved_at: "",
+    omitted: "[Old tool result content cleared]",
+    pointer_line: "",
+    snip_marker: None,
+    summary_message: "{summary}",
+    compact_tool_result: None,
+    compact_label: None,
+    reactive_label: None,
+};
+
+/// A model with a 200000-token input limit and 32000 output: usable 180000.
+const CONSTANTS: Constants = Constants {
+    context_window: 200_000,
+    max_output: 32_000,
+    autocompact_buffer: 20_000,
+    prune_protect: 40_000,
+    prune_minimum: 20_000,
+    ..Constants::ZERO
+};
+
+const CONSTANT_NAMES: &[&str] = &[
+    "context_window",
+    "max_output",
+    "autocompact_buffer",
+    "prune_protect",
+    "prune_minimum",
+];
+
+const ABSENT: &[&str] = &[
+    "the overflow check reads the last assistant message's reported usage (tokens.total, or input + output + cache read + cache write); the lab compares its own estimate (round(length / 4) per block)",
+    "limit.input absent (usable = context − max output), compaction.reserved, compaction.auto / prune = false",
+    "the summariser prompt and its reply (the summary is the scenario's scripted text); media stripping and the replay of the last user message on overflow; PTL retries (full, compact-tools, recent-turns) and post-compact attachment restore of some revisions",
+    "autoCompactStalled (a compaction that reduces usage by less than 5% stops the loop) and the headless `opencode run` exit after compaction (anomalyco/opencode#13946)",
+    "prune's Token.estimate counts non-ASCII punctuation and symbols as letters (the lab has no Unicode category tables)",
+    "tool parts that are pending or running (`[Tool execution was interrupted]`), attachments, AGENTS.md re-injection (anomalyco/opencode#30807)",
+];
+
+const fn profile(
+    name: &'static str,
+    system: &'static str,
+    sources: &'static [&'static str],
+    pipeline: &'static [Pipe],
+    stage: Stage,
+    session_file: &'static str,
+) -> Profile {
+    Profile {
+        name,
+        estimator: Estimator::ClaudeTokens,
+        provenance: Provenance {
+            system,
+            sources,
+            absent: ABSENT,
+        },
+        constants: CONSTANTS,
+        constant_names: CONSTANT_NAMES,
+        switches: SWITCHES,
+        switch_names: &[],
+        strings: STRINGS,
+        pipeline,
+        swapped_pipeline: None,
+        stages: match stage {
+            Stage::KiloPrune => &[Stage::KiloPrune, Stage::OpencodeCompact],
+            _ => &[Stage::OpencodePrune, Stage::OpencodeCompact],
+        },
+        safe_id: SafeId::Raw,
+        persist: Persist::WriteIfAbsent,
+        micro: MicroRule::Course,
+        target_per_mille: 1000,
+        snip_tail: SnipTail::MaxMinusHead,
+        snip_head_bound: SnipHeadBound::TailStart,
+        snip_archives: false,
+        transcript_name: TranscriptName::Counter,
+        transcript_ascii: false,
+        compact_tool: CompactTool::Absent,
+        reactive_small: ReactiveSmall::KeepNothing,
+        arrival: Arrival::Verbatim,
+        claude_md: false,
+        default_dirs: Some((
+            "/home/lab/.local/share/opencode/tool-output",
+            "/home/lab/.local/share/opencode",
+        )),
+        session_file: Some(session_file),
+    }
+}
+
+/// opencode V1: prune of old tool outputs to a placeholder (the database keeps them), the
+/// summary compaction at input − 20000.
+pub const OPENCODE: Profile = profile(
+    "opencode",
+    "opencode V1 engine (packages/opencode), model with a 200000-token input limit and 32000 output",
+    &[
+        "anomalyco/opencode packages/opencode/src/session/compaction.ts @ 001aa6cc6a2164fe2e836df9f07d11debff1722d (PRUNE_MINIMUM = 20_000, PRUNE_PROTECT = 40_000, PRUNE_PROTECTED_TOOLS = [\"skill\"], prune: skip the last 2 user turns, stop at a summary or a compacted part, mark part.state.time.compacted; the synthetic \"Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.\")",
+        "anomalyco/opencode packages/opencode/src/session/overflow.ts @ 08f74b9bb5a7dac12b2624a9b1dba4abf7d5b3f2 (COMPACTION_BUFFER = 20_000; usable = limit.input − min(20000, max output); overflow when the count >= usable)",
+        "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409bafea06d6b9084ff1f6d1fe9f5e3a803 (toModelMessages: a compacted output is \"[Old tool result content cleared]\", a compaction part \"What did we do so far?\")",
+        "anomalyco/opencode packages/opencode/src/util/token.ts @ 0327c968 (Token.estimate: 1/1.9 digits, 1/1.2 punctuation and symbols, 1/2.5 whitespace, 1/3.5 others, truncated)",
+        "prune runs when the loop goes idle (prompt.ts enterStandby); research/peers_2026.md §5.1",
+    ],
+    OPENCODE_PIPELINE,
+    Stage::OpencodePrune,
+    "opencode.db",
+);
+
+/// Kilo CLI: opencode V1 whose prune also erases the output from the database.
+pub const KILO: Profile = profile(
+    "kilo",
+    "Kilo CLI (Kilo-Org/kilocode packages/opencode, a fork of opencode's V1 engine), model with a 200000-token input limit and 32000 output",
+    &[
+        "Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d49fb85ad4ce40d46cb30ebba432cd762e (isOverflow with COMPACTION_BUFFER = 20_000; prune as opencode's, then `part.state.output = \"\"` and `attachments = []` marked kilocode_change: the output is cleared from the DB; the synthetic \"Continue if you have next steps, …\")",
+        "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409 (the placeholder and the compaction prompt, shared with the fork); util/token.ts @ 0327c968",
+        "research/peers_2026.md §5.1, §6",
+    ],
+    KILO_PIPELINE,
+    Stage::KiloPrune,
+    "kilo.db",
+);

@@ -1,0 +1,238 @@
+//! opencode's V1 engine (`packages/opencode/src/session/`, research/peers_2026.md §5.1) and
+//! Kilo CLI's fork of it (§6). Two pieces:
+//!
+//! - **prune** (`compaction.ts` `SessionCompaction.prune`), run when the agent loop goes idle:
+//!   walking back from the newest message, the last two user turns are skipped; in older turns
+//!   the completed tool outputs (but `skill`'s) are added up with opencode's `Token.estimate`,
+//!   and those beyond the newest `prune_protect` tokens are marked compacted, if together they
+//!   exceed `prune_minimum`. The walk stops at a summary or at an output compacted before. The
+//!   model then sees `[Old tool result content cleared]` in their place, with no pointer;
+//!   opencode keeps the output in its database, Kilo erases it (`part.state.output = ""`).
+//! - **compaction** (`overflow.ts` `isOverflow`, `SessionCompaction.process`): when the count
+//!   reaches `usable` = input limit − min(COMPACTION_BUFFER 20000, max output), one summariser
+//!   call; the model then sees only `What did we do so far?`, the summary, and (auto) the
+//!   synthetic `Continue if you have next steps, …`. The earlier messages stay in the database.
+//!
+//! The lab runs prune at the prepare that follows a new typed prompt (the loop went idle just
+//! before it), over the history without that prompt.
+
+use crate::compaction::world::World;
+use crate::compaction::{archive, store};
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::{Block, Content, Message, Role};
+
+/// What `toModelMessages` shows for a compacted tool output.
+pub(crate) const CLEARED: &str = "[Old tool result content cleared]";
+/// The text a compaction part becomes in the model's view.
+const COMPACTION_PROMPT: &str = "What did we do so far?";
+/// The synthetic user message after an automatic compaction.
+const CONTINUE: &str = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.";
+/// PRUNE_PROTECTED_TOOLS.
+const PROTECTED_TOOLS: &[&str] = &["skill"];
+
+/// opencode's `Token.estimate`: per character 1/1.9 for a number, 1/1.2 for punctuation or a
+/// symbol, 1/2.5 for whitespace, 1/3.5 otherwise, summed in order as floats and truncated.
+/// (ASCII punctuation stands in for `\p{P}|\p{S}`; other Unicode punctuation counts 1/3.5.)
+pub(crate) fn token_estimate(text: &str) -> usize {
+    let mut count = 0.0_f64;
+    for c in text.chars() {
+        count += if c.is_numeric() {
+            1.0 / 1.9
+        } else if c.is_ascii_punctuation() {
+            1.0 / 1.2
+        } else if c.is_whitespace() {
+            1.0 / 2.5
+        } else {
+            1.0 / 3.5
+        };
+    }
+    count.trunc() as usize
+}
+
+/// A user message typed by the user (not only tool results).
+fn is_typed(message: &Message) -> bool {
+    message.role == Role::User && !message.is_tool_result()
+}
+
+/// The summary assistant message: the one answering the compaction prompt.
+fn is_summary(messages: &[Message], index: usize) -> bool {
+    index > 0
+        && messages[index].role == Role::Assistant
+        && matches!(&messages[index - 1].content, Content::Text(t) if t == COMPACTION_PROMPT)
+}
+
+/// The `(message, block)` of the result of `id` in the message after `index`.
+fn result_of(messages: &[Message], index: usize, id: &str) -> Option<(usize, usize)> {
+    let next = messages.get(index + 1)?;
+    next.block_list()
+        .iter()
+        .position(|b| matches!(b, Block::ToolResult { tool_use_id, .. } if tool_use_id == id))
+        .map(|block| (index + 1, block))
+}
+
+/// The outputs prune would clear (newest first) and their estimated tokens.
+fn prunable(world: &World, messages: &[Message]) -> (Vec<(usize, usize)>, usize, usize) {
+    let c = world.profile.constants;
+    let (mut total, mut pruned, mut turns) = (0, 0, 0);
+    let mut marked = Vec::new();
+    'walk: for index in (0..messages.len()).rev() {
+        if is_typed(&messages[index]) {
+            turns += 1;
+        }
+        if turns < 2 {
+            continue;
+        }
+        if is_summary(messages, index) {
+            break;
+        }
+        let calls: Vec<(&str, &str)> = messages[index]
+            .block_list()
+            .iter()
+            .filter_map(|b| match b {
+                Block::ToolUse { id, name, .. } => Some((id.as_str(), name.as_str())),
+                _ => None,
+            })
+            .collect();
+        for (id, name) in calls.into_iter().rev() {
+            let Some((mi, bi)) = result_of(messages, index, id) else {
+                continue;
+            };
+            if PROTECTED_TOOLS.contains(&name) {
+                continue;
+            }
+            let (_, content) = world.history.result_at(mi, bi);
+            if content == CLEARED {
+                break 'walk;
+            }
+            let estimate = token_estimate(content);
+            total += estimate;
+            if total > c.prune_protect {
+                pruned += estimate;
+                marked.push((mi, bi));
+            }
+        }
+    }
+    (marked, total, pruned)
+}
+
+/// Prune (see the module): `erase` is Kilo's, which leaves no copy in the database.
+pub(super) fn prune(world: &mut World, erase: bool) -> Result<(), RunError> {
+    let messages = world.history.messages();
+    let Some(last) = messages.last() else {
+        return Ok(());
+    };
+    if !is_typed(last) {
+        return Ok(());
+    }
+    let before = messages[..messages.len() - 1].to_vec();
+    let (marked, total, pruned) = prunable(world, &before);
+    let stage = if erase {
+        "kilo_prune"
+    } else {
+        "opencode_prune"
+    };
+    let minimum = world.profile.constants.prune_minimum;
+    if pruned <= minimum {
+        if total > 0 {
+            world.record(Event::new(stage, "skip").reason(format!(
+                "{pruned} prunable tokens of {total} ≤ PRUNE_MINIMUM {minimum}"
+            )));
+        }
+        return Ok(());
+    }
+    let how = if erase {
+        "output erased from the database (Kilo)"
+    } else {
+        "marked compacted; the database keeps the output"
+    };
+    for (mi, bi) in marked {
+        let id = world.history.result_at(mi, bi).0.to_owned();
+        world.replace_result(mi, bi, CLEARED.to_owned(), stage, format!("pruned: {how}"));
+        if erase && let Some(record) = world.ledger.results.get_mut(&id) {
+            record.archived_verbatim = false;
+        }
+    }
+    world.record(Event::new(stage, "prune").reason(format!(
+        "{pruned} of {total} tool-output tokens beyond PRUNE_PROTECT {} (> {minimum})",
+        world.profile.constants.prune_protect
+    )));
+    Ok(())
+}
+
+/// `usable`: the input limit less min(COMPACTION_BUFFER, max output).
+pub(crate) fn usable(world: &World) -> usize {
+    let c = world.profile.constants;
+    c.context_window
+        .saturating_sub(c.autocompact_buffer.min(c.max_output))
+}
+
+/// Summary compaction once the count reaches `usable`.
+pub(super) fn compact(world: &mut World) -> Result<(), RunError> {
+    let estimate = world.history.estimate();
+    let usable = usable(world);
+    let len = world.history.len();
+    if estimate < usable || len == 0 {
+        return Ok(());
+    }
+    world.record(
+        Event::new("opencode_compact", "over")
+            .before(estimate)
+            .reason(format!("{estimate} tokens ≥ usable {usable}")),
+    );
+    let path = archive::session_path(world)
+        .unwrap_or_else(|| store::join(&world.transcript_dir, "opencode.db"));
+    super::cut::note_removed(
+        world,
+        0..len,
+        "opencode_compact",
+        "before the summary: filtered out of the model's view",
+        Some(&path),
+    );
+    world.counters.model_calls += 1;
+    let summary = world
+        .script
+        .summary
+        .clone()
+        .unwrap_or_else(|| format!("summary of {len} messages"));
+    let messages = vec![
+        Message::user_text(COMPACTION_PROMPT),
+        Message::blocks(Role::Assistant, vec![Block::Text { text: summary }]),
+        Message::user_text(CONTINUE),
+    ];
+    archive::log_session(world, &messages)?;
+    world.history.replace_all(messages);
+    world.script.reported_usage = None;
+    world.record(
+        Event::new("opencode_compact", "compact")
+            .sizes(estimate, world.history.estimate())
+            .reason(format!(
+                "{len} messages behind the summary; the model sees 3"
+            )),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::OPENCODE;
+
+    #[test]
+    fn the_estimate_weighs_characters_by_class() {
+        // 7 letters at 1/3.5 sum to 1.9999999999999996 in floating point (as in JavaScript),
+        // truncated to 1; 19 digits at 1/1.9 sum to 10.
+        assert_eq!(token_estimate("abcdefg"), 1);
+        assert_eq!(token_estimate(&"1".repeat(19)), 10);
+        // 1400 letters: 399, one short of 1400 / 3.5.
+        assert_eq!(token_estimate(&"x".repeat(1400)), 399);
+        assert_eq!(token_estimate("{}[]()"), 5);
+        assert_eq!(token_estimate("     "), 2);
+    }
+
+    #[test]
+    fn usable_is_the_input_limit_less_the_buffer() {
+        let world = World::for_test(OPENCODE);
+        assert_eq!(usable(&world), 200_000 - 20_000);
+    }
+}
