@@ -3,7 +3,8 @@
 //!
 //! - **prune** (`compaction.ts` `SessionCompaction.prune`), run when the agent loop goes idle:
 //!   walking back from the newest message, the last two user turns are skipped; in older turns
-//!   the completed tool outputs (but `skill`'s) are added up with opencode's `Token.estimate`,
+//!   the completed tool outputs (but `skill`'s) are added up with opencode's `Token.estimate`
+//!   (`Math.round(length / 4)`),
 //!   and those beyond the newest `prune_protect` tokens are marked compacted, if together they
 //!   exceed `prune_minimum`. The walk stops at a summary or at an output compacted before. The
 //!   model then sees `[Old tool result content cleared]` in their place, with no pointer;
@@ -31,23 +32,9 @@ const CONTINUE: &str = "Continue if you have next steps, or stop and ask for cla
 /// PRUNE_PROTECTED_TOOLS.
 const PROTECTED_TOOLS: &[&str] = &["skill"];
 
-/// opencode's `Token.estimate`: per character 1/1.9 for a number, 1/1.2 for punctuation or a
-/// symbol, 1/2.5 for whitespace, 1/3.5 otherwise, summed in order as floats and truncated.
-/// (ASCII punctuation stands in for `\p{P}|\p{S}`; other Unicode punctuation counts 1/3.5.)
+/// opencode's `Token.estimate`: `Math.round(length / 4)` in UTF-16 units (`CHARS_PER_TOKEN` 4).
 pub(crate) fn token_estimate(text: &str) -> usize {
-    let mut count = 0.0_f64;
-    for c in text.chars() {
-        count += if c.is_numeric() {
-            1.0 / 1.9
-        } else if c.is_ascii_punctuation() {
-            1.0 / 1.2
-        } else if c.is_whitespace() {
-            1.0 / 2.5
-        } else {
-            1.0 / 3.5
-        };
-    }
-    count.trunc() as usize
+    crate::transcript::rough_tokens(text)
 }
 
 /// A user message typed by the user (not only tool results).
@@ -219,15 +206,11 @@ mod tests {
     use crate::compaction::profile::OPENCODE;
 
     #[test]
-    fn the_estimate_weighs_characters_by_class() {
-        // 7 letters at 1/3.5 sum to 1.9999999999999996 in floating point (as in JavaScript),
-        // truncated to 1; 19 digits at 1/1.9 sum to 10.
-        assert_eq!(token_estimate("abcdefg"), 1);
-        assert_eq!(token_estimate(&"1".repeat(19)), 10);
-        // 1400 letters: 399, one short of 1400 / 3.5.
-        assert_eq!(token_estimate(&"x".repeat(1400)), 399);
-        assert_eq!(token_estimate("{}[]()"), 5);
-        assert_eq!(token_estimate("     "), 2);
+    fn the_estimate_is_a_quarter_of_the_length_rounded() {
+        assert_eq!(token_estimate(""), 0);
+        // 1402 / 4 = 350.5 rounds up (Math.round), 1401 / 4 = 350.25 down.
+        assert_eq!(token_estimate(&"x".repeat(1402)), 351);
+        assert_eq!(token_estimate(&"x".repeat(1401)), 350);
     }
 
     #[test]

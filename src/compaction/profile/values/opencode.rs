@@ -69,7 +69,7 @@ const ABSENT: &[&str] = &[
     "limit.input absent (usable = context − max output), compaction.reserved, compaction.auto / prune = false",
     "the summariser prompt and its reply (the summary is the scenario's scripted text); media stripping and the replay of the last user message on overflow; PTL retries (full, compact-tools, recent-turns) and post-compact attachment restore of some revisions",
     "autoCompactStalled (a compaction that reduces usage by less than 5% stops the loop) and the headless `opencode run` exit after compaction (anomalyco/opencode#13946)",
-    "prune's Token.estimate counts non-ASCII punctuation and symbols as letters (the lab has no Unicode category tables)",
+    "the index also stores a util/token.ts (@ 0327c968, with OPENCODE_TOKEN_FACTOR) that weighs characters by class (1/1.9 digits, 1/1.2 punctuation, 1/2.5 whitespace, 1/3.5 others); the lab uses the round(length / 4) version",
     "tool parts that are pending or running (`[Tool execution was interrupted]`), attachments, AGENTS.md re-injection (anomalyco/opencode#30807)",
 ];
 
@@ -130,7 +130,7 @@ pub const OPENCODE: Profile = profile(
         "anomalyco/opencode packages/opencode/src/session/compaction.ts @ 001aa6cc6a2164fe2e836df9f07d11debff1722d (PRUNE_MINIMUM = 20_000, PRUNE_PROTECT = 40_000, PRUNE_PROTECTED_TOOLS = [\"skill\"], prune: skip the last 2 user turns, stop at a summary or a compacted part, mark part.state.time.compacted; the synthetic \"Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.\")",
         "anomalyco/opencode packages/opencode/src/session/overflow.ts @ 08f74b9bb5a7dac12b2624a9b1dba4abf7d5b3f2 (COMPACTION_BUFFER = 20_000; usable = limit.input − min(20000, max output); overflow when the count >= usable)",
         "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409bafea06d6b9084ff1f6d1fe9f5e3a803 (toModelMessages: a compacted output is \"[Old tool result content cleared]\", a compaction part \"What did we do so far?\")",
-        "anomalyco/opencode packages/opencode/src/util/token.ts @ 0327c968 (Token.estimate: 1/1.9 digits, 1/1.2 punctuation and symbols, 1/2.5 whitespace, 1/3.5 others, truncated)",
+        "anomalyco/opencode packages/opencode/src/util/token.ts @ 0f7d18ade907d7c9bdb619406f9e7fd4145e1304 (Token.estimate = max(0, round(length / 4)), CHARS_PER_TOKEN = 4)",
         "prune runs when the loop goes idle (prompt.ts enterStandby); research/peers_2026.md §5.1",
     ],
     OPENCODE_PIPELINE,
@@ -144,7 +144,7 @@ pub const KILO: Profile = profile(
     "Kilo CLI (Kilo-Org/kilocode packages/opencode, a fork of opencode's V1 engine), model with a 200000-token input limit and 32000 output",
     &[
         "Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d49fb85ad4ce40d46cb30ebba432cd762e (isOverflow with COMPACTION_BUFFER = 20_000; prune as opencode's, then `part.state.output = \"\"` and `attachments = []` marked kilocode_change: the output is cleared from the DB; the synthetic \"Continue if you have next steps, …\")",
-        "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409 (the placeholder and the compaction prompt, shared with the fork); util/token.ts @ 0327c968",
+        "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409 (the placeholder and the compaction prompt, shared with the fork); util/token.ts @ 0f7d18ad",
         "research/peers_2026.md §5.1, §6",
     ],
     KILO_PIPELINE,
