@@ -34,6 +34,7 @@ const PROFILES: &[&str] = &[
     "cline",
     "opencode",
     "kilo",
+    "opencode-v2",
 ];
 
 /// Ids a hostile or careless log might hold.

@@ -92,6 +92,10 @@ constants! {
     prune_protect,
     /// opencode: PRUNE_MINIMUM, prune acts only when it would clear more tokens than this.
     prune_minimum,
+    /// opencode V2: DEFAULT_KEEP_TOKENS, the newest tokens a checkpoint keeps as text.
+    keep_tokens,
+    /// opencode V2: TOOL_OUTPUT_MAX_CHARS, a tool output's length in the checkpoint's text.
+    tool_output_chars,
 }
 
 impl Constants {

@@ -25,7 +25,7 @@ pub use strings::{Strings, fill};
 pub use values::{
     ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
 };
-pub use values::{CLINE, KILO, OPENCODE};
+pub use values::{CLINE, KILO, OPENCODE, OPENCODE_V2};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -171,6 +171,7 @@ pub const PROFILES: &[Profile] = &[
     CLINE,
     OPENCODE,
     KILO,
+    OPENCODE_V2,
 ];
 
 /// The default profile.

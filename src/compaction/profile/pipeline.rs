@@ -32,6 +32,8 @@ name_table! {
         KiloPrune => "kilo_prune",
         /// opencode V1's summary compaction (the `compaction` agent).
         OpencodeCompact => "opencode_compact",
+        /// opencode V2's checkpoint compaction (`packages/core`).
+        OpencodeCheckpoint => "opencode_checkpoint",
     }
 }
 

@@ -19,6 +19,7 @@ mod cut;
 mod fit;
 mod micro;
 mod opencode;
+mod opencode_v2;
 mod pair_repair;
 mod pipeline;
 mod reactive;

@@ -11,7 +11,7 @@ use crate::trace::Event;
 
 use super::{
     autocompact, budget, clear_tool_uses, cline_compact, codex_compact, compact, fit, micro,
-    opencode, pair_repair, reactive, snip, time_mc,
+    opencode, opencode_v2, pair_repair, reactive, snip, time_mc,
 };
 
 /// Runs one stage, as a scenario's `stage` step does (no target).
@@ -55,6 +55,7 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::OpencodePrune => opencode::prune(world, false),
         Stage::KiloPrune => opencode::prune(world, true),
         Stage::OpencodeCompact => opencode::compact(world),
+        Stage::OpencodeCheckpoint => opencode_v2::run(world),
     }
 }
 

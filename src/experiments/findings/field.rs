@@ -13,7 +13,7 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3); Cline (L1-L3), opencode (N1-N3), Kilo (K1-K3).
+/// Codex (X1-X3); Cline (L1-L3), opencode (N1-N3), Kilo (K1-K3), opencode V2 (V1-V3).
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "X1",
@@ -137,6 +137,39 @@ pub const FIELD: &[Finding] = &[
         check: scenario!(
             "scenarios/k3-kilo-compaction-after-prune.json",
             &["model_calls", "unrecoverable"]
+        ),
+    },
+    // opencode V2 (V1-V3): issue 16, helper `fielda`.
+    Finding {
+        id: "V1",
+        source: "peers_2026 §5.2 (opencode packages/core compaction.ts @ 031a4a9c, to-llm-message.ts)",
+        shows: "opencode V2 compacts at context − max(min(output, 32000), buffer) (scaled: 700) and not one token below; the model then sees one checkpoint message, the summary and the latest exchange as text; the record keeps everything.",
+        check: scenario!(
+            "scenarios/v1-opencode-v2-trigger.json",
+            &[
+                "model_calls (step 3)",
+                "model_calls",
+                "messages",
+                "unrecoverable"
+            ]
+        ),
+    },
+    Finding {
+        id: "V2",
+        source: "peers_2026 §5.2 (serializeRecentMessage, TOOL_OUTPUT_MAX_CHARS = 2_000)",
+        shows: "The newest messages survive only as text in the checkpoint: a kept tool output is cut to 2000 chars (scaled 200) and `[truncated]`, no tool result block remains; the originals are in the durable record.",
+        check: scenario!(
+            "scenarios/v2-opencode-v2-what-survives.json",
+            &["result:t2", "context_chars", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "V3",
+        source: "peers_2026 §5.2 (findTailStart: the newest entry always, then back to a user boundary)",
+        shows: "The kept tail starts at a user message, so it can far exceed keep_tokens (76 tokens kept for 10) to keep a turn's calls and results together.",
+        check: scenario!(
+            "scenarios/v3-opencode-v2-user-boundary.json",
+            &["message:0", "context_chars"]
         ),
     },
 ];

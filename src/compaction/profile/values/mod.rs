@@ -20,5 +20,5 @@ pub use codex::CODEX;
 pub use course_latest::COURSE_LATEST;
 pub use course_main::COURSE_MAIN;
 pub use course_site::COURSE_SITE;
-pub use opencode::{KILO, OPENCODE};
+pub use opencode::{KILO, OPENCODE, OPENCODE_V2};
 pub use prototype::PROTOTYPE;

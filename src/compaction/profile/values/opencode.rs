@@ -151,3 +151,49 @@ pub const KILO: Profile = profile(
     Stage::KiloPrune,
     "kilo.db",
 );
+
+const V2_PIPELINE: &[Pipe] = &[Pipe::Run(Stage::OpencodeCheckpoint)];
+
+/// opencode V2 (`packages/core`): at `context − max(min(max output, 32000), buffer)` one
+/// checkpoint message, the summary and the newest ~15000 tokens serialised as text.
+pub const OPENCODE_V2: Profile = Profile {
+    name: "opencode-v2",
+    estimator: Estimator::ClaudeTokens,
+    provenance: Provenance {
+        system: "opencode V2 engine (packages/core, compact v2 session context), model with a 200000-token context and 32000 output",
+        sources: &[
+            "anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9cf65fb42437571d5aa5962ceb2247ab51 (DEFAULT_BUFFER = 20_000, DEFAULT_KEEP_TOKENS = 15_000, OUTPUT_TOKEN_MAX = 32_000, TOOL_OUTPUT_MAX_CHARS = 2_000; required: estimate >= min(input − buffer, context − max(min(output, 32000), buffer)), not after a completed compaction; findTailStart: keep at least the newest entry, back to a user boundary, else the latest exchange, else everything; serializeRecentMessage; truncateToolOutput \"\\n[truncated]\")",
+            "anomalyco/opencode packages/core/src/session/runner/to-llm-message.ts (library find_string id 66668217696): a completed compaction is one user message `<conversation-checkpoint>` … `<summary>` … `<recent-context>` …",
+            "anomalyco/opencode packages/core/src/util/token.ts @ 0ae05375 (estimate without a hint: round(length / 4)); PR anomalyco/opencode#30986; research/peers_2026.md §5.2",
+        ],
+        absent: &[
+            "the count is the last assistant's reported usage plus local estimates of newer parts (and system prompt and tools without one); the lab compares its own estimate (round(length / 4) per block)",
+            "limit.input (the ceiling's input − buffer term), images and PDFs (1500 and 2000 tokens), skills, shell and synthetic messages, attachments",
+            "the summariser prompt, its update mode and the reminder retry when no heading comes back, a summary that ends with `length` (compaction fails): the summary is the scenario's scripted text",
+            "provider context-overflow recovery (compact and retry once)",
+        ],
+    },
+    constants: Constants {
+        context_window: 200_000,
+        max_output: 32_000,
+        autocompact_buffer: 20_000,
+        keep_tokens: 15_000,
+        tool_output_chars: 2_000,
+        ..Constants::ZERO
+    },
+    constant_names: &[
+        "context_window",
+        "max_output",
+        "autocompact_buffer",
+        "keep_tokens",
+        "tool_output_chars",
+    ],
+    strings: Strings {
+        omitted: "",
+        ..STRINGS
+    },
+    pipeline: V2_PIPELINE,
+    stages: &[Stage::OpencodeCheckpoint],
+    session_file: Some("opencode.db"),
+    ..OPENCODE
+};
