@@ -87,6 +87,22 @@ constants! {
     clear_at_least,
     /// Codex: COMPACT_USER_MESSAGE_MAX_TOKENS, the tokens of user messages a compaction keeps.
     compact_user_tokens,
+    // gemini-cli (issue 16, branch fieldb).
+    /// Gemini CLI: chat compression fires at this share of the token limit, per mille
+    /// (DEFAULT_COMPRESSION_TOKEN_THRESHOLD 0.5).
+    compress_threshold_per_mille,
+    /// Gemini CLI: the share of the history (JSON chars) compression keeps, per mille
+    /// (COMPRESSION_PRESERVE_THRESHOLD 0.3).
+    compress_preserve_per_mille,
+    /// Gemini CLI: COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET, the newest function-response tokens
+    /// compression leaves whole.
+    function_response_budget,
+    /// Gemini CLI: truncateToolOutputThreshold, the chars a spilled output's preview keeps.
+    truncate_threshold,
+    /// Gemini CLI: tool-output masking protects the newest this many tokens of tool output.
+    mask_protect,
+    /// Gemini CLI: tool-output masking runs only when the prunable tokens reach this.
+    mask_min_prunable,
 }
 
 impl Constants {

@@ -25,6 +25,8 @@ pub use strings::{Strings, fill};
 pub use values::{
     ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
 };
+// gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+pub use values::GEMINI_CLI;
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -166,6 +168,8 @@ pub const PROFILES: &[Profile] = &[
     CLAUDE_CODE,
     ANTHROPIC_API,
     CODEX,
+    // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+    GEMINI_CLI,
 ];
 
 /// The default profile.

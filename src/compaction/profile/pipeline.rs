@@ -24,6 +24,11 @@ name_table! {
         ClearToolUses => "clear_tool_uses",
         /// Codex's local (inline) auto-compaction (codex-rs `compact.rs`).
         CodexCompact => "codex_compact",
+        // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+        /// Gemini CLI's chat compression (`chatCompressionService.ts`).
+        GeminiCompress => "gemini_compress",
+        /// Gemini CLI's tool-output masking (`toolOutputMaskingService.ts`).
+        GeminiMask => "gemini_mask",
     }
 }
 

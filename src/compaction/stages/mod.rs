@@ -15,6 +15,9 @@ mod compact;
 pub(crate) mod compact_tool;
 mod cut;
 mod fit;
+// gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+mod gemini_compress;
+mod gemini_mask;
 mod micro;
 mod pair_repair;
 mod pipeline;

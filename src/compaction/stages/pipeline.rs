@@ -51,6 +51,9 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::PairRepair => pair_repair::run(world),
         Stage::ClearToolUses => clear_tool_uses::run(world),
         Stage::CodexCompact => codex_compact::run(world),
+        // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+        Stage::GeminiCompress => super::gemini_compress::run(world),
+        Stage::GeminiMask => super::gemini_mask::run(world),
     }
 }
 

@@ -9,6 +9,8 @@ mod codex;
 mod course_latest;
 mod course_main;
 mod course_site;
+// gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+mod gemini_cli;
 mod prototype;
 
 pub use anthropic_api::ANTHROPIC_API;
@@ -17,4 +19,6 @@ pub use codex::CODEX;
 pub use course_latest::COURSE_LATEST;
 pub use course_main::COURSE_MAIN;
 pub use course_site::COURSE_SITE;
+// gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+pub use gemini_cli::GEMINI_CLI;
 pub use prototype::PROTOTYPE;
