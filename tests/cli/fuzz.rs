@@ -30,6 +30,8 @@ const PROFILES: &[&str] = &[
     "claude-code",
     "anthropic-api",
     "codex",
+    // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+    "gemini-cli",
 ];
 
 /// Ids a hostile or careless log might hold.

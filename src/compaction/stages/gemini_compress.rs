@@ -170,6 +170,57 @@ fn replace(world: &mut World, plan: Vec<Replacement>, from: usize, why: &str) {
     }
 }
 
+/// After an inflated compression (`hasFailedCompressionAttempt`): step 1 alone, applied when it
+/// shrinks the count (`CONTENT_TRUNCATED`), with no model call.
+fn truncate_only(
+    world: &mut World,
+    plan: Vec<Replacement>,
+    truncated: &[Message],
+    estimate: usize,
+) {
+    let after = world.profile.estimator.full(truncated);
+    if after < estimate {
+        replace(world, plan, 0, "truncation only after a failed compression");
+        world.record(
+            Event::new(STAGE, "truncate")
+                .sizes(estimate, after)
+                .reason("an earlier compression inflated the count: no model call, step 1 only (CONTENT_TRUNCATED)"),
+        );
+    }
+}
+
+/// Replaces the compressed prefix by the summary and the ack, and applies step 1's
+/// replacements to the kept messages.
+fn commit(
+    world: &mut World,
+    plan: Vec<Replacement>,
+    head: &[Message],
+    split: usize,
+    estimate: usize,
+) {
+    let session = super::super::archive::session_path(world);
+    super::cut::note_removed(
+        world,
+        0..split,
+        STAGE,
+        "compressed into the state snapshot",
+        session.as_deref(),
+    );
+    replace(world, plan, split, "function-response budget");
+    let mut kept = head.to_vec();
+    kept.extend_from_slice(&world.history.messages()[split..]);
+    world.history.replace_all(kept);
+    world.script.reported_usage = None;
+    world.record(
+        Event::new(STAGE, "compact")
+            .sizes(estimate, world.history.estimate())
+            .reason(format!(
+                "{split} messages summarised (2 model calls: the snapshot and its self-check); {} kept",
+                world.history.len() - 2
+            )),
+    );
+}
+
 /// Compresses once the estimate reaches the threshold share of the token limit.
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let c = world.profile.constants;
@@ -192,15 +243,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .iter()
         .any(|e| e.stage == STAGE && e.kind == "inflated");
     if failed_before {
-        let after = estimator.full(&truncated);
-        if after < estimate {
-            replace(world, plan, 0, "truncation only after a failed compression");
-            world.record(
-                Event::new(STAGE, "truncate")
-                    .sizes(estimate, after)
-                    .reason("an earlier compression inflated the count: no model call, step 1 only (CONTENT_TRUNCATED)"),
-            );
-        }
+        truncate_only(world, plan, &truncated, estimate);
         return Ok(());
     }
     let split = split_point(&truncated, 1000 - c.compress_preserve_per_mille);
@@ -244,27 +287,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         );
         return Ok(());
     }
-    let session = super::super::archive::session_path(world);
-    super::cut::note_removed(
-        world,
-        0..split,
-        STAGE,
-        "compressed into the state snapshot",
-        session.as_deref(),
-    );
-    replace(world, plan, split, "function-response budget");
-    let mut kept = messages[..2].to_vec();
-    kept.extend_from_slice(&world.history.messages()[split..]);
-    world.history.replace_all(kept);
-    world.script.reported_usage = None;
-    world.record(
-        Event::new(STAGE, "compact")
-            .sizes(estimate, world.history.estimate())
-            .reason(format!(
-                "{split} messages summarised (2 model calls: the snapshot and its self-check); {} kept",
-                world.history.len() - 2
-            )),
-    );
+    commit(world, plan, &messages[..2], split, estimate);
     Ok(())
 }
 

@@ -5,7 +5,8 @@
 //! newest `mask_protect` tokens of tool output are protected; the one that crosses that line and
 //! every older one are prunable. When the prunable tokens reach `mask_min_prunable`, each
 //! prunable output's response (`JSON.stringify({output}, null, 2)`) is written to
-//! `tool-outputs/session-<id>/<tool>_<callId>_<random>.txt` and, where that saves tokens, the
+//! `tool-outputs/session-<id>/<tool>_<callId>_<random>.txt` (the lab: `<tool>_<callId>.txt`
+//! in the spill directory) and, where that saves tokens, the
 //! output becomes `<tool_output_masked>` with a preview and the file's path. The call and its
 //! response stay paired.
 
@@ -30,9 +31,6 @@ const EXEMPT_TOOLS: &[&str] = &[
 
 /// `SHELL_TOOL_NAME`, whose preview is cut by section.
 const SHELL_TOOL: &str = "run_shell_command";
-
-/// The session id the lab gives Gemini CLI (the real one is a UUID).
-const SESSION_ID: &str = "lab";
 
 /// The sections of a shell output, in the order `formatShellPreview` names them.
 const SHELL_SECTIONS: &[&str] = &[
@@ -168,7 +166,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     )));
     let estimator = world.profile.estimator;
     let template = world.profile.strings.persisted;
-    let dir = store::join(&world.spill_dir, &format!("session-{SESSION_ID}"));
+    // Gemini writes `session-<id>/<tool>_<callId>_<random>.txt`; the lab's spill store is one
+    // flat directory, so the file is `<tool>_<callId>.txt` beside the compression spills.
+    let dir = world.spill_dir.clone();
     for (mi, bi, id, tokens) in found {
         let (_, output) = world.history.owned_result_at(mi, bi);
         let tool = world

@@ -13,7 +13,7 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3).
+/// Codex (X1-X3), Gemini CLI (G1-G3).
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "X1",
@@ -40,6 +40,39 @@ pub const FIELD: &[Finding] = &[
         check: scenario!(
             "scenarios/x3-codex-second-compaction.json",
             &["context_chars", "model_calls", "unrecoverable"]
+        ),
+    },
+    // Gemini CLI (G1-G3; issue 16, branch fieldb).
+    Finding {
+        id: "G1",
+        source: "peers_2026 §4.2 (gemini-cli chatCompressionService.ts @ 5411f113)",
+        shows: "Gemini CLI compresses at 524288 tokens (0.5 × 1048576, >=) and not at 524287, with two model calls; older outputs past the 50000-token budget are written to tool-outputs/ even when compressed away (orphans).",
+        check: scenario!(
+            "scenarios/g1-gemini-cli-trigger.json",
+            &[
+                "model_calls (step 8)",
+                "model_calls",
+                "orphan_files",
+                "unrecoverable"
+            ]
+        ),
+    },
+    Finding {
+        id: "G2",
+        source: "peers_2026 §4.3 (gemini-cli toolOutputMaskingService.ts @ 5411f113)",
+        shows: "Tool-output masking at 30000 prunable tokens past the newest 50000: the output becomes a head/tail preview and a path to a file holding it, so nothing is lost and the pair stays.",
+        check: scenario!(
+            "scenarios/g2-gemini-cli-mask.json",
+            &["result:t1", "orphan_files", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "G3",
+        source: "peers_2026 §4.2, §12 (google-gemini/gemini-cli#8586, #15225, #6300)",
+        shows: "With a tool loop after the last user message, compression can only cut before it: it shrinks by 2.4%, then by nothing, and fires at every request, two model calls each.",
+        check: scenario!(
+            "scenarios/g3-gemini-cli-churn.json",
+            &["compaction_churn", "model_calls"]
         ),
     },
 ];

@@ -39,7 +39,7 @@ pub const GEMINI_CLI: Profile = Profile {
             "Gemini's token heuristic (ASCII chars / 4, non-ASCII 1.5 each, (name + JSON.stringify(response)) / 4 for a function response, floored): budgets and masking use the lab's round(length / 4) of the result text",
             "the split point weighs each message by the lab's JSON of it (Anthropic-style blocks), not JSON.stringify of Gemini's Content",
             "the initial chat history (environment context) in the new token count, the compression prompt, the PreCompress hook, the summariser's input choice (original or truncated history)",
-            "the random suffix of masked files (<tool>_<callId>_<random>.txt): the lab writes <tool>_<callId>.txt under session-lab/",
+            "the session subdirectory and random suffix of masked files (session-<id>/<tool>_<callId>_<random>.txt): the lab writes <tool>_<callId>.txt in tool-outputs/ itself",
             "the compression spill's pointer line `For full output see:` is not read by the observables (only the masking pointer is), so its files count in orphan_files",
             "ingestion truncation of shell and MCP output (tool-executor.ts), ContextWindowWillOverflow, the experimental ContextManager (contextManagement.enabled), model.compressionThreshold and the remote experiment flags, the 1.5-per-char non-ASCII rule, JS UTF-16 lengths for non-BMP text",
             "--resume reloading the uncompressed history (google-gemini/gemini-cli#20803): the session file holds it, no resume is modelled",
