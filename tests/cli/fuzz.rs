@@ -32,6 +32,7 @@ const PROFILES: &[&str] = &[
     "codex",
     // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
     "gemini-cli",
+    "openhands",
 ];
 
 /// Ids a hostile or careless log might hold.

@@ -103,6 +103,15 @@ constants! {
     mask_protect,
     /// Gemini CLI: tool-output masking runs only when the prunable tokens reach this.
     mask_min_prunable,
+    // openhands (issue 16, branch fieldb).
+    /// OpenHands SDK: the LLM-summarizing condenser's `max_size`, in events.
+    max_events,
+    /// OpenHands SDK: `keep_first`, the events at the start never condensed (the system prompt
+    /// is the first).
+    keep_first_events,
+    /// OpenHands SDK: `minimum_progress`, per mille of the view's events a condensation must
+    /// forget.
+    min_progress_per_mille,
 }
 
 impl Constants {

@@ -29,6 +29,8 @@ name_table! {
         GeminiCompress => "gemini_compress",
         /// Gemini CLI's tool-output masking (`toolOutputMaskingService.ts`).
         GeminiMask => "gemini_mask",
+        /// OpenHands SDK's LLM-summarizing condenser (`llm_summarizing_condenser.py`).
+        OpenhandsCondense => "openhands_condense",
     }
 }
 

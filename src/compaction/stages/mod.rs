@@ -19,6 +19,7 @@ mod fit;
 mod gemini_compress;
 mod gemini_mask;
 mod micro;
+mod openhands_condense;
 mod pair_repair;
 mod pipeline;
 mod reactive;

@@ -54,6 +54,7 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
         Stage::GeminiCompress => super::gemini_compress::run(world),
         Stage::GeminiMask => super::gemini_mask::run(world),
+        Stage::OpenhandsCondense => super::openhands_condense::run(world),
     }
 }
 

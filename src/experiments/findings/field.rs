@@ -13,7 +13,7 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3), Gemini CLI (G1-G3).
+/// Codex (X1-X3), Gemini CLI (G1-G3), OpenHands (H1-H3).
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "X1",
@@ -73,6 +73,34 @@ pub const FIELD: &[Finding] = &[
         check: scenario!(
             "scenarios/g3-gemini-cli-churn.json",
             &["compaction_churn", "model_calls"]
+        ),
+    },
+    // OpenHands SDK (H1-H3; issue 16, branch fieldb).
+    Finding {
+        id: "H1",
+        source: "peers_2026 §9 (software-agent-sdk llm_summarizing_condenser.py @ 611629e6)",
+        shows: "The OpenHands condenser fires at 241 events (max_size 240, >) and not at 240: it keeps the first 2 events and the newest 117, and one summary stands for the 122 between.",
+        check: scenario!(
+            "scenarios/h1-openhands-trigger.json",
+            &["model_calls (step 121)", "model_calls", "messages"]
+        ),
+    },
+    Finding {
+        id: "H2",
+        source: "peers_2026 §9 (tool_call_matching.py manipulation indices)",
+        shows: "A forgotten range that would end between an action and its observation is extended past the observation: the pair goes whole, no call is left without its result; the event store keeps it.",
+        check: scenario!(
+            "scenarios/h2-openhands-pairs.json",
+            &["messages", "api_valid", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "H3",
+        source: "peers_2026 §9 (Reason.TOKENS, get_suffix_length_for_token_reduction)",
+        shows: "With the model's input limit set, more tokens than it (1001 > 1000, not 1000) is a hard condensation down to half the limit: both tool outputs leave the view whole, summarised.",
+        check: scenario!(
+            "scenarios/h3-openhands-token-limit.json",
+            &["model_calls (step 4)", "context_chars", "model_calls"]
         ),
     },
 ];

@@ -11,6 +11,7 @@ mod course_main;
 mod course_site;
 // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
 mod gemini_cli;
+mod openhands;
 mod prototype;
 
 pub use anthropic_api::ANTHROPIC_API;
@@ -21,4 +22,5 @@ pub use course_main::COURSE_MAIN;
 pub use course_site::COURSE_SITE;
 // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
 pub use gemini_cli::GEMINI_CLI;
+pub use openhands::OPENHANDS;
 pub use prototype::PROTOTYPE;
