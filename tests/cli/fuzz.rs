@@ -33,6 +33,7 @@ const PROFILES: &[&str] = &[
     // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
     "gemini-cli",
     "openhands",
+    "codex-remote",
 ];
 
 /// Ids a hostile or careless log might hold.

@@ -26,7 +26,7 @@ pub use values::{
     ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
 };
 // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
-pub use values::{GEMINI_CLI, OPENHANDS};
+pub use values::{CODEX_REMOTE, GEMINI_CLI, OPENHANDS};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -171,6 +171,7 @@ pub const PROFILES: &[Profile] = &[
     // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
     GEMINI_CLI,
     OPENHANDS,
+    CODEX_REMOTE,
 ];
 
 /// The default profile.

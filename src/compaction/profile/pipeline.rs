@@ -31,6 +31,8 @@ name_table! {
         GeminiMask => "gemini_mask",
         /// OpenHands SDK's LLM-summarizing condenser (`llm_summarizing_condenser.py`).
         OpenhandsCondense => "openhands_condense",
+        /// Codex's remote compaction (codex-rs `compact_remote.rs`).
+        CodexRemote => "codex_remote",
     }
 }
 

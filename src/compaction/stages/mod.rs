@@ -16,6 +16,7 @@ pub(crate) mod compact_tool;
 mod cut;
 mod fit;
 // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+mod codex_remote;
 mod gemini_compress;
 mod gemini_mask;
 mod micro;

@@ -55,6 +55,7 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::GeminiCompress => super::gemini_compress::run(world),
         Stage::GeminiMask => super::gemini_mask::run(world),
         Stage::OpenhandsCondense => super::openhands_condense::run(world),
+        Stage::CodexRemote => super::codex_remote::run(world),
     }
 }
 

@@ -13,7 +13,7 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3), Gemini CLI (G1-G3), OpenHands (H1-H3).
+/// Codex (X1-X3), Gemini CLI (G1-G3), OpenHands (H1-H3), Codex remote compaction (XR1-XR3).
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "X1",
@@ -101,6 +101,34 @@ pub const FIELD: &[Finding] = &[
         check: scenario!(
             "scenarios/h3-openhands-token-limit.json",
             &["model_calls (step 4)", "context_chars", "model_calls"]
+        ),
+    },
+    // Codex remote compaction (XR1-XR3; issue 16, branch fieldb).
+    Finding {
+        id: "XR1",
+        source: "peers_2026 §3.2 (codex-rs compact_remote.rs @ 683f0a68)",
+        shows: "Codex's remote compaction fires at 244800 tokens and not at 244799; only the user messages and one opaque compaction item come back, every call and output is gone (the rollout keeps them).",
+        check: scenario!(
+            "scenarios/r1-codex-remote-trigger.json",
+            &["model_calls (step 5)", "context_chars", "unrecoverable"]
+        ),
+    },
+    Finding {
+        id: "XR2",
+        source: "peers_2026 §3.2 (trim_function_call_history_to_fit_context_window)",
+        shows: "Over the whole window, the newest tool output and its call are removed before the compaction call: the summariser never sees the output the model asked for last.",
+        check: scenario!(
+            "scenarios/r2-codex-remote-trim.json",
+            &["message:1", "result:t2"]
+        ),
+    },
+    Finding {
+        id: "XR3",
+        source: "peers_2026 §3.2 (process_compacted_history)",
+        shows: "A second remote compaction replaces the first item and drops the model's own text: the user messages and one new opaque item are all that remain.",
+        check: scenario!(
+            "scenarios/r3-codex-remote-second-compaction.json",
+            &["messages", "context_chars", "model_calls"]
         ),
     },
 ];

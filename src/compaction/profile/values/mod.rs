@@ -10,6 +10,7 @@ mod course_latest;
 mod course_main;
 mod course_site;
 // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+mod codex_remote;
 mod gemini_cli;
 mod openhands;
 mod prototype;
@@ -21,6 +22,7 @@ pub use course_latest::COURSE_LATEST;
 pub use course_main::COURSE_MAIN;
 pub use course_site::COURSE_SITE;
 // gemini-cli, openhands, codex-remote (issue 16, branch fieldb).
+pub use codex_remote::CODEX_REMOTE;
 pub use gemini_cli::GEMINI_CLI;
 pub use openhands::OPENHANDS;
 pub use prototype::PROTOTYPE;
