@@ -337,6 +337,48 @@ mod tests {
     }
 
     #[test]
+    fn an_inflated_compression_is_dropped_and_latches_truncation_only() {
+        let mut profile = GEMINI_CLI;
+        profile.constants.context_window = 4000;
+        profile.constants.truncate_threshold = 400;
+        let mut world = World::for_test(profile);
+        world.push(Message::user_text("x"));
+        world.push(Message {
+            role: Role::Assistant,
+            content: Content::Text("y".to_owned()),
+        });
+        world.push(Message::user_text("go"));
+        world.turn(&[("c1", "Bash", "z".repeat(8000))]);
+        // 0 + 0 + 1 + 2 (`Bash{}`) + 2000 = 2003 ≥ 2000. The split is `go`: compressing `x`
+        // and `y` (0 tokens) into the summary (5) and the ack (11) gives 2019 > 2003.
+        assert_eq!(world.history.estimate(), 2003);
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        assert_eq!(world.history.len(), 5);
+        assert!(world.trace.iter().any(|e| e.kind == "inflated"));
+        // Latched: no model call again; within the budget nothing shrinks, so nothing happens.
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        assert_eq!(world.result("c1").map(str::len), Some(8000));
+        // With a budget the output passes, step 1 alone applies (CONTENT_TRUNCATED).
+        world.profile.constants.function_response_budget = 10;
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        let out = world.result("c1").unwrap();
+        assert!(
+            out.starts_with("Output too large. Showing first 80 and last 320 characters. For full output see: /lab/tool-results/bash_1.txt\n"),
+            "{out}"
+        );
+        assert_eq!(
+            world
+                .store
+                .read_spill("/lab/tool-results/bash_1.txt")
+                .map(|t| t.len()),
+            Some(8000)
+        );
+    }
+
+    #[test]
     fn below_the_threshold_nothing_happens_and_at_it_two_calls_are_made() {
         let mut profile = GEMINI_CLI;
         profile.constants.context_window = 200;
