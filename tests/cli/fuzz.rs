@@ -30,11 +30,13 @@ const PROFILES: &[&str] = &[
     "claude-code",
     "anthropic-api",
     "codex",
-    // fielda: cline, opencode, kilo, opencode-v2
     "cline",
     "opencode",
     "kilo",
     "opencode-v2",
+    "gemini-cli",
+    "openhands",
+    "codex-remote",
 ];
 
 /// Ids a hostile or careless log might hold.

@@ -257,13 +257,16 @@ fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
             ("opencode", "compaction"),
             ("kilo", "compaction"),
             ("opencode-v2", "compaction"),
+            ("gemini-cli", "compaction"),
+            ("openhands", "compaction"),
+            ("codex-remote", "compaction"),
             ("memory-main", "memory"),
             ("memory-site", "memory"),
         ]
     );
-    assert_eq!(list[11]["constants"]["recall_limit"], 20000);
-    assert_eq!(list[12]["constants"]["consolidate_input"], 16000);
-    assert_eq!(list[12]["settable"], serde_json::json!([]));
+    assert_eq!(list[14]["constants"]["recall_limit"], 20000);
+    assert_eq!(list[15]["constants"]["consolidate_input"], 16000);
+    assert_eq!(list[15]["settable"], serde_json::json!([]));
     let text = lab(&["profiles"]).stdout;
     assert!(text.contains("\nmemory-site — "), "{text}");
     assert!(text.contains("(0: no limit)"), "{text}");

@@ -87,7 +87,6 @@ constants! {
     clear_at_least,
     /// Codex: COMPACT_USER_MESSAGE_MAX_TOKENS, the tokens of user messages a compaction keeps.
     compact_user_tokens,
-    // fielda (issue 16): opencode and Kilo.
     /// opencode: PRUNE_PROTECT, the newest tool-output tokens prune leaves alone.
     prune_protect,
     /// opencode: PRUNE_MINIMUM, prune acts only when it would clear more tokens than this.
@@ -96,6 +95,29 @@ constants! {
     keep_tokens,
     /// opencode V2: TOOL_OUTPUT_MAX_CHARS, a tool output's length in the checkpoint's text.
     tool_output_chars,
+    /// Gemini CLI: chat compression fires at this share of the token limit, per mille
+    /// (DEFAULT_COMPRESSION_TOKEN_THRESHOLD 0.5).
+    compress_threshold_per_mille,
+    /// Gemini CLI: the share of the history (JSON chars) compression keeps, per mille
+    /// (COMPRESSION_PRESERVE_THRESHOLD 0.3).
+    compress_preserve_per_mille,
+    /// Gemini CLI: COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET, the newest function-response tokens
+    /// compression leaves whole.
+    function_response_budget,
+    /// Gemini CLI: truncateToolOutputThreshold, the chars a spilled output's preview keeps.
+    truncate_threshold,
+    /// Gemini CLI: tool-output masking protects the newest this many tokens of tool output.
+    mask_protect,
+    /// Gemini CLI: tool-output masking runs only when the prunable tokens reach this.
+    mask_min_prunable,
+    /// OpenHands SDK: the LLM-summarizing condenser's `max_size`, in events.
+    max_events,
+    /// OpenHands SDK: `keep_first`, the events at the start never condensed (the system prompt
+    /// is the first).
+    keep_first_events,
+    /// OpenHands SDK: `minimum_progress`, per mille of the view's events a condensation must
+    /// forget.
+    min_progress_per_mille,
 }
 
 impl Constants {

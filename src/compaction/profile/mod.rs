@@ -23,9 +23,9 @@ pub use policy::{
 };
 pub use strings::{Strings, fill};
 pub use values::{
-    ANTHROPIC_API, CLAUDE_CODE, CODEX, COURSE_LATEST, COURSE_MAIN, COURSE_SITE, PROTOTYPE,
+    ANTHROPIC_API, CLAUDE_CODE, CLINE, CODEX, CODEX_REMOTE, COURSE_LATEST, COURSE_MAIN,
+    COURSE_SITE, GEMINI_CLI, KILO, OPENCODE, OPENCODE_V2, OPENHANDS, PROTOTYPE,
 };
-pub use values::{CLINE, KILO, OPENCODE, OPENCODE_V2};
 
 use crate::compaction::switches::{SwitchName, Switches};
 
@@ -167,11 +167,13 @@ pub const PROFILES: &[Profile] = &[
     CLAUDE_CODE,
     ANTHROPIC_API,
     CODEX,
-    // Issue 16, helper `fielda`: cline, opencode, kilo, opencode-v2.
     CLINE,
     OPENCODE,
     KILO,
     OPENCODE_V2,
+    GEMINI_CLI,
+    OPENHANDS,
+    CODEX_REMOTE,
 ];
 
 /// The default profile.

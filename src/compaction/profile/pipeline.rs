@@ -34,6 +34,14 @@ name_table! {
         OpencodeCompact => "opencode_compact",
         /// opencode V2's checkpoint compaction (`packages/core`).
         OpencodeCheckpoint => "opencode_checkpoint",
+        /// Gemini CLI's chat compression (`chatCompressionService.ts`).
+        GeminiCompress => "gemini_compress",
+        /// Gemini CLI's tool-output masking (`toolOutputMaskingService.ts`).
+        GeminiMask => "gemini_mask",
+        /// OpenHands SDK's LLM-summarizing condenser (`llm_summarizing_condenser.py`).
+        OpenhandsCondense => "openhands_condense",
+        /// Codex's remote compaction (codex-rs `compact_remote.rs`).
+        CodexRemote => "codex_remote",
     }
 }
 

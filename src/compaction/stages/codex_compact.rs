@@ -89,7 +89,7 @@ pub(super) fn truncate_tokens(text: &str, max_tokens: usize) -> String {
 }
 
 /// The text of a real user message (text blocks joined by `\n`), or None for tool outputs.
-fn user_text(message: &Message) -> Option<String> {
+pub(super) fn user_text(message: &Message) -> Option<String> {
     if message.role != Role::User {
         return None;
     }

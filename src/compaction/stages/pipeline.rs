@@ -56,6 +56,10 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::KiloPrune => opencode::prune(world, true),
         Stage::OpencodeCompact => opencode::compact(world),
         Stage::OpencodeCheckpoint => opencode_v2::run(world),
+        Stage::GeminiCompress => super::gemini_compress::run(world),
+        Stage::GeminiMask => super::gemini_mask::run(world),
+        Stage::OpenhandsCondense => super::openhands_condense::run(world),
+        Stage::CodexRemote => super::codex_remote::run(world),
     }
 }
 

@@ -1,0 +1,402 @@
+//! Gemini CLI's chat compression (`packages/core/src/context/chatCompressionService.ts` at
+//! google-gemini/gemini-cli 5411f113; research/peers_2026.md §4.2). Before each turn, when the
+//! token count reaches `compress_threshold_per_mille` of the token limit (`<` is a no-op):
+//!
+//! 1. the function-response budget: walking from the newest result back, once the running total
+//!    would pass `function_response_budget` tokens, each older result is written to
+//!    `tool-outputs/<tool>_<n>.txt` (n counts these writes over the session) and replaced by
+//!    `Output too large. Showing first … and last … characters. For full output see: <file>`
+//!    with a 20/80 head/tail of `truncate_threshold` chars (a shorter one is kept as it is, but
+//!    its file is written all the same);
+//! 2. the split: the first user message without a function response once 70% of the history's
+//!    JSON chars lie before it; failing that, everything if the last message is a model reply
+//!    without calls, else the last such user message (0: nothing to compress, a no-op);
+//! 3. two model calls (the `<state_snapshot>` and its self-check), then the history becomes the
+//!    summary, the model's `Got it. Thanks for the additional context!` and the kept messages
+//!    with their step-1 replacements;
+//! 4. a compression that would not shrink the count is dropped
+//!    (`COMPRESSION_FAILED_INFLATED_TOKEN_COUNT`), and from then on only step 1 is applied
+//!    (`CONTENT_TRUNCATED`, when it shrinks the count). An empty summary drops it too.
+//!
+//! The files of step 1 are written before the outcome is known, so a no-op or failed
+//! compression leaves them behind. The session file keeps the pre-compression messages.
+
+use crate::compaction::store;
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::{Block, Content, Message, Role};
+
+const STAGE: &str = "gemini_compress";
+
+/// The model's reply Gemini CLI puts after the summary.
+pub(super) const ACK: &str = "Got it. Thanks for the additional context!";
+
+/// `Number.prototype.toLocaleString()` in an en-US locale: thousands separated by commas.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// gemini-cli `sanitizeFilenamePart`, lower-cased as `saveTruncatedToolOutput` does.
+pub(super) fn sanitize(part: &str) -> String {
+    part.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars`, else the first 20%
+/// and the last 80% of `max_chars` characters around the count of those omitted.
+fn truncated_output(content: &str, file: &str, max_chars: usize) -> String {
+    let chars: Vec<char> = content.chars().collect();
+    if chars.len() <= max_chars {
+        return content.to_owned();
+    }
+    let head_chars = max_chars / 5;
+    let tail_chars = max_chars - head_chars;
+    let head: String = chars[..head_chars].iter().collect();
+    let tail: String = chars[chars.len() - tail_chars..].iter().collect();
+    let omitted = chars.len() - head_chars - tail_chars;
+    format!(
+        "Output too large. Showing first {} and last {} characters. For full output see: {file}\n{head}\n\n... [{} characters omitted] ...\n\n{tail}",
+        thousands(head_chars),
+        thousands(tail_chars),
+        thousands(omitted)
+    )
+}
+
+/// One result step 1 replaces: message, block, new content.
+type Replacement = (usize, usize, String);
+
+/// Step 1 (`truncateHistoryToBudget`): writes the files and returns the replacements.
+fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunError> {
+    let estimator = world.profile.estimator;
+    let budget = world.profile.constants.function_response_budget;
+    let mut written = world
+        .trace
+        .iter()
+        .filter(|e| e.stage == STAGE && e.kind == "spill")
+        .count();
+    let mut counter = 0;
+    let mut plan = Vec::new();
+    for (mi, bi) in world.history.result_positions().into_iter().rev() {
+        let (id, content) = world.history.owned_result_at(mi, bi);
+        let tokens = estimator.string(&content);
+        if counter + tokens <= budget {
+            counter += tokens;
+            continue;
+        }
+        written += 1;
+        let tool = match world.ledger.results.get(&id) {
+            Some(record) if !record.name.is_empty() => sanitize(&record.name),
+            _ => "unknown_tool".to_owned(),
+        };
+        let path = store::join(&world.spill_dir, &format!("{tool}_{written}.txt"));
+        world
+            .store
+            .write_spill(&path, &content)
+            .map_err(|source| RunError::Store {
+                path: path.clone(),
+                source,
+            })?;
+        world.ledger.mark_spilled(&id, true);
+        let replacement = truncated_output(&content, &path, threshold);
+        counter += estimator.string(&replacement);
+        world.record(
+            Event::new(STAGE, "spill")
+                .id(&id)
+                .sizes(tokens, estimator.string(&replacement))
+                .reason(format!(
+                    "function responses past the {budget}-token budget: written to {path}"
+                )),
+        );
+        plan.push((mi, bi, replacement));
+    }
+    Ok(plan)
+}
+
+/// The history with step 1's replacements applied.
+fn apply(messages: &[Message], plan: &[Replacement]) -> Vec<Message> {
+    let mut out = messages.to_vec();
+    for (mi, bi, text) in plan {
+        if let Content::Blocks(blocks) = &mut out[*mi].content {
+            if let Some(Block::ToolResult { content, .. }) = blocks.get_mut(*bi) {
+                content.clone_from(text);
+            }
+        }
+    }
+    out
+}
+
+/// gemini-cli `findCompressSplitPoint` with `fraction` in per mille, over the lab's JSON chars
+/// of each message.
+pub(super) fn split_point(messages: &[Message], fraction_per_mille: usize) -> usize {
+    let counts: Vec<usize> = messages.iter().map(Message::json_chars).collect();
+    let total: usize = counts.iter().sum();
+    let mut last = 0;
+    let mut cumulative = 0;
+    for (i, message) in messages.iter().enumerate() {
+        if message.role == Role::User && !message.is_tool_result() {
+            if cumulative * 1000 >= total * fraction_per_mille {
+                return i;
+            }
+            last = i;
+        }
+        cumulative += counts[i];
+    }
+    match messages.last() {
+        Some(m) if m.role == Role::Assistant && !m.has_tool_use() => messages.len(),
+        _ => last,
+    }
+}
+
+/// Applies step 1's replacements to the history itself (ledger and trace kept).
+fn replace(world: &mut World, plan: Vec<Replacement>, from: usize, why: &str) {
+    for (mi, bi, text) in plan.into_iter().filter(|(mi, _, _)| *mi >= from) {
+        world.replace_result(mi, bi, text, STAGE, why.to_owned());
+    }
+}
+
+/// After an inflated compression (`hasFailedCompressionAttempt`): step 1 alone, applied when it
+/// shrinks the count (`CONTENT_TRUNCATED`), with no model call.
+fn truncate_only(
+    world: &mut World,
+    plan: Vec<Replacement>,
+    truncated: &[Message],
+    estimate: usize,
+) {
+    let after = world.profile.estimator.full(truncated);
+    if after < estimate {
+        replace(world, plan, 0, "truncation only after a failed compression");
+        world.record(
+            Event::new(STAGE, "truncate")
+                .sizes(estimate, after)
+                .reason("an earlier compression inflated the count: no model call, step 1 only (CONTENT_TRUNCATED)"),
+        );
+    }
+}
+
+/// Replaces the compressed prefix by the summary and the ack, and applies step 1's
+/// replacements to the kept messages.
+fn commit(
+    world: &mut World,
+    plan: Vec<Replacement>,
+    head: &[Message],
+    split: usize,
+    estimate: usize,
+) {
+    let session = super::super::archive::session_path(world);
+    super::cut::note_removed(
+        world,
+        0..split,
+        STAGE,
+        "compressed into the state snapshot",
+        session.as_deref(),
+    );
+    replace(world, plan, split, "function-response budget");
+    let mut kept = head.to_vec();
+    kept.extend_from_slice(&world.history.messages()[split..]);
+    world.history.replace_all(kept);
+    world.script.reported_usage = None;
+    world.record(
+        Event::new(STAGE, "compact")
+            .sizes(estimate, world.history.estimate())
+            .reason(format!(
+                "{split} messages summarised (2 model calls: the snapshot and its self-check); {} kept",
+                world.history.len() - 2
+            )),
+    );
+}
+
+/// Compresses once the estimate reaches the threshold share of the token limit.
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let c = world.profile.constants;
+    let estimate = world.history.estimate();
+    if world.history.len() == 0
+        || estimate * 1000 < c.compress_threshold_per_mille * c.context_window
+    {
+        return Ok(());
+    }
+    world.record(Event::new(STAGE, "over").before(estimate).reason(format!(
+        "{estimate} tokens ≥ {}‰ of the {}-token limit",
+        c.compress_threshold_per_mille, c.context_window
+    )));
+    let threshold = (4 * c.context_window.saturating_sub(estimate)).min(c.truncate_threshold);
+    let plan = budget(world, threshold)?;
+    let estimator = world.profile.estimator;
+    let truncated = apply(world.history.messages(), &plan);
+    let failed_before = world
+        .trace
+        .iter()
+        .any(|e| e.stage == STAGE && e.kind == "inflated");
+    if failed_before {
+        truncate_only(world, plan, &truncated, estimate);
+        return Ok(());
+    }
+    let split = split_point(&truncated, 1000 - c.compress_preserve_per_mille);
+    if split == 0 {
+        world.record(
+            Event::new(STAGE, "noop")
+                .before(estimate)
+                .reason("no user message to split at: nothing to compress"),
+        );
+        return Ok(());
+    }
+    world.counters.model_calls += 2;
+    let summary = world
+        .script
+        .summary
+        .clone()
+        .unwrap_or_else(|| format!("summary of {split} messages"));
+    let summary = summary.trim().to_owned();
+    if summary.is_empty() {
+        world.record(
+            Event::new(STAGE, "empty")
+                .before(estimate)
+                .reason("the summary is empty (COMPRESSION_FAILED_EMPTY_SUMMARY)"),
+        );
+        return Ok(());
+    }
+    let mut messages = vec![
+        Message::user_text(summary),
+        Message {
+            role: Role::Assistant,
+            content: Content::Text(ACK.to_owned()),
+        },
+    ];
+    messages.extend_from_slice(&truncated[split..]);
+    let after = estimator.full(&messages);
+    if after > estimate {
+        world.record(
+            Event::new(STAGE, "inflated")
+                .sizes(estimate, after)
+                .reason("the new history is larger (COMPRESSION_FAILED_INFLATED_TOKEN_COUNT): kept as it was, no more summaries"),
+        );
+        return Ok(());
+    }
+    commit(world, plan, &messages[..2], split, estimate);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::GEMINI_CLI;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(8000), "8,000");
+        assert_eq!(thousands(1_360_000), "1,360,000");
+    }
+
+    #[test]
+    fn a_long_output_keeps_a_fifth_of_the_threshold_at_the_head() {
+        // 100 chars, threshold 10: head 2, tail 8, 90 omitted.
+        let text = "a".repeat(50) + &"b".repeat(50);
+        let out = truncated_output(&text, "/t/x.txt", 10);
+        assert_eq!(
+            out,
+            "Output too large. Showing first 2 and last 8 characters. For full output see: /t/x.txt\naa\n\n... [90 characters omitted] ...\n\nbbbbbbbb"
+        );
+        assert_eq!(truncated_output("short", "/t/x.txt", 10), "short");
+    }
+
+    #[test]
+    fn the_split_is_at_a_user_message_past_seventy_percent() {
+        let user = |t: &str| Message::user_text(t);
+        let model = |t: &str| Message {
+            role: Role::Assistant,
+            content: Content::Text(t.to_owned()),
+        };
+        // json_chars: a user text of n chars is n + 31 (`{"role": "user", "content": "…"}`),
+        // an assistant text n + 36.
+        let long = "x".repeat(68);
+        let messages = vec![user(&long), model("ok"), user("b"), model("c")];
+        // 99 + 38 + 32 + 37 = 206; 70% is 144.2; before index 2 lie 137: too few, so no
+        // split after the target; the last is a model text: everything.
+        assert_eq!(split_point(&messages, 700), 4);
+        let messages = vec![user(&long), model("ok"), user("b"), user("d")];
+        // Before index 3 lie 169 ≥ 140.7 (70% of 201): split there.
+        assert_eq!(split_point(&messages, 700), 3);
+        assert_eq!(sanitize("Read File.x"), "read_file_x");
+    }
+
+    #[test]
+    fn an_inflated_compression_is_dropped_and_latches_truncation_only() {
+        let mut profile = GEMINI_CLI;
+        profile.constants.context_window = 4000;
+        profile.constants.truncate_threshold = 400;
+        let mut world = World::for_test(profile);
+        world.push(Message::user_text("x"));
+        world.push(Message {
+            role: Role::Assistant,
+            content: Content::Text("y".to_owned()),
+        });
+        world.push(Message::user_text("go"));
+        world.turn(&[("c1", "Bash", "z".repeat(8000))]);
+        // 0 + 0 + 1 + 2 (`Bash{}`) + 2000 = 2003 ≥ 2000. The split is `go`: compressing `x`
+        // and `y` (0 tokens) into the summary (5) and the ack (11) gives 2019 > 2003.
+        assert_eq!(world.history.estimate(), 2003);
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        assert_eq!(world.history.len(), 5);
+        assert!(world.trace.iter().any(|e| e.kind == "inflated"));
+        // Latched: no model call again; within the budget nothing shrinks, so nothing happens.
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        assert_eq!(world.result("c1").map(str::len), Some(8000));
+        // With a budget the output passes, step 1 alone applies (CONTENT_TRUNCATED).
+        world.profile.constants.function_response_budget = 10;
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        let out = world.result("c1").unwrap();
+        assert!(
+            out.starts_with("Output too large. Showing first 80 and last 320 characters. For full output see: /lab/tool-results/bash_1.txt\n"),
+            "{out}"
+        );
+        assert_eq!(
+            world
+                .store
+                .read_spill("/lab/tool-results/bash_1.txt")
+                .map(|t| t.len()),
+            Some(8000)
+        );
+    }
+
+    #[test]
+    fn below_the_threshold_nothing_happens_and_at_it_two_calls_are_made() {
+        let mut profile = GEMINI_CLI;
+        profile.constants.context_window = 200;
+        let mut world = World::for_test(profile);
+        world.push(Message::user_text("x".repeat(4 * 99)));
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 0);
+        world.push(Message {
+            role: Role::Assistant,
+            content: Content::Text("done".to_owned()),
+        });
+        assert_eq!(world.history.estimate(), 100);
+        run(&mut world).unwrap();
+        assert_eq!(world.counters.model_calls, 2);
+        assert_eq!(world.history.len(), 2);
+        assert_eq!(
+            world.history.messages()[1].content,
+            Content::Text(ACK.to_owned())
+        );
+    }
+}
