@@ -180,18 +180,19 @@ fn verify_reproduces_every_finding() {
         ids,
         [
             "F1", "F2", "F3", "F4", "F5", "F5", "F6", "F6", "F7", "F7", "F7", "F7", "D2", "D6",
-            "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "C1",
-            "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-            "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site", "M7 site",
-            "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5", "R-A", "R-B", "R-C", "R-C", "R-D", "R-E",
-            "R-H", "R-I", "R-J", "R-J", "R-J", "R-K", "O1", "O2", "O3", "O4", "X1", "X2", "X3"
+            "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "F14",
+            "C1", "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7",
+            "M8", "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site",
+            "M7 site", "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5", "R-A", "R-B", "R-C", "R-C",
+            "R-D", "R-E", "R-H", "R-I", "R-J", "R-J", "R-J", "R-K", "O1", "O2", "O3", "O4", "X1",
+            "X2", "X3"
         ]
     );
     for cells in &rows {
         assert_eq!(cells.last().map(String::as_str), Some("✓"), "{cells:?}");
     }
     assert!(
-        findings.contains("\n75 findings, 75 reproduced, 0 not\n"),
+        findings.contains("\n76 findings, 76 reproduced, 0 not\n"),
         "{findings}"
     );
 }
