@@ -183,6 +183,13 @@ fn exists(name: &str) -> io::Error {
     )
 }
 
+fn is_a_directory(name: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::IsADirectory,
+        format!("[Errno 21] Is a directory: '{name}'"),
+    )
+}
+
 fn inside_name(target: &str) -> Option<&str> {
     target
         .strip_prefix(MEMORY_DIR)
@@ -266,6 +273,15 @@ impl MemoryFs for MemFs {
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
         if name != "." && self.entries.contains_key(&link_name(name)?) {
             return Err(exists(name));
+        }
+        let below = format!("{target}/");
+        let is_dir = self.root_link.as_deref() == Some(target)
+            || self.outside.keys().any(|path| path.starts_with(&below));
+        if name == "." && (is_dir || self.outside.contains_key(target)) {
+            return Err(exists(target));
+        }
+        if inside_name(target).is_none() && is_dir {
+            return Err(is_a_directory(target));
         }
         if inside_name(target).is_none() {
             self.outside.insert(target.to_owned(), text.to_owned());
@@ -403,6 +419,12 @@ impl MemoryFs for DirFs {
             return Err(exists(name));
         }
         let real_target = self.real(target)?;
+        if name == "." && fs::symlink_metadata(&real_target).is_ok() {
+            return Err(exists(target));
+        }
+        if inside_name(target).is_none() && real_target.is_dir() {
+            return Err(is_a_directory(target));
+        }
         if inside_name(target).is_none() {
             if let Some(parent) = real_target.parent() {
                 fs::create_dir_all(parent)?;
