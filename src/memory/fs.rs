@@ -183,6 +183,18 @@ fn exists(name: &str) -> io::Error {
     )
 }
 
+/// The store can be linked anywhere but into itself (a scenario's `symlink` step with name `.`).
+fn root_link_target(target: &str) -> io::Result<()> {
+    let resolved = crate::compaction::store::resolve_lexical(target);
+    if crate::compaction::store::is_within(&resolved, MEMORY_DIR) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the store cannot be linked into itself: '{target}'"),
+        ));
+    }
+    Ok(())
+}
+
 fn is_a_directory(name: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::IsADirectory,
@@ -271,7 +283,9 @@ impl MemoryFs for MemFs {
     }
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
-        if name != "." && self.entries.contains_key(&link_name(name)?) {
+        if name == "." {
+            root_link_target(target)?;
+        } else if self.entries.contains_key(&link_name(name)?) {
             return Err(exists(name));
         }
         let below = format!("{target}/");
@@ -413,9 +427,9 @@ impl MemoryFs for DirFs {
     }
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
-        if name != "."
-            && fs::symlink_metadata(self.store.join(contained(&link_name(name)?)?)).is_ok()
-        {
+        if name == "." {
+            root_link_target(target)?;
+        } else if fs::symlink_metadata(self.store.join(contained(&link_name(name)?)?)).is_ok() {
             return Err(exists(name));
         }
         let real_target = self.real(target)?;

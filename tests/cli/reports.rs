@@ -1,13 +1,14 @@
-//! `lab report` and `lab verify` through the binary: the eleven report files, their `--check`
+//! `lab report` and `lab verify` through the binary: the twelve report files, their `--check`
 //! (stale, missing, a lost final newline), their determinism, the checked-in `reports/` being
 //! current, and every finding of SPEC §7 reproduced by `lab verify`.
 
 use crate::util::{arg, lab, lab_in, lab_ok, manifest_dir, table_cells};
 
 /// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 11] = [
+const REPORT_FILES: [&str; 12] = [
     "README.md",
     "breaks.md",
+    "conformance.md",
     "findings.md",
     "matrix.md",
     "memory-growth.md",
@@ -21,14 +22,14 @@ const REPORT_FILES: [&str; 11] = [
 
 #[test]
 #[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
-fn report_writes_eleven_files_and_checks_them() {
+fn report_writes_twelve_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
     let out = lab_ok(&["report", "--out", arg(&out_dir)]);
     assert_eq!(
         out.stdout,
         format!(
-            "wrote 11 reports to {}: {}\n",
+            "wrote 12 reports to {}: {}\n",
             out_dir.display(),
             REPORT_FILES.join(", ")
         )
@@ -41,14 +42,24 @@ fn report_writes_eleven_files_and_checks_them() {
     assert_eq!(names, REPORT_FILES);
     let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
     assert!(read("sweep-path.svg").starts_with("<svg"));
-    // FINDINGS and FIELD have 75 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
-    // F13 ×2, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
+    // FINDINGS and FIELD have 76 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
+    // F13 ×2, F14, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
     // B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, and codex X1-X3).
     assert!(
-        read("findings.md").contains("\n75 findings, 75 reproduced, 0 not.\n"),
+        read("findings.md").contains("\n76 findings, 76 reproduced, 0 not.\n"),
         "{}",
         read("findings.md")
     );
+    // Every committed conformance record replays exactly: seven records (p01, p02 and p04 under
+    // 2.1.88 and 2.1.332, p03 under 2.1.88), 15 + 7 + 3 + 11 + 15 + 7 + 11 = 69 items.
+    let conformance = read("conformance.md");
+    assert!(
+        conformance.contains("\n7 of 7 records exact; 69 of 69 compared items agree.\n"),
+        "{conformance}"
+    );
+    assert!(conformance.contains(
+        "| `p03-probe-autocompact-usage-167000` | exact (3/3)                      | not recorded"
+    ));
     // Both path sweeps (prototype guard-off and scene A) flip at 90.
     let sweep = read("sweep-path.md");
     assert_eq!(
@@ -62,7 +73,7 @@ fn report_writes_eleven_files_and_checks_them() {
     let check = lab_ok(&["report", "--out", arg(&out_dir), "--check"]);
     assert_eq!(
         check.stdout,
-        format!("11 reports in {} are up to date\n", out_dir.display())
+        format!("12 reports in {} are up to date\n", out_dir.display())
     );
 
     // One line appended to matrix.md: the first difference is that new last line.
@@ -137,7 +148,7 @@ fn the_checked_in_reports_are_current() {
         "stdout: {}\nstderr: {}",
         out.stdout, out.stderr
     );
-    assert_eq!(out.stdout, "11 reports in reports are up to date\n");
+    assert_eq!(out.stdout, "12 reports in reports are up to date\n");
 }
 
 #[test]
