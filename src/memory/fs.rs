@@ -134,8 +134,24 @@ impl MemFs {
 
     /// Follows inside links from `name` to the name of a file (present or not) or an outside
     /// path, at most [`MAX_SYMLINK_HOPS`] links, as the kernel does: a loop is `ELOOP`.
+    /// [`locate`], and an outside path directly inside the directory the store is linked to
+    /// (a `symlink` step named `.`) is a file of the store, as the kernel would find it.
+    fn place(&self, name: &str) -> io::Result<Place> {
+        let place = locate(name)?;
+        if let (Place::Outside(path), Some(root)) = (&place, &self.root_link) {
+            let inner = path
+                .strip_prefix(root.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|rest| !rest.is_empty() && !rest.contains('/'));
+            if let Some(inner) = inner {
+                return Ok(Place::Store(inner.to_owned()));
+            }
+        }
+        Ok(place)
+    }
+
     fn resolve(&self, name: &str) -> io::Result<Resolved> {
-        let mut current = match locate(name)? {
+        let mut current = match self.place(name)? {
             Place::Store(inner) => inner,
             Place::Outside(path) => return Ok(Resolved::Outside(path)),
         };
@@ -151,6 +167,25 @@ impl MemFs {
         Err(io::Error::other(format!(
             "[Errno 40] Too many levels of symbolic links: '{name}'"
         )))
+    }
+
+    /// The error the kernel gives for a file at `path` in the outside world: a directory there
+    /// (`EISDIR`) or a file where a directory of its path should be (`ENOTDIR`).
+    fn outside_conflict(&self, path: &str) -> Option<io::Error> {
+        let below = format!("{path}/");
+        if self.root_link.as_deref() == Some(path)
+            || self.outside.keys().any(|p| p.starts_with(&below))
+        {
+            return Some(is_a_directory(path));
+        }
+        let mut parent = path;
+        while let Some((up, _)) = parent.rsplit_once('/') {
+            if self.outside.contains_key(up) {
+                return Some(not_a_directory(path));
+            }
+            parent = up;
+        }
+        None
     }
 
     fn link_target(&self, name: &str) -> Option<&String> {
@@ -195,6 +230,13 @@ fn root_link_target(target: &str) -> io::Result<()> {
     Ok(())
 }
 
+fn not_a_directory(name: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotADirectory,
+        format!("[Errno 20] Not a directory: '{name}'"),
+    )
+}
+
 fn is_a_directory(name: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::IsADirectory,
@@ -235,6 +277,9 @@ impl MemoryFs for MemFs {
     fn write(&mut self, name: &str, text: &str) -> io::Result<()> {
         match self.resolve(name)? {
             Resolved::Outside(target) => {
+                if let Some(error) = self.outside_conflict(&target) {
+                    return Err(error);
+                }
                 self.outside.insert(target, text.to_owned());
             }
             Resolved::File(inner) => {
@@ -245,7 +290,7 @@ impl MemoryFs for MemFs {
     }
 
     fn unlink(&mut self, name: &str) -> io::Result<()> {
-        let removed = match locate(name)? {
+        let removed = match self.place(name)? {
             Place::Store(inner) => self.entries.remove(&inner).is_some(),
             Place::Outside(path) => self.outside.remove(&path).is_some(),
         };
@@ -265,6 +310,8 @@ impl MemoryFs for MemFs {
     }
 
     fn target(&self, name: &str) -> Target {
+        // By name, as the directory store judges it: a name that leaves the memory directory
+        // escapes even when the store is linked to where it lands.
         let inner = match locate(name) {
             Ok(Place::Store(inner)) => inner,
             Ok(Place::Outside(path)) => return Target::Outside(path),
@@ -288,16 +335,15 @@ impl MemoryFs for MemFs {
         } else if self.entries.contains_key(&link_name(name)?) {
             return Err(exists(name));
         }
-        let below = format!("{target}/");
-        let is_dir = self.root_link.as_deref() == Some(target)
-            || self.outside.keys().any(|path| path.starts_with(&below));
-        if name == "." && (is_dir || self.outside.contains_key(target)) {
+        let conflict = self.outside_conflict(target);
+        if name == "." && (conflict.is_some() || self.outside.contains_key(target)) {
             return Err(exists(target));
         }
-        if inside_name(target).is_none() && is_dir {
-            return Err(is_a_directory(target));
+        if let (None, Some(error)) = (inside_name(target), conflict) {
+            return Err(error);
         }
-        if inside_name(target).is_none() {
+        if inside_name(target).is_none() && name != "." {
+            // Linking the store itself makes its target a directory, not a file.
             self.outside.insert(target.to_owned(), text.to_owned());
         }
         if name == "." {
