@@ -10,6 +10,7 @@ use crate::check::{CheckOutcome, evaluate, text_measure};
 use crate::compaction::archive;
 use crate::compaction::observables::{self, Fate, Observables};
 use crate::compaction::profile::{self, Profile, ReactiveSmall, SnipTail, Stage};
+use crate::compaction::sandbox::Sandbox;
 use crate::compaction::stages::{self, arrival, compact_tool, user_context};
 use crate::compaction::store::{self, DirStore, MemoryStore, SpillFile, Store, StoreKind};
 use crate::compaction::switches::SwitchName;
@@ -270,7 +271,7 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
         (false, Some((spill, transcripts))) => (spill.to_owned(), transcripts.to_owned()),
         _ => (scenario.spill_dir.clone(), scenario.transcript_dir.clone()),
     };
-    let place = match options.store {
+    let mut place = match options.store {
         StoreKind::Memory => {
             let spill_dir = options.spill_dir.clone().unwrap_or(default_spill);
             let transcript_dir = options
@@ -335,6 +336,12 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
             )));
         }
     }
+    // Below the sandbox both stores see only the run's directories (issue 11, item 1).
+    let inner = std::mem::replace(&mut place.store, Box::new(MemoryStore::default()));
+    place.store = Box::new(Sandbox::new(
+        inner,
+        &[&place.spill_dir, &place.transcript_dir],
+    ));
     Ok(place)
 }
 

@@ -41,6 +41,7 @@ pub const OBSERVABLE_NAMES: &[&str] = &[
     "dangling_pointers",
     "compaction_churn",
     "pairs_broken_by_compaction",
+    "path_escapes",
 ];
 
 /// A compaction that shrinks the estimate by less than `1 / CHURN_SHARE` of what it was
@@ -101,6 +102,9 @@ pub struct Observables {
     pub compaction_churn: usize,
     /// Tool_use/tool_result pairs intact before a stage and split by it (`split` events).
     pub pairs_broken_by_compaction: usize,
+    /// Spill writes the modelled code aims outside the run's directories (a tool_use id with
+    /// `../` or an absolute path: `escape` events). The lab keeps them in memory, never on disk.
+    pub path_escapes: usize,
 }
 
 /// Measures a world.
@@ -190,6 +194,7 @@ pub(crate) fn measure(world: &World) -> Observables {
         dangling_pointers: dangling_pointers(world),
         compaction_churn: events(world, is_churn),
         pairs_broken_by_compaction: events(world, |e| e.kind == "split"),
+        path_escapes: events(world, |e| e.kind == "escape"),
     }
 }
 

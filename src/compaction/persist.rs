@@ -12,6 +12,7 @@ use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json;
 use crate::python::str::universal_newlines;
+use crate::trace::Event;
 
 /// Budget's persistence of a large result, by the profile's rule: f9e8b28's
 /// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
@@ -129,6 +130,16 @@ pub(crate) fn write_spill_file(
                 record.spilled_verbatim = false;
             }
         }
+    }
+    if !world.owns(path) {
+        let reason = format!(
+            "the modelled code writes {path} (= {}), outside the spill directory {}: a path \
+             traversal by the tool_use id; the lab keeps the file in memory and writes nothing \
+             there",
+            crate::compaction::store::resolve_lexical(path),
+            world.spill_dir
+        );
+        world.record(Event::new("store", "escape").id(id).reason(reason));
     }
     world
         .store

@@ -146,15 +146,21 @@ impl MemoryStore {
     }
 }
 
-/// `Ok` if `path`, resolved lexically, lies below one of `roots` and holds no NUL.
-fn inside_roots(roots: &[String], path: &str) -> io::Result<()> {
+/// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
+/// no NUL: the one rule by which the sandbox and both stores tell inside from outside.
+pub(crate) fn is_inside(roots: &[String], path: &str) -> bool {
     let lexical = resolve_lexical(path);
-    let inside = roots.iter().any(|root| {
-        lexical
-            .strip_prefix(root.as_str())
-            .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
-    });
-    if !inside || path.contains('\0') {
+    !path.contains('\0')
+        && roots.iter().any(|root| {
+            lexical
+                .strip_prefix(root.as_str())
+                .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+        })
+}
+
+/// `Ok` if [`is_inside`]; an error saying the lab writes nothing outside otherwise.
+fn inside_roots(roots: &[String], path: &str) -> io::Result<()> {
+    if !is_inside(roots, path) {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             "the path leaves the run's directories; the lab writes nothing outside them",

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::compaction::history::History;
 use crate::compaction::pointer;
-use crate::compaction::profile::Profile;
+use crate::compaction::profile::{Profile, SafeId};
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
 use crate::python::json::char_len;
@@ -373,10 +373,22 @@ impl World {
 
     /// The spill path of a tool_use_id: `spill_dir/<safe_id>.txt`.
     pub(crate) fn spill_path(&self, id: &str) -> String {
-        store::join(
-            &self.spill_dir,
-            &format!("{}.txt", self.profile.safe_id(id)),
-        )
+        let name = format!("{}.txt", self.profile.safe_id(id));
+        if self.profile.safe_id == SafeId::RawPathlib && name.starts_with('/') {
+            // pathlib: `Path(dir) / "/x.txt"` is `/x.txt`.
+            return store::normalize(&name);
+        }
+        store::join(&self.spill_dir, &name)
+    }
+
+    /// Whether `path` lies inside the run's spill or transcript directory (lexically; the
+    /// sandbox's rule).
+    pub(crate) fn owns(&self, path: &str) -> bool {
+        let roots = [
+            store::resolve_lexical(&self.spill_dir),
+            store::resolve_lexical(&self.transcript_dir),
+        ];
+        store::is_inside(&roots, path)
     }
 
     /// Whether a pointer's path lies in this run's spill store and names an existing file.

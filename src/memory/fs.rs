@@ -59,6 +59,59 @@ pub fn path_name(name: &str) -> &str {
         .unwrap_or("")
 }
 
+/// Where a name given to the store lands, by Python's rules for `MEMORY_DIR / name`: an
+/// absolute name replaces the directory, `..` climbs out of it. The one rule both backends
+/// follow, so that they agree on every name (issue 11, item 5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    /// A file directly in the store, by its name.
+    Store(String),
+    /// A virtual absolute path outside the store (`/lab/work/x.md`, `/etc/x`).
+    Outside(String),
+}
+
+fn locate(name: &str) -> io::Result<Place> {
+    if name.contains('\0') {
+        // Python's open() refuses it before touching the file system.
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "ValueError: embedded null byte",
+        ));
+    }
+    let joined = if name.starts_with('/') {
+        name.to_owned()
+    } else {
+        format!("{MEMORY_DIR}/{name}")
+    };
+    let path = crate::compaction::store::resolve_lexical(&joined);
+    match path
+        .strip_prefix(MEMORY_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+    {
+        Some(rest) if !rest.contains('/') => Ok(Place::Store(rest.to_owned())),
+        // A name in a subdirectory of the store: none exists, so Python's open() fails.
+        Some(_) => Err(not_found(name)),
+        // The store itself or a directory above it (`..` is the workspace).
+        None if crate::compaction::store::is_within(MEMORY_DIR, &path) => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            format!("[Errno 21] Is a directory: '{name}'"),
+        )),
+        None => Ok(Place::Outside(path)),
+    }
+}
+
+/// The store name a scenario's `symlink` step plants: only a file directly in the store (the
+/// lab plants links, the modelled code does not, so an outside name is the scenario's error).
+fn link_name(name: &str) -> io::Result<String> {
+    match locate(name)? {
+        Place::Store(inner) if !inner.is_empty() => Ok(inner),
+        _ => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a symlink step plants a link directly in the store, not at '{name}'"),
+        )),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Entry {
     File(String),
@@ -81,13 +134,32 @@ impl MemFs {
 
     /// Follows inside links from `name` to the name of a file (present or not) or an outside
     /// path, at most [`MAX_SYMLINK_HOPS`] links, as the kernel does: a loop is `ELOOP`.
-    fn resolve<'a>(&'a self, name: &'a str) -> io::Result<Resolved<'a>> {
-        let mut current = name;
+    /// [`locate`], and an outside path directly inside the directory the store is linked to
+    /// (a `symlink` step named `.`) is a file of the store, as the kernel would find it.
+    fn place(&self, name: &str) -> io::Result<Place> {
+        let place = locate(name)?;
+        if let (Place::Outside(path), Some(root)) = (&place, &self.root_link) {
+            let inner = path
+                .strip_prefix(root.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|rest| !rest.is_empty() && !rest.contains('/'));
+            if let Some(inner) = inner {
+                return Ok(Place::Store(inner.to_owned()));
+            }
+        }
+        Ok(place)
+    }
+
+    fn resolve(&self, name: &str) -> io::Result<Resolved> {
+        let mut current = match self.place(name)? {
+            Place::Store(inner) => inner,
+            Place::Outside(path) => return Ok(Resolved::Outside(path)),
+        };
         for _ in 0..=MAX_SYMLINK_HOPS {
-            match self.entries.get(current) {
+            match self.entries.get(&current) {
                 Some(Entry::Link(target)) => match inside_name(target) {
-                    Some(inner) => current = inner,
-                    None => return Ok(Resolved::Outside(target)),
+                    Some(inner) => current = inner.to_owned(),
+                    None => return Ok(Resolved::Outside(target.clone())),
                 },
                 _ => return Ok(Resolved::File(current)),
             }
@@ -95,6 +167,25 @@ impl MemFs {
         Err(io::Error::other(format!(
             "[Errno 40] Too many levels of symbolic links: '{name}'"
         )))
+    }
+
+    /// The error the kernel gives for a file at `path` in the outside world: a directory there
+    /// (`EISDIR`) or a file where a directory of its path should be (`ENOTDIR`).
+    fn outside_conflict(&self, path: &str) -> Option<io::Error> {
+        let below = format!("{path}/");
+        if self.root_link.as_deref() == Some(path)
+            || self.outside.keys().any(|p| p.starts_with(&below))
+        {
+            return Some(is_a_directory(path));
+        }
+        let mut parent = path;
+        while let Some((up, _)) = parent.rsplit_once('/') {
+            if self.outside.contains_key(up) {
+                return Some(not_a_directory(path));
+            }
+            parent = up;
+        }
+        None
     }
 
     fn link_target(&self, name: &str) -> Option<&String> {
@@ -106,17 +197,50 @@ impl MemFs {
 }
 
 /// Where a name of the in-memory store ends after its links.
-enum Resolved<'a> {
+enum Resolved {
     /// A name of the store that is not a link.
-    File(&'a str),
+    File(String),
     /// An outside path.
-    Outside(&'a str),
+    Outside(String),
 }
 
 fn not_found(name: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::NotFound,
         format!("[Errno 2] No such file or directory: '{name}'"),
+    )
+}
+
+fn exists(name: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("[Errno 17] File exists: '{name}'"),
+    )
+}
+
+/// The store can be linked anywhere but into itself (a scenario's `symlink` step with name `.`).
+fn root_link_target(target: &str) -> io::Result<()> {
+    let resolved = crate::compaction::store::resolve_lexical(target);
+    if crate::compaction::store::is_within(&resolved, MEMORY_DIR) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the store cannot be linked into itself: '{target}'"),
+        ));
+    }
+    Ok(())
+}
+
+fn not_a_directory(name: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotADirectory,
+        format!("[Errno 20] Not a directory: '{name}'"),
+    )
+}
+
+fn is_a_directory(name: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::IsADirectory,
+        format!("[Errno 21] Is a directory: '{name}'"),
     )
 }
 
@@ -138,13 +262,13 @@ impl MemoryFs for MemFs {
 
     fn read(&self, name: &str) -> io::Result<String> {
         match self.resolve(name)? {
-            Resolved::File(inner) => match self.entries.get(inner) {
+            Resolved::File(inner) => match self.entries.get(&inner) {
                 Some(Entry::File(text)) => Ok(text.clone()),
                 _ => Err(not_found(name)),
             },
             Resolved::Outside(target) => self
                 .outside
-                .get(target)
+                .get(&target)
                 .cloned()
                 .ok_or_else(|| not_found(name)),
         }
@@ -153,11 +277,12 @@ impl MemoryFs for MemFs {
     fn write(&mut self, name: &str, text: &str) -> io::Result<()> {
         match self.resolve(name)? {
             Resolved::Outside(target) => {
-                let target = target.to_owned();
+                if let Some(error) = self.outside_conflict(&target) {
+                    return Err(error);
+                }
                 self.outside.insert(target, text.to_owned());
             }
             Resolved::File(inner) => {
-                let inner = inner.to_owned();
                 self.entries.insert(inner, Entry::File(text.to_owned()));
             }
         }
@@ -165,22 +290,34 @@ impl MemoryFs for MemFs {
     }
 
     fn unlink(&mut self, name: &str) -> io::Result<()> {
-        self.entries
-            .remove(name)
-            .map(|_| ())
-            .ok_or_else(|| not_found(name))
+        let removed = match self.place(name)? {
+            Place::Store(inner) => self.entries.remove(&inner).is_some(),
+            Place::Outside(path) => self.outside.remove(&path).is_some(),
+        };
+        if removed {
+            Ok(())
+        } else {
+            Err(not_found(name))
+        }
     }
 
     fn is_file(&self, name: &str) -> bool {
         match self.resolve(name) {
-            Ok(Resolved::File(inner)) => matches!(self.entries.get(inner), Some(Entry::File(_))),
-            Ok(Resolved::Outside(target)) => self.outside.contains_key(target),
+            Ok(Resolved::File(inner)) => matches!(self.entries.get(&inner), Some(Entry::File(_))),
+            Ok(Resolved::Outside(target)) => self.outside.contains_key(&target),
             Err(_) => false,
         }
     }
 
     fn target(&self, name: &str) -> Target {
-        match self.link_target(name) {
+        // By name, as the directory store judges it: a name that leaves the memory directory
+        // escapes even when the store is linked to where it lands.
+        let inner = match locate(name) {
+            Ok(Place::Store(inner)) => inner,
+            Ok(Place::Outside(path)) => return Target::Outside(path),
+            Err(_) => return Target::Inside,
+        };
+        match self.link_target(&inner) {
             Some(target) if inside_name(target).is_none() => Target::Outside(target.clone()),
             _ => Target::Inside,
         }
@@ -193,14 +330,27 @@ impl MemoryFs for MemFs {
     }
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
-        if inside_name(target).is_none() {
+        if name == "." {
+            root_link_target(target)?;
+        } else if self.entries.contains_key(&link_name(name)?) {
+            return Err(exists(name));
+        }
+        let conflict = self.outside_conflict(target);
+        if name == "." && (conflict.is_some() || self.outside.contains_key(target)) {
+            return Err(exists(target));
+        }
+        if let (None, Some(error)) = (inside_name(target), conflict) {
+            return Err(error);
+        }
+        if inside_name(target).is_none() && name != "." {
+            // Linking the store itself makes its target a directory, not a file.
             self.outside.insert(target.to_owned(), text.to_owned());
         }
         if name == "." {
             self.root_link = Some(target.to_owned());
         } else {
-            self.entries
-                .insert(name.to_owned(), Entry::Link(target.to_owned()));
+            let inner = link_name(name)?;
+            self.entries.insert(inner, Entry::Link(target.to_owned()));
         }
         Ok(())
     }
@@ -246,9 +396,13 @@ impl DirFs {
             .join(contained(virtual_path.trim_start_matches('/'))?))
     }
 
-    /// The real path of a store name: always under the store, or refused.
+    /// The real path of a name: a file of the store, or an outside virtual path mapped under
+    /// the root (never a path outside the root).
     fn path(&self, name: &str) -> io::Result<PathBuf> {
-        Ok(self.store.join(contained(name)?))
+        match locate(name)? {
+            Place::Store(inner) => Ok(self.store.join(contained(&inner)?)),
+            Place::Outside(path) => self.real(&path),
+        }
     }
 
     fn canonical_store(&self) -> PathBuf {
@@ -275,7 +429,12 @@ impl MemoryFs for DirFs {
     }
 
     fn write(&mut self, name: &str, text: &str) -> io::Result<()> {
-        fs::write(self.path(name)?, text)
+        let path = self.path(name)?;
+        if let (Place::Outside(_), Some(parent)) = (locate(name)?, path.parent()) {
+            // As the in-memory backend: the outside world has the directories it names.
+            fs::create_dir_all(parent)?;
+        }
+        fs::write(path, text)
     }
 
     fn unlink(&mut self, name: &str) -> io::Result<()> {
@@ -287,6 +446,9 @@ impl MemoryFs for DirFs {
     }
 
     fn target(&self, name: &str) -> Target {
+        if let Ok(Place::Outside(path)) = locate(name) {
+            return Target::Outside(path);
+        }
         let Ok(path) = self.path(name) else {
             return Target::Inside;
         };
@@ -311,7 +473,18 @@ impl MemoryFs for DirFs {
     }
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
+        if name == "." {
+            root_link_target(target)?;
+        } else if fs::symlink_metadata(self.store.join(contained(&link_name(name)?)?)).is_ok() {
+            return Err(exists(name));
+        }
         let real_target = self.real(target)?;
+        if name == "." && fs::symlink_metadata(&real_target).is_ok() {
+            return Err(exists(target));
+        }
+        if inside_name(target).is_none() && real_target.is_dir() {
+            return Err(is_a_directory(target));
+        }
         if inside_name(target).is_none() {
             if let Some(parent) = real_target.parent() {
                 fs::create_dir_all(parent)?;
@@ -332,7 +505,10 @@ impl MemoryFs for DirFs {
             fs::remove_dir(&self.store)?;
             link(&real_target, &self.store)
         } else {
-            link(&real_target, &self.path(name)?)
+            link(
+                &real_target,
+                &self.store.join(contained(&link_name(name)?)?),
+            )
         }
     }
 
@@ -460,5 +636,66 @@ mod tests {
         exercise(&mut MemFs::new());
         let dir = tempfile::tempdir().unwrap();
         exercise(&mut DirFs::new(dir.path()).unwrap());
+    }
+
+    /// What each operation gives for `name`, errors as their messages.
+    fn outcomes(fs: &mut dyn MemoryFs, name: &str) -> Vec<String> {
+        let shown = |r: io::Result<String>| match r {
+            Ok(text) => format!("ok {text}"),
+            Err(e) => format!("err {e}"),
+        };
+        vec![
+            shown(fs.write(name, "text").map(|()| String::new())),
+            shown(fs.read(name)),
+            format!("{}", fs.is_file(name)),
+            format!("{:?}", fs.target(name)),
+            shown(fs.symlink(name, "/home/lab/t", "t").map(|()| String::new())),
+            shown(fs.unlink(name).map(|()| String::new())),
+            format!("{}", fs.is_file(name)),
+        ]
+    }
+
+    #[test]
+    fn both_backends_agree_on_every_odd_name_and_the_directory_stays_in_its_root() {
+        let names = [
+            "a.md",
+            "./a.md",
+            "x/../y.md",
+            "../x.md",
+            "../../../etc/passwd",
+            "/etc/cron.d/job",
+            "/lab/work/.memory/z.md",
+            "sub/a.md",
+            "a\0b.md",
+            "..",
+            "",
+        ];
+        let outer = tempfile::tempdir().unwrap();
+        let root = outer.path().join("root");
+        let mut dir = DirFs::new(&root).unwrap();
+        let mut memory = MemFs::new();
+        for name in names {
+            assert_eq!(
+                outcomes(&mut memory, name),
+                outcomes(&mut dir, name),
+                "{name:?}"
+            );
+        }
+        assert_eq!(
+            memory.outside("/etc/cron.d/job").as_deref(),
+            dir.outside("/etc/cron.d/job").as_deref()
+        );
+        assert_eq!(memory.files(), dir.files());
+        let beside: Vec<_> = fs::read_dir(outer.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(beside, vec![std::ffi::OsString::from("root")]);
+        assert_eq!(
+            locate("../x.md").unwrap(),
+            Place::Outside("/lab/work/x.md".into())
+        );
+        assert_eq!(locate("/etc/x").unwrap(), Place::Outside("/etc/x".into()));
+        assert_eq!(locate("x/../y.md").unwrap(), Place::Store("y.md".into()));
     }
 }

@@ -3,6 +3,7 @@
 //! by runs; no cell is typed by hand.
 
 mod charts;
+mod conformance;
 mod pages;
 
 use std::collections::BTreeMap;
@@ -26,6 +27,10 @@ pub fn generate() -> Result<BTreeMap<String, String>, LabError> {
     files.insert("memory-growth.md".to_owned(), pages::growth_md(&growth));
     files.insert("memory-growth.svg".to_owned(), charts::growth_svg(&growth)?);
     files.insert("montecarlo.md".to_owned(), pages::montecarlo_md()?);
+    files.insert(
+        "conformance.md".to_owned(),
+        conformance::conformance_md(pages::HEADER)?,
+    );
     Ok(files)
 }
 

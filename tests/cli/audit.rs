@@ -165,15 +165,29 @@ fn d2_raw_spill_ids_do_not_write_outside() {
     let before = snapshot(&victim);
     let v = victim.to_string_lossy().into_owned();
     let up = "../".repeat(13);
-    for profile in ["course-site", "claude-code"] {
-        for id in [format!("{up}{v}/spilled"), format!("{v}/keep")] {
+    // course-site joins with pathlib (an absolute id replaces the directory), claude-code with
+    // Node's path.join (an absolute id stays below it): the traversals the modelled code makes.
+    for (profile, absolute_escapes) in [("course-site", 1), ("claude-code", 0)] {
+        for (id, escaping) in [
+            (format!("{up}{v}/spilled"), 1),
+            (format!("{v}/keep"), absolute_escapes),
+        ] {
             let text = format!(
                 r#"{{"profile":"{profile}","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Bash"}}]}}}},{{"results":[{{"id":"{id}","chars":250000}}]}},{{"prepare":true}}]}}"#
             );
             let file = scenario(dir.path(), "spill.json", &text);
-            let out = lab(&["run", &file, "--store", "dir"]);
+            let out = lab(&["run", &file, "--store", "dir", "--format", "json"]);
             assert_eq!(snapshot(&victim), before, "{profile} {id}: {}", out.stderr);
             assert!(!victim.join("spilled.txt").exists());
+            // The modelled write is still modelled: counted, in memory, the same in both stores.
+            assert_eq!(out.code, 0, "{profile} {id}: {}", out.stderr);
+            let escapes = |stdout: &str| {
+                let json: serde_json::Value = serde_json::from_str(stdout).unwrap();
+                json["observables"]["path_escapes"].clone()
+            };
+            assert_eq!(escapes(&out.stdout), escaping, "{profile} {id}");
+            let memory = lab(&["run", &file, "--format", "json"]);
+            assert_eq!(escapes(&memory.stdout), escaping, "{profile} {id}");
         }
     }
 }

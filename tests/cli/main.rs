@@ -10,6 +10,7 @@ mod experiments;
 mod fidelity;
 mod fits;
 mod fuzz;
+mod fuzz_memory;
 mod import;
 mod memory;
 mod montecarlo;

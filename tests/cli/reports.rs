@@ -1,13 +1,14 @@
-//! `lab report` and `lab verify` through the binary: the eleven report files, their `--check`
+//! `lab report` and `lab verify` through the binary: the twelve report files, their `--check`
 //! (stale, missing, a lost final newline), their determinism, the checked-in `reports/` being
 //! current, and every finding of SPEC §7 reproduced by `lab verify`.
 
 use crate::util::{arg, lab, lab_in, lab_ok, manifest_dir, table_cells};
 
 /// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 11] = [
+const REPORT_FILES: [&str; 12] = [
     "README.md",
     "breaks.md",
+    "conformance.md",
     "findings.md",
     "matrix.md",
     "memory-growth.md",
@@ -21,14 +22,14 @@ const REPORT_FILES: [&str; 11] = [
 
 #[test]
 #[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
-fn report_writes_eleven_files_and_checks_them() {
+fn report_writes_twelve_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
     let out = lab_ok(&["report", "--out", arg(&out_dir)]);
     assert_eq!(
         out.stdout,
         format!(
-            "wrote 11 reports to {}: {}\n",
+            "wrote 12 reports to {}: {}\n",
             out_dir.display(),
             REPORT_FILES.join(", ")
         )
@@ -41,20 +42,26 @@ fn report_writes_eleven_files_and_checks_them() {
     assert_eq!(names, REPORT_FILES);
     let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
     assert!(read("sweep-path.svg").starts_with("<svg"));
-    // FINDINGS and FIELD have 97 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
-    // F13 ×2, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
+    // FINDINGS and FIELD have 98 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
+    // F13 ×2, F14, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
     // B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, codex X1-X3, cline L1 ×2, L2, L3,
     // opencode N1-N3, kilo K1-K3, opencode-v2 V1-V3, gemini-cli G1-G3, openhands H1-H3 and
     // codex-remote XR1-XR3).
     assert!(
-        read("findings.md").contains(
-            "
-97 findings, 97 reproduced, 0 not.
-"
-        ),
+        read("findings.md").contains("\n98 findings, 98 reproduced, 0 not.\n"),
         "{}",
         read("findings.md")
     );
+    // Every committed conformance record replays exactly: seven records (p01, p02 and p04 under
+    // 2.1.88 and 2.1.332, p03 under 2.1.88), 15 + 7 + 3 + 11 + 15 + 7 + 11 = 69 items.
+    let conformance = read("conformance.md");
+    assert!(
+        conformance.contains("\n7 of 7 records exact; 69 of 69 compared items agree.\n"),
+        "{conformance}"
+    );
+    assert!(conformance.contains(
+        "| `p03-probe-autocompact-usage-167000` | exact (3/3)                      | not recorded"
+    ));
     // Both path sweeps (prototype guard-off and scene A) flip at 90.
     let sweep = read("sweep-path.md");
     assert_eq!(
@@ -68,7 +75,7 @@ fn report_writes_eleven_files_and_checks_them() {
     let check = lab_ok(&["report", "--out", arg(&out_dir), "--check"]);
     assert_eq!(
         check.stdout,
-        format!("11 reports in {} are up to date\n", out_dir.display())
+        format!("12 reports in {} are up to date\n", out_dir.display())
     );
 
     // One line appended to matrix.md: the first difference is that new last line.
@@ -143,7 +150,7 @@ fn the_checked_in_reports_are_current() {
         "stdout: {}\nstderr: {}",
         out.stdout, out.stderr
     );
-    assert_eq!(out.stdout, "11 reports in reports are up to date\n");
+    assert_eq!(out.stdout, "12 reports in reports are up to date\n");
 }
 
 #[test]
@@ -186,24 +193,20 @@ fn verify_reproduces_every_finding() {
         ids,
         [
             "F1", "F2", "F3", "F4", "F5", "F5", "F6", "F6", "F7", "F7", "F7", "F7", "D2", "D6",
-            "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "C1",
-            "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-            "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site", "M7 site",
-            "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5", "R-A", "R-B", "R-C", "R-C", "R-D", "R-E",
-            "R-H", "R-I", "R-J", "R-J", "R-J", "R-K", "O1", "O2", "O3", "O4", "X1", "X2", "X3",
-            "L1", "L1", "L2", "L3", "N1", "N2", "N3", "K1", "K2", "K3", "V1", "V2", "V3", "G1",
-            "G2", "G3", "H1", "H2", "H3", "XR1", "XR2", "XR3"
+            "D6", "F8", "F8", "F8", "F9", "F10", "F11", "F11", "F11", "F12", "F13", "F13", "F14",
+            "C1", "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7",
+            "M8", "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site",
+            "M7 site", "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5", "R-A", "R-B", "R-C", "R-C",
+            "R-D", "R-E", "R-H", "R-I", "R-J", "R-J", "R-J", "R-K", "O1", "O2", "O3", "O4", "X1",
+            "X2", "X3", "L1", "L1", "L2", "L3", "N1", "N2", "N3", "K1", "K2", "K3", "V1", "V2",
+            "V3", "G1", "G2", "G3", "H1", "H2", "H3", "XR1", "XR2", "XR3"
         ]
     );
     for cells in &rows {
         assert_eq!(cells.last().map(String::as_str), Some("✓"), "{cells:?}");
     }
     assert!(
-        findings.contains(
-            "
-97 findings, 97 reproduced, 0 not
-"
-        ),
+        findings.contains("\n98 findings, 98 reproduced, 0 not\n"),
         "{findings}"
     );
 }

@@ -153,7 +153,7 @@ impl Profile {
                     safe
                 }
             }
-            SafeId::Raw => id.to_owned(),
+            SafeId::Raw | SafeId::RawPathlib => id.to_owned(),
         }
     }
 }

@@ -40,8 +40,12 @@ pub enum SnipTail {
 pub enum SafeId {
     /// Every char outside `[A-Za-z0-9._-]` becomes `_`, cut to this many chars, `unknown` if empty.
     Sanitised(usize),
-    /// The raw id (the site revision): `a/b` nests a directory.
+    /// The raw id, joined as Node's `path.join` joins (Claude Code): `a/b` nests a directory
+    /// and an absolute id `/x` stays below the directory (`dir/x.txt`).
     Raw,
+    /// The raw id joined by Python's pathlib `dir / f"{id}.txt"` (the course's site revision):
+    /// `a/b` nests a directory and an absolute id replaces the directory (`/x.txt`).
+    RawPathlib,
 }
 
 /// How transcript files are named.

@@ -332,6 +332,15 @@ pub const FINDINGS: &[Finding] = &[
         ),
     },
     Finding {
+        id: "F14",
+        source: "fuzz_audit D2 (course code, site revision)",
+        shows: "Course-site names a spill file after the raw tool_use id: an id with `../` makes it write outside its spill directory (/etc/cron.d/job.txt). The lab models the write in memory, writes nothing there and counts it (path_escapes 1).",
+        check: scenario!(
+            "scenarios/f14-raw-id-path-traversal.json",
+            &["path_escapes", "persisted_files", "forged_pointers"]
+        ),
+    },
+    Finding {
         id: "C1",
         source: "003 §二 (first drawer)",
         shows: "Claude Code persists a result on arrival when it exceeds its tool's threshold (Grep 20000, Bash 30000, others 50000); Read is never persisted.",

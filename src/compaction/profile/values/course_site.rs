@@ -45,7 +45,7 @@ pub const COURSE_SITE: Profile = Profile {
         ..COURSE_MAIN.strings
     },
     swapped_pipeline: None,
-    safe_id: SafeId::Raw,
+    safe_id: SafeId::RawPathlib,
     micro: MicroRule::Site,
     snip_head_bound: SnipHeadBound::Len,
     snip_archives: false,

@@ -1,0 +1,147 @@
+//! The run's sandbox: what the modelled code writes outside the run's directories is modelled,
+//! never written (issue 11, item 1).
+//!
+//! Course-site and Claude Code name a spill file after the raw tool_use id, so an id such as
+//! `../../x` makes the real code write `x.txt` two directories above its spill directory. The
+//! lab keeps modelling that (the file exists for the rest of the run, a pointer to it resolves,
+//! `path_escapes` counts the write) but keeps the file in memory: nothing is created, read or
+//! deleted outside the spill and transcript directories, whichever store is behind. Paths are
+//! compared component by component after lexical resolution, the same rule for both stores, so
+//! that both report the same observables.
+
+use std::collections::BTreeMap;
+use std::io;
+
+use crate::compaction::store::{SpillFile, Store, is_inside, resolve_lexical};
+use crate::python::json::Dialect;
+use crate::transcript::Message;
+
+/// A store that lets `inner` see only paths inside `roots` and keeps the rest in memory.
+pub(crate) struct Sandbox {
+    inner: Box<dyn Store>,
+    /// The run's directories, resolved lexically.
+    roots: Vec<String>,
+    /// Files the modelled code wrote outside `roots`, by resolved path.
+    outside: BTreeMap<String, String>,
+}
+
+impl Sandbox {
+    pub(crate) fn new(inner: Box<dyn Store>, roots: &[&str]) -> Self {
+        Sandbox {
+            inner,
+            roots: roots.iter().map(|root| resolve_lexical(root)).collect(),
+            outside: BTreeMap::new(),
+        }
+    }
+
+    fn escapes(&self, path: &str) -> bool {
+        !is_inside(&self.roots, path)
+    }
+}
+
+impl Store for Sandbox {
+    fn is_file(&self, path: &str) -> bool {
+        if self.escapes(path) {
+            return self.outside.contains_key(&resolve_lexical(path));
+        }
+        self.inner.is_file(path)
+    }
+
+    fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
+        if self.escapes(path) {
+            self.outside
+                .insert(resolve_lexical(path), content.to_owned());
+            return Ok(());
+        }
+        self.inner.write_spill(path, content)
+    }
+
+    fn read_spill(&self, path: &str) -> Option<String> {
+        if self.escapes(path) {
+            return self.outside.get(&resolve_lexical(path)).cloned();
+        }
+        self.inner.read_spill(path)
+    }
+
+    fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
+        self.inner.spill_files(dir)
+    }
+
+    fn write_transcript(
+        &mut self,
+        path: &str,
+        messages: &[Message],
+        dialect: Dialect,
+        chars: usize,
+    ) -> io::Result<usize> {
+        if self.escapes(path) {
+            return Ok(chars);
+        }
+        self.inner.write_transcript(path, messages, dialect, chars)
+    }
+
+    fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()> {
+        if self.escapes(path) {
+            return Ok(());
+        }
+        self.inner.append_transcript(path, message, chars)
+    }
+
+    fn resolve(&self, path: &str) -> String {
+        if self.escapes(path) {
+            // Outside the run's directories nothing on the host is looked at, not even links.
+            return resolve_lexical(path);
+        }
+        self.inner.resolve(path)
+    }
+
+    fn remove(&mut self, path: &str) -> io::Result<bool> {
+        if self.escapes(path) {
+            return Ok(self.outside.remove(&resolve_lexical(path)).is_some());
+        }
+        self.inner.remove(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::store::{DirStore, join};
+
+    #[test]
+    fn an_escaping_write_is_kept_in_memory_and_an_inside_one_reaches_the_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run/tool-results");
+        let root = root.to_string_lossy().into_owned();
+        let mut store = Sandbox::new(Box::new(DirStore::new(&[&root])), &[&root]);
+
+        let outside = join(&root, "../../victim.txt");
+        store.write_spill(&outside, "original").unwrap();
+        assert!(!dir.path().join("victim.txt").exists());
+        assert!(store.is_file(&outside));
+        assert_eq!(store.read_spill(&outside).as_deref(), Some("original"));
+        assert_eq!(store.resolve(&outside), resolve_lexical(&outside));
+        assert!(store.spill_files(&root).is_empty());
+        assert!(store.remove(&outside).unwrap());
+        assert!(!store.is_file(&outside));
+
+        let inside = join(&root, "t0.txt");
+        store.write_spill(&inside, "kept").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("run/tool-results/t0.txt")).unwrap(),
+            "kept"
+        );
+        assert_eq!(store.spill_files(&root).len(), 1);
+    }
+
+    #[test]
+    fn the_root_itself_a_sibling_with_its_prefix_and_nul_are_outside() {
+        let roots = vec!["/lab/res".to_owned()];
+        assert!(is_inside(&roots, "/lab/res/a.txt"));
+        assert!(is_inside(&roots, "/lab/res/sub/../a.txt"));
+        assert!(!is_inside(&roots, "/lab/res"));
+        assert!(!is_inside(&roots, "/lab/resx/a.txt"));
+        assert!(!is_inside(&roots, "/lab/res/../x.txt"));
+        assert!(!is_inside(&roots, "/lab/res/a\0b.txt"));
+    }
+}
