@@ -4,6 +4,7 @@
 
 mod charts;
 mod conformance;
+mod field;
 mod pages;
 
 use std::collections::BTreeMap;
@@ -27,6 +28,7 @@ pub fn generate() -> Result<BTreeMap<String, String>, LabError> {
     files.insert("memory-growth.md".to_owned(), pages::growth_md(&growth));
     files.insert("memory-growth.svg".to_owned(), charts::growth_svg(&growth)?);
     files.insert("montecarlo.md".to_owned(), pages::montecarlo_md()?);
+    files.insert("field.md".to_owned(), field::field_md(pages::HEADER)?);
     files.insert(
         "conformance.md".to_owned(),
         conformance::conformance_md(pages::HEADER)?,

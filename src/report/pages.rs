@@ -410,6 +410,9 @@ pub(super) fn index_md() -> String {
          with [a chart](memory-growth.svg).\n\
          - [montecarlo.md](montecarlo.md): loss rates with 95% intervals over 500 generated \
          sessions, per profile and for course-main's safeguards.\n\
+         - [field.md](field.md): every compaction profile on 100 sessions of 60 turns, ranked \
+         by how often a session loses something, with what each loses and whether it can get it \
+         back.\n\
          - [conformance.md](conformance.md): every committed conformance record of the real \
          agent replayed against its profile, scenario by agent version.\n",
     );
@@ -460,7 +463,7 @@ pub(super) fn montecarlo_md() -> Result<String, LabError> {
          threads and shards give the same numbers.\n\n"
     ));
     out.push_str(
-        "## The five profiles
+        "## Every profile
 
 `lab montecarlo --sessions 500 --format markdown`\n\n",
     );

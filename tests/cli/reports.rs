@@ -1,14 +1,15 @@
-//! `lab report` and `lab verify` through the binary: the twelve report files, their `--check`
+//! `lab report` and `lab verify` through the binary: the thirteen report files, their `--check`
 //! (stale, missing, a lost final newline), their determinism, the checked-in `reports/` being
 //! current, and every finding of SPEC §7 reproduced by `lab verify`.
 
 use crate::util::{arg, lab, lab_in, lab_ok, manifest_dir, table_cells};
 
 /// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 12] = [
+const REPORT_FILES: [&str; 13] = [
     "README.md",
     "breaks.md",
     "conformance.md",
+    "field.md",
     "findings.md",
     "matrix.md",
     "memory-growth.md",
@@ -22,14 +23,14 @@ const REPORT_FILES: [&str; 12] = [
 
 #[test]
 #[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
-fn report_writes_twelve_files_and_checks_them() {
+fn report_writes_thirteen_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
     let out = lab_ok(&["report", "--out", arg(&out_dir)]);
     assert_eq!(
         out.stdout,
         format!(
-            "wrote 12 reports to {}: {}\n",
+            "wrote 13 reports to {}: {}\n",
             out_dir.display(),
             REPORT_FILES.join(", ")
         )
@@ -62,6 +63,24 @@ fn report_writes_twelve_files_and_checks_them() {
     assert!(conformance.contains(
         "| `p03-probe-autocompact-usage-167000` | exact (3/3)                      | not recorded"
     ));
+    // The field ranking (values checked against `lab montecarlo --sessions 100 --turns 60`):
+    // opencode's prune leaves the outputs in its database, Kilo's erases them, so Kilo ranks
+    // below opencode with originals gone; Cline's fold keeps nothing and ranks last.
+    let field = read("field.md");
+    let rank = |profile: &str| {
+        field
+            .lines()
+            .find(|l| l.contains(&format!("| `{profile}` ")))
+            .and_then(|l| l.split('|').nth(1))
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("no row for {profile}:\n{field}"))
+    };
+    assert!(rank("opencode") < rank("kilo"), "{field}");
+    assert_eq!(rank("cline"), 14, "{field}");
+    assert!(field.contains(
+        "| 9    | `kilo`          | 43.0% [33.7%, 52.8%]   | 11.40 results per session replaced \
+         with no pointer; 13.28 originals kept nowhere"
+    ), "{field}");
     // Both path sweeps (prototype guard-off and scene A) flip at 90.
     let sweep = read("sweep-path.md");
     assert_eq!(
@@ -75,7 +94,7 @@ fn report_writes_twelve_files_and_checks_them() {
     let check = lab_ok(&["report", "--out", arg(&out_dir), "--check"]);
     assert_eq!(
         check.stdout,
-        format!("12 reports in {} are up to date\n", out_dir.display())
+        format!("13 reports in {} are up to date\n", out_dir.display())
     );
 
     // One line appended to matrix.md: the first difference is that new last line.
@@ -150,7 +169,7 @@ fn the_checked_in_reports_are_current() {
         "stdout: {}\nstderr: {}",
         out.stdout, out.stderr
     );
-    assert_eq!(out.stdout, "12 reports in reports are up to date\n");
+    assert_eq!(out.stdout, "13 reports in reports are up to date\n");
 }
 
 #[test]
