@@ -43,13 +43,13 @@ fn report_writes_thirteen_files_and_checks_them() {
     assert_eq!(names, REPORT_FILES);
     let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
     assert!(read("sweep-path.svg").starts_with("<svg"));
-    // FINDINGS and FIELD have 98 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
+    // FINDINGS and FIELD have 101 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
     // F13 ×2, F14, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
-    // B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, codex X1-X3, cline L1 ×2, L2, L3,
+    // B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, anthropic-api A1-A3, codex X1-X3, cline L1 ×2, L2, L3,
     // opencode N1-N3, kilo K1-K3, opencode-v2 V1-V3, gemini-cli G1-G3, openhands H1-H3 and
     // codex-remote XR1-XR3).
     assert!(
-        read("findings.md").contains("\n98 findings, 98 reproduced, 0 not.\n"),
+        read("findings.md").contains("\n101 findings, 101 reproduced, 0 not.\n"),
         "{}",
         read("findings.md")
     );
@@ -216,16 +216,16 @@ fn verify_reproduces_every_finding() {
             "C1", "C2", "C3", "C4", "C5", "C6", "C6", "M1", "M2", "M3", "M4", "M5", "M6", "M7",
             "M8", "M9", "M10", "M11", "M1 site", "M2 site", "M3 site", "M5 site", "M6 site",
             "M7 site", "M8 site", "MB1", "MB2", "MB3", "MB4", "MB5", "R-A", "R-B", "R-C", "R-C",
-            "R-D", "R-E", "R-H", "R-I", "R-J", "R-J", "R-J", "R-K", "O1", "O2", "O3", "O4", "X1",
-            "X2", "X3", "L1", "L1", "L2", "L3", "N1", "N2", "N3", "K1", "K2", "K3", "V1", "V2",
-            "V3", "G1", "G2", "G3", "H1", "H2", "H3", "XR1", "XR2", "XR3"
+            "R-D", "R-E", "R-H", "R-I", "R-J", "R-J", "R-J", "R-K", "O1", "O2", "O3", "O4", "A1",
+            "A2", "A3", "X1", "X2", "X3", "L1", "L1", "L2", "L3", "N1", "N2", "N3", "K1", "K2",
+            "K3", "V1", "V2", "V3", "G1", "G2", "G3", "H1", "H2", "H3", "XR1", "XR2", "XR3"
         ]
     );
     for cells in &rows {
         assert_eq!(cells.last().map(String::as_str), Some("✓"), "{cells:?}");
     }
     assert!(
-        findings.contains("\n98 findings, 98 reproduced, 0 not\n"),
+        findings.contains("\n101 findings, 101 reproduced, 0 not\n"),
         "{findings}"
     );
 }

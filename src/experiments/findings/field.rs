@@ -13,9 +13,36 @@ macro_rules! scenario {
     };
 }
 
-/// Codex (X1-X3); Cline (L1-L3), opencode (N1-N3), Kilo (K1-K3), opencode V2 (V1-V3); Gemini
+/// Anthropic API context editing (A1-A3); Codex (X1-X3); Cline (L1-L3), opencode (N1-N3), Kilo (K1-K3), opencode V2 (V1-V3); Gemini
 /// CLI (G1-G3), OpenHands (H1-H3), Codex remote compaction (XR1-XR3).
 pub const FIELD: &[Finding] = &[
+    Finding {
+        id: "A1",
+        source: "peers_2026 §2.1 (context editing clear_tool_uses_20250919: trigger 100000 input tokens, 'once the prompt exceeds')",
+        shows: "Anthropic API context editing clears nothing at exactly 100000 input tokens and clears all but the last 3 tool results to `[cleared]` one token above.",
+        check: scenario!(
+            "scenarios/a1-anthropic-api-edit-trigger.json",
+            &["result:t1 (step 6)", "result:t1", "placeholders"]
+        ),
+    },
+    Finding {
+        id: "A2",
+        source: "peers_2026 §2.1 ('Your client application maintains the full, unmodified conversation history')",
+        shows: "A cleared result leaves the model no pointer (lost_forever 3) but the client keeps the unedited history, so nothing is unrecoverable; pairs stay valid.",
+        check: scenario!(
+            "scenarios/a2-anthropic-api-no-pointer-but-client-keeps.json",
+            &["lost_forever", "unrecoverable", "api_valid"]
+        ),
+    },
+    Finding {
+        id: "A3",
+        source: "peers_2026 §2.1 (clear_at_least: the strategy is not applied when it cannot clear that many tokens)",
+        shows: "With clear_at_least 50000 an edit that would save 24998 tokens is not applied: the prompt stays over the trigger with nothing cleared.",
+        check: scenario!(
+            "scenarios/a3-anthropic-api-clear-at-least.json",
+            &["result:t1", "placeholders", "context_chars"]
+        ),
+    },
     Finding {
         id: "X1",
         source: "peers_2026 §3.1, §3.3 (codex-rs compact.rs @ 0100b103, openai_models.rs)",
