@@ -5,6 +5,9 @@
 //! string is measured once: a message's size and the size of every tool_result content in it are
 //! kept, so replacing a result, cutting the middle out or archiving the list rescans nothing kept.
 
+use std::collections::BTreeSet;
+
+use crate::compaction::pairs;
 use crate::compaction::profile::Estimator;
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -29,6 +32,9 @@ pub(crate) struct History {
     /// A message sent before the history on every request and never compacted (Claude Code's
     /// CLAUDE.md context), with its size.
     pinned: Option<(Message, usize)>,
+    /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
+    /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
+    watch: Option<Option<BTreeSet<String>>>,
 }
 
 impl History {
@@ -41,6 +47,7 @@ impl History {
             sum: 0,
             json: Vec::new(),
             pinned: None,
+            watch: None,
         }
     }
 
@@ -98,8 +105,27 @@ impl History {
         Sizes { total, contents }
     }
 
+    /// Starts watching for a cut: the intact pairs are taken (only) when the list is first cut
+    /// or rebuilt. Appending a message or replacing a result's text changes no pair that was
+    /// intact, so a stage that does neither keeps every pair without a scan of the history.
+    pub(crate) fn watch_pairs(&mut self) {
+        self.watch = Some(None);
+    }
+
+    /// Stops watching; the intact pairs before the first cut, if the list was cut or rebuilt.
+    pub(crate) fn pairs_before_cut(&mut self) -> Option<BTreeSet<String>> {
+        self.watch.take().flatten()
+    }
+
+    fn before_cut(&mut self) {
+        if let Some(slot @ None) = &mut self.watch {
+            *slot = Some(pairs::intact(&self.messages));
+        }
+    }
+
     /// Replaces the whole list (compact).
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
+        self.before_cut();
         self.messages.clear();
         self.sizes.clear();
         self.json.clear();
@@ -116,6 +142,7 @@ impl History {
             head <= tail && tail <= self.len(),
             "splice {head}..{tail} out of range"
         );
+        self.before_cut();
         let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m)).collect();
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
