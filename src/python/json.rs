@@ -461,6 +461,7 @@ pub fn char_len(text: &str) -> usize {
 }
 
 #[cfg(test)]
+#[path = "json_fast_tests.rs"]
 mod fast_path_tests;
 
 #[cfg(test)]
