@@ -1,35 +1,37 @@
-//! Replay throughput: how long `lab::compaction::driver::run` takes to replay a long synthetic
-//! session through the course-main profile (budget → snip → micro → compact when over the limit)
-//! with the in-memory store.
+//! Replay throughput per profile, against the floor of touching the session's bytes: how long
+//! `lab::compaction::driver::run` takes to replay one generated session under each compaction
+//! profile (in-memory store), and how long a `memcpy` of the same session's result bytes takes.
 //!
-//! Why: `History` keeps its size estimate incrementally (one message's size added or replaced per
-//! change) and snip bounds the number of messages in context, so each turn costs about the same
-//! and the replay cost must grow linearly with the number of turns. The group measures 1 000 and
-//! 10 000 turns with `Throughput::Elements(turns)`; the time per turn should stay flat, i.e. the
-//! 10 000-turn run should take about 10x the 1 000-turn run. A clearly larger ratio means some
-//! stage or the estimate re-walks state that grows with the run.
+//! Why: `History` keeps each message's size and the size of each tool_result content, so no
+//! string is measured twice, snip bounds the messages in context and Claude Code's summary is
+//! bounded by its call's max_tokens: each turn costs about the same and the replay cost must grow
+//! linearly with the turns. The groups measure 300, 3 000 and 30 000 turns with
+//! `Throughput::Elements(turns)`: the time per turn should stay flat (30 000 within about 10 % of
+//! 3 000), and a profile's replay divided by `floor/memcpy` at the same turn count is how many
+//! times the cost of copying every result byte once it spends (issue 13: at most 5, 3 for
+//! course-main). Filter with `cargo bench --bench replay -- 3000` to run one size.
 //!
 //! Scenarios are built once, outside the timed closure, by `lab::workload::generate` (what
 //! `lab gen` writes) from a fixed master seed: `turns` agent-loop turns of the default tool mix
 //! with 1-3 calls each, idle gaps, follow-up requests and a final answer, result sizes log-normal
-//! (median about 1 800 chars) capped at 40 000 (above course-main's `large` of 30 000). The cap
-//! and the call count keep the 10 000-turn workload within the generator's bound on the
-//! characters one run may hold.
+//! (median about 1 800 chars) capped at 20 000 chars so that 30 000 turns stay within the
+//! generator's bound on the characters one run may hold (30 000 × 3 × 20 000 = 1.8e9 < 2e9);
+//! `lab gen` itself stops at 10 000 turns, so the 30 000-turn session comes from the library.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lab::compaction::driver::run;
+use lab::compaction::profile::PROFILES;
 use lab::options::RunOptions;
-use lab::scenario::Scenario;
+use lab::scenario::{Scenario, Step};
 use lab::workload::{self, Frame, GenParams};
 
 /// Master seed of the synthetic workload; the same seed gives the same scenarios.
 const SEED: u64 = 0x005e_ed2e_91a7;
 
 /// Turn counts measured.
-const TURNS: [u64; 2] = [1_000, 10_000];
+const TURNS: [u64; 3] = [300, 3_000, 30_000];
 
 /// The scenario of a generated `turns`-turn session.
 fn synthetic(turns: u64) -> Scenario {
@@ -37,12 +39,16 @@ fn synthetic(turns: u64) -> Scenario {
         seed: SEED,
         turns: usize::try_from(turns).expect("a turn count fits in usize"),
         max_calls: 3,
-        size_max: 40_000,
+        size_max: 20_000,
         ..GenParams::default()
     };
-    params
-        .check()
-        .expect("the bench parameters are within bounds");
+    // `lab gen` refuses more than 10 000 turns; the library generator has no such bound, and the
+    // bound that matters, the characters one run may hold, the size cap keeps.
+    if turns <= 10_000 {
+        params
+            .check()
+            .expect("the bench parameters are within bounds");
+    }
     let frame = Frame {
         name: format!("synthetic-{turns}"),
         ..Frame::default()
@@ -52,25 +58,53 @@ fn synthetic(turns: u64) -> Scenario {
         .expect("a generated workload is valid")
 }
 
+/// Every result text of the scenario, concatenated: the bytes a replay must touch at least once.
+fn result_bytes(scenario: &Scenario) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for step in &scenario.steps {
+        let results = match step {
+            Step::Results(results)
+            | Step::Turn { results, .. }
+            | Step::CompactTool { results, .. } => results,
+            _ => continue,
+        };
+        for result in results {
+            bytes.extend_from_slice(result.body.render().as_bytes());
+        }
+    }
+    bytes
+}
+
 fn replay(c: &mut Criterion) {
-    let options = RunOptions::default();
-    let mut group = c.benchmark_group("replay/course-main");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(10));
     for turns in TURNS {
         let scenario = synthetic(turns);
-        group.throughput(Throughput::Elements(turns));
-        group.bench_with_input(
-            BenchmarkId::from_parameter(turns),
-            &scenario,
-            |b, scenario| {
-                b.iter(|| run(black_box(scenario), &options).expect("the synthetic scenario runs"));
-            },
-        );
+        let mut group = c.benchmark_group(format!("replay/{turns}"));
+        // Warm-up and measurement times are criterion's defaults, or the command line's
+        // (`-- --warm-up-time 1 --measurement-time 3`).
+        group
+            .sample_size(10)
+            .throughput(Throughput::Elements(turns));
+        let source = result_bytes(&scenario);
+        let mut target = vec![0u8; source.len()];
+        group.bench_function(BenchmarkId::new("floor-memcpy", turns), |b| {
+            b.iter(|| {
+                target.copy_from_slice(black_box(&source));
+                black_box(&target);
+            });
+        });
+        for profile in PROFILES {
+            let options = RunOptions {
+                profile: Some(profile.name.to_owned()),
+                ..RunOptions::default()
+            };
+            group.bench_function(BenchmarkId::new(profile.name, turns), |b| {
+                b.iter(|| {
+                    run(black_box(&scenario), &options).expect("the synthetic scenario runs")
+                });
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, replay);

@@ -180,17 +180,7 @@ impl Message {
     pub fn rough_tokens(&self) -> usize {
         match &self.content {
             Content::Text(text) => rough_tokens(text),
-            Content::Blocks(blocks) => blocks
-                .iter()
-                .map(|block| match block {
-                    Block::Text { text } => rough_tokens(text),
-                    Block::ToolResult { content, .. } => rough_tokens(content),
-                    Block::ToolUse { name, input, .. } => rough_tokens(&format!(
-                        "{name}{}",
-                        js_stringify(&Value::Object(input.clone()))
-                    )),
-                })
-                .sum(),
+            Content::Blocks(blocks) => blocks.iter().map(Block::rough_tokens).sum(),
         }
     }
 
@@ -257,6 +247,19 @@ impl Block {
         Value::Object(map)
     }
 
+    /// Claude Code's rough token count of one block (text, tool_result content, or tool_use
+    /// `name + JSON.stringify(input)`).
+    pub(crate) fn rough_tokens(&self) -> usize {
+        match self {
+            Block::Text { text } => rough_tokens(text),
+            Block::ToolResult { content, .. } => rough_tokens(content),
+            Block::ToolUse { name, input, .. } => rough_tokens(&format!(
+                "{name}{}",
+                js_stringify(&Value::Object(input.clone()))
+            )),
+        }
+    }
+
     fn write_py<S: Sink>(&self, sink: &mut S, d: Dialect) {
         let key = |sink: &mut S, name: &str, first: bool| {
             if !first {
@@ -295,7 +298,7 @@ impl Block {
                 key(sink, "tool_use_id", false);
                 sink.string(tool_use_id, d);
                 key(sink, "content", false);
-                sink.string(content, d);
+                sink.content(content, d);
             }
         }
         sink.raw("}");
@@ -304,11 +307,13 @@ impl Block {
 
 /// JavaScript's `string.length`: UTF-16 code units.
 pub fn utf16_len(text: &str) -> usize {
-    if text.is_ascii() {
-        text.len()
-    } else {
-        text.chars().map(char::len_utf16).sum()
-    }
+    // One unit per character (every byte but the UTF-8 continuation bytes 0x80..0xbf), and a
+    // second for the characters above U+FFFF (lead bytes 0xf0 and up), which take a surrogate
+    // pair: a byte sum the compiler vectorises.
+    text.as_bytes()
+        .iter()
+        .map(|&b| usize::from(b & 0xc0 != 0x80) + usize::from(b >= 0xf0))
+        .sum()
 }
 
 /// Claude Code's `roughTokenCountEstimation`: `Math.round(length / 4)` in UTF-16 units.

@@ -1,21 +1,40 @@
 //! The history a request sends: the message list with a size estimate kept up to date on every
 //! change, and the message pinned before it (Claude Code's CLAUDE.md user context). Checking the
 //! limit never re-serialises the whole history, so the replay cost stays linear in the turns; a
-//! test holds the incremental estimate equal to the profile's full serialisation (SPEC §2).
+//! test holds the incremental estimate equal to the profile's full serialisation (SPEC §2). Each
+//! string is measured once: a message's size and the size of every tool_result content in it are
+//! kept, so replacing a result, cutting the middle out or archiving the list rescans nothing kept.
 
+use std::collections::BTreeSet;
+
+use crate::compaction::pairs;
 use crate::compaction::profile::Estimator;
 use crate::transcript::{Block, Content, Message, Role};
+
+/// The estimator's sizes of one message: the whole, and each tool_result content string.
+#[derive(Debug)]
+struct Sizes {
+    total: usize,
+    contents: Vec<usize>,
+}
 
 /// The message list with a size estimate kept up to date on every change.
 #[derive(Debug)]
 pub(crate) struct History {
     estimator: Estimator,
     messages: Vec<Message>,
-    sizes: Vec<usize>,
+    /// Per message, its size and the sizes of its tool_result contents (in block order).
+    sizes: Vec<Sizes>,
     sum: usize,
+    /// Per message, its `json.dumps` length once an archive has needed it (a profile whose
+    /// estimate is not that length); cleared when the message changes.
+    json: Vec<Option<usize>>,
     /// A message sent before the history on every request and never compacted (Claude Code's
     /// CLAUDE.md context), with its size.
     pinned: Option<(Message, usize)>,
+    /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
+    /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
+    watch: Option<Option<BTreeSet<String>>>,
 }
 
 impl History {
@@ -26,7 +45,9 @@ impl History {
             messages: Vec::new(),
             sizes: Vec::new(),
             sum: 0,
+            json: Vec::new(),
             pinned: None,
+            watch: None,
         }
     }
 
@@ -72,20 +93,63 @@ impl History {
 
     /// Appends a message and adds its size to the estimate.
     pub(crate) fn push(&mut self, message: Message) {
-        let size = self.estimator.message(&message);
-        self.sum += size;
-        self.sizes.push(size);
+        let sizes = self.measure(&message);
+        self.sum += sizes.total;
+        self.sizes.push(sizes);
+        self.json.push(None);
         self.messages.push(message);
     }
 
-    /// Replaces the whole list (snip, compact, reactive).
+    fn measure(&self, message: &Message) -> Sizes {
+        let (total, contents) = self.estimator.measure(message);
+        Sizes { total, contents }
+    }
+
+    /// Starts watching for a cut: the intact pairs are taken (only) when the list is first cut
+    /// or rebuilt. Appending a message or replacing a result's text changes no pair that was
+    /// intact, so a stage that does neither keeps every pair without a scan of the history.
+    pub(crate) fn watch_pairs(&mut self) {
+        self.watch = Some(None);
+    }
+
+    /// Stops watching; the intact pairs before the first cut, if the list was cut or rebuilt.
+    pub(crate) fn pairs_before_cut(&mut self) -> Option<BTreeSet<String>> {
+        self.watch.take().flatten()
+    }
+
+    fn before_cut(&mut self) {
+        if let Some(slot @ None) = &mut self.watch {
+            *slot = Some(pairs::intact(&self.messages));
+        }
+    }
+
+    /// Replaces the whole list (compact).
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
+        self.before_cut();
         self.messages.clear();
         self.sizes.clear();
+        self.json.clear();
         self.sum = 0;
         for message in messages {
             self.push(message);
         }
+    }
+
+    /// Replaces `messages[head..tail]` by `insert` (snip's marker, reactive's summary), keeping
+    /// the messages on either side with their sizes: only the inserted ones are measured.
+    pub(crate) fn splice(&mut self, head: usize, insert: Vec<Message>, tail: usize) {
+        assert!(
+            head <= tail && tail <= self.len(),
+            "splice {head}..{tail} out of range"
+        );
+        self.before_cut();
+        let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m)).collect();
+        let added: usize = sizes.iter().map(|s| s.total).sum();
+        let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
+        self.sum = self.sum - removed + added;
+        self.json.splice(head..tail, insert.iter().map(|_| None));
+        self.sizes.splice(head..tail, sizes);
+        self.messages.splice(head..tail, insert);
     }
 
     /// Replaces the content of the tool_result block at `(message, block)`; returns the old one.
@@ -93,41 +157,52 @@ impl History {
         let Content::Blocks(blocks) = &mut self.messages[message].content else {
             unreachable!("set_result on a message without blocks");
         };
+        let ordinal = blocks[..block]
+            .iter()
+            .filter(|b| matches!(b, Block::ToolResult { .. }))
+            .count();
         let Block::ToolResult { content: slot, .. } = &mut blocks[block] else {
             unreachable!("set_result on a block that is not a tool_result");
         };
+        let new_content = self.estimator.string(&content);
         let old = std::mem::replace(slot, content);
+        let sizes = &mut self.sizes[message];
+        let old_content = std::mem::replace(&mut sizes.contents[ordinal], new_content);
         // Cline's estimate rounds per message, so it is not a sum over strings: recount.
-        let new_size = if self.estimator == Estimator::ClineTokens {
+        let new_total = if self.estimator == Estimator::ClineTokens {
             self.estimator.message(&self.messages[message])
         } else {
-            self.sizes[message] - self.estimator.string(&old) + self.estimator.string(slot)
+            sizes.total - old_content + new_content
         };
-        self.sum = self.sum - self.sizes[message] + new_size;
-        self.sizes[message] = new_size;
+        self.sum = self.sum - sizes.total + new_total;
+        sizes.total = new_total;
+        self.json[message] = None;
         old
     }
 
     /// Characters of the history as JSONL (one `json.dumps` line per message).
-    pub(crate) fn jsonl_chars(&self) -> usize {
-        match self.estimator {
-            Estimator::PythonJson => self.sum + self.messages.len(),
-            Estimator::PythonRepr | Estimator::ClaudeTokens | Estimator::ClineTokens => {
-                self.messages.iter().map(|m| m.json_chars() + 1).sum()
-            }
+    pub(crate) fn jsonl_chars(&mut self) -> usize {
+        if self.estimator == Estimator::PythonJson {
+            return self.sum + self.messages.len();
         }
+        let lines = self.messages.iter().zip(self.json.iter_mut());
+        lines
+            .map(|(message, json)| *json.get_or_insert_with(|| message.json_chars()) + 1)
+            .sum()
     }
 
     /// The estimate of `messages[..end]` alone (what a summariser is handed).
     pub(crate) fn estimate_prefix(&self, end: usize) -> usize {
-        self.estimator.list(end, self.sizes[..end].iter().sum())
+        let sum = self.sizes[..end].iter().map(|s| s.total).sum();
+        self.estimator.list(end, sum)
     }
 
     /// The estimate of `messages[start..]` alone (the messages after a reported usage); 0 when
     /// `start` is past the end.
     pub(crate) fn estimate_suffix(&self, start: usize) -> usize {
         let sizes = self.sizes.get(start..).unwrap_or(&[]);
-        self.estimator.list(sizes.len(), sizes.iter().sum())
+        self.estimator
+            .list(sizes.len(), sizes.iter().map(|s| s.total).sum())
     }
 
     /// `(message index, block index)` of every tool_result block in user
@@ -207,5 +282,56 @@ mod tests {
             .sum();
         assert_eq!(history.jsonl_chars(), lines);
         assert_eq!(history.estimate(), estimate_chars(history.messages()));
+    }
+
+    /// A user message answering two calls, the second result holding escapes and non-ASCII.
+    fn two_results() -> Message {
+        Message::blocks(
+            Role::User,
+            vec![
+                Block::tool_result("a", "x".repeat(300)),
+                Block::Text {
+                    text: "note".into(),
+                },
+                Block::tool_result("b", "it's \"中\"\n😀"),
+            ],
+        )
+    }
+
+    #[test]
+    fn cached_sizes_follow_every_change_under_every_estimator() {
+        for estimator in [
+            Estimator::PythonJson,
+            Estimator::PythonRepr,
+            Estimator::ClaudeTokens,
+        ] {
+            let full = |h: &History| estimator.full(h.messages());
+            let jsonl =
+                |h: &History| -> usize { h.messages().iter().map(|m| m.json_chars() + 1).sum() };
+            let mut history = History::new(estimator);
+            for index in 0..4 {
+                history.push(Message::user_text(format!("turn {index}")));
+                history.push(two_results());
+            }
+            assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+            assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+            // The second result of message 3 (block 2), then the first of message 1 (block 0).
+            let old = history.set_result(3, 2, "[saved at /x]".into());
+            assert_eq!(old, "it's \"中\"\n😀");
+            history.set_result(1, 0, String::new());
+            assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+            assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+            // Cut messages 2..6 for a marker: 2 + 1 + 2 messages remain.
+            history.splice(2, vec![Message::user_text("[snipped]")], 6);
+            assert_eq!(history.len(), 5);
+            assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+            assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+            history.set_result(4, 2, "short".into());
+            assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+            assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+            history.splice(0, vec![Message::user_text("summary")], 5);
+            assert_eq!(history.len(), 1);
+            assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        }
     }
 }

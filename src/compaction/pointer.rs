@@ -96,7 +96,9 @@ pub(crate) fn recognised_pointer(
 /// `Full output: `, wherever it is. The harness's own `saved at` placeholder has no such line, so
 /// a second pass does not see its pointer; and a tool's output can forge one (F13).
 fn unchecked_full_output_line<'a>(strings: &Strings, content: &'a str) -> Option<&'a str> {
-    if strings.pointer_line.is_empty() {
+    // A line cannot start with the marker unless the text holds it: one substring search spares
+    // splitting every result into lines.
+    if strings.pointer_line.is_empty() || !content.contains(strings.pointer_line) {
         return None;
     }
     json::splitlines(content)

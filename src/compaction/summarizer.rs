@@ -11,7 +11,7 @@ use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::python::str::py_strip;
 use crate::trace::Event;
-use crate::transcript::{Content, Role};
+use crate::transcript::{Content, Role, utf16_len};
 
 /// One course summariser call over the first `count` messages: counts the model call and
 /// records it; returns the summary text.
@@ -47,6 +47,27 @@ pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) ->
             )),
     );
     summary
+}
+
+/// A summary as long as a call writing at most `max_tokens` can make it: cut, when longer, to
+/// `4 × max_tokens` UTF-16 units (whose rough count, `Math.round(units / 4)`, is `max_tokens`).
+/// Returns the text and whether it was cut.
+pub(crate) fn bound_summary(text: String, max_tokens: usize) -> (String, bool) {
+    let limit = max_tokens.saturating_mul(4);
+    if utf16_len(&text) <= limit {
+        return (text, false);
+    }
+    let mut units = 0;
+    let end = text
+        .char_indices()
+        .find(|(_, c)| {
+            units += c.len_utf16();
+            units > limit
+        })
+        .map_or(text.len(), |(index, _)| index);
+    let mut text = text;
+    text.truncate(end);
+    (text, true)
 }
 
 /// Claude Code's scripted 9-section summary of `count` messages, as `formatCompactSummary`
@@ -93,6 +114,21 @@ mod tests {
     use super::*;
     use crate::compaction::profile::COURSE_MAIN;
     use crate::transcript::Message;
+
+    #[test]
+    fn a_summary_is_cut_at_the_calls_max_tokens() {
+        // 80010 ASCII chars, 20000 tokens at most: cut to 80000 chars, Math.round(80000/4) = 20000.
+        let (text, cut) = bound_summary("a".repeat(80_010), 20_000);
+        assert!(cut);
+        assert_eq!(text.len(), 80_000);
+        assert_eq!(crate::transcript::rough_tokens(&text), 20_000);
+        // Exactly at the limit: kept whole.
+        assert_eq!(bound_summary("b".repeat(8), 2), ("b".repeat(8), false));
+        // An emoji takes two UTF-16 units: 1 token allows 4 units, so two of three stay; "é" is
+        // one unit, so "é😀😀" (5 units) keeps "é😀" (3; the next emoji would make 5).
+        assert_eq!(bound_summary("😀😀😀".into(), 1), ("😀😀".into(), true));
+        assert_eq!(bound_summary("é😀😀".into(), 1), ("é😀".into(), true));
+    }
 
     #[test]
     fn the_course_summary_names_its_input_or_the_scripted_text() {

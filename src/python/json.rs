@@ -59,6 +59,11 @@ pub(crate) trait Sink {
     fn raw(&mut self, text: &str);
     /// Appends `text` as a string literal of the dialect, quotes included.
     fn string(&mut self, text: &str, dialect: Dialect);
+    /// Appends the content string of a tool_result block (a string literal, as [`Sink::string`]);
+    /// a sink that measures can note its size apart.
+    fn content(&mut self, text: &str, dialect: Dialect) {
+        self.string(text, dialect);
+    }
 }
 
 /// Counts Unicode scalar values, as Python's `len` of a `str` does.
@@ -72,6 +77,30 @@ impl Sink for Counter {
 
     fn string(&mut self, text: &str, dialect: Dialect) {
         self.0 += dialect.str_chars(text);
+    }
+}
+
+/// A [`Counter`] that also keeps the size of each tool_result content string, in order, so that
+/// replacing one later needs no rescan of the old text.
+#[derive(Debug, Default)]
+pub(crate) struct ContentCounter {
+    pub(crate) total: usize,
+    pub(crate) contents: Vec<usize>,
+}
+
+impl Sink for ContentCounter {
+    fn raw(&mut self, text: &str) {
+        self.total += text.chars().count();
+    }
+
+    fn string(&mut self, text: &str, dialect: Dialect) {
+        self.total += dialect.str_chars(text);
+    }
+
+    fn content(&mut self, text: &str, dialect: Dialect) {
+        let size = dialect.str_chars(text);
+        self.total += size;
+        self.contents.push(size);
     }
 }
 
@@ -112,30 +141,65 @@ fn write_json_str(out: &mut String, text: &str, ascii: bool) {
 /// Length of `json.dumps(text)` (`ensure_ascii=True`): as [`json_str_chars`], plus six for every
 /// character outside printable ASCII (U+007F included) and twelve above U+FFFF.
 pub fn json_ascii_str_chars(text: &str) -> usize {
-    let mut count = 2;
-    for c in text.chars() {
-        count += match c {
-            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-            ' '..='~' => 1,
-            c if (c as u32) > 0xffff => 12,
-            _ => 6,
-        };
-    }
-    count
+    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
+    2 + count_runs(text, plain, |c| match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        ' '..='~' => 1,
+        c if (c as u32) > 0xffff => 12,
+        _ => 6,
+    })
 }
 
 /// Length of `json.dumps(text, ensure_ascii=False)`: the quotes plus every character, with two
 /// for `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and six (`\u00XX`) for the other C0 controls.
 pub fn json_str_chars(text: &str) -> usize {
-    let mut count = 2;
-    for c in text.chars() {
-        count += match c {
-            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-            c if (c as u32) < 0x20 => 6,
-            _ => 1,
-        };
+    let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
+    2 + count_runs(text, plain, |c| match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        _ => 1,
+    })
+}
+
+/// The summed cost of the characters of `text`, where every byte `plain` accepts is an ASCII
+/// character costing one and every other character costs `other(c)`. Runs of plain bytes are
+/// counted in bulk (a vectorisable scan of 32-byte chunks), so plain text costs about a memory
+/// scan and only the characters that need escaping, or are not ASCII, are decoded one by one.
+/// `plain` must reject every byte of 0x80 and above.
+#[inline]
+fn count_runs(
+    text: &str,
+    plain: impl Fn(u8) -> bool + Copy,
+    mut other: impl FnMut(char) -> usize,
+) -> usize {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let run = plain_run(&bytes[at..], plain);
+        count += run;
+        at += run;
+        if let Some(c) = text[at..].chars().next() {
+            count += other(c);
+            at += c.len_utf8();
+        }
     }
     count
+}
+
+/// Length of the leading run of bytes `plain` accepts.
+#[inline]
+fn plain_run(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
+    const CHUNK: usize = 32;
+    let mut run = 0;
+    for chunk in bytes.chunks_exact(CHUNK) {
+        // `fold` with `&` rather than `all`: no early exit, so the chunk test vectorises.
+        if !chunk.iter().fold(true, |ok, &b| ok & plain(b)) {
+            break;
+        }
+        run += CHUNK;
+    }
+    run + bytes[run..].iter().take_while(|&&b| plain(b)).count()
 }
 
 /// CPython 3.11's `str.isprintable` for one character.
@@ -187,10 +251,11 @@ fn repr_char(c: char, quote: char) -> ReprChar {
 /// Length of `repr(text)`.
 pub fn repr_str_chars(text: &str) -> usize {
     let quote = repr_quote(text);
-    let mut count = 2;
-    for c in text.chars() {
+    let quote_byte = quote as u8;
+    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != quote_byte && b != b'\\';
+    2 + count_runs(text, plain, |c| {
         let cp = c as u32;
-        count += match c {
+        match c {
             c if c == quote || c == '\\' => 2,
             '\t' | '\n' | '\r' => 2,
             _ if cp < 0x20 || cp == 0x7f => 4,
@@ -198,9 +263,8 @@ pub fn repr_str_chars(text: &str) -> usize {
             _ if cp <= 0xff => 4,
             _ if cp <= 0xffff => 6,
             _ => 10,
-        };
-    }
-    count
+        }
+    })
 }
 
 fn write_repr_str(out: &mut String, text: &str) {
@@ -395,6 +459,10 @@ pub fn char_len(text: &str) -> usize {
         text.chars().count()
     }
 }
+
+#[cfg(test)]
+#[path = "json_fast_tests.rs"]
+mod fast_path_tests;
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,8 @@
 //! `len(json.dumps(messages))`, the course site's `len(str(messages))`, or Claude Code's rough
 //! token count. Stages compare these sizes with the profile's limits.
 
-use crate::transcript::Message;
+use crate::python::json::{ContentCounter, Dialect};
+use crate::transcript::{Block, Content, Message};
 
 /// How a profile measures the size of the context (SPEC §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +37,47 @@ impl Estimator {
             Estimator::ClaudeTokens => message.rough_tokens(),
             Estimator::ClineTokens => cline_tokens(message),
         }
+    }
+
+    /// Size of one message and, in block order, the size ([`Self::string`]) of the content of
+    /// each tool_result block in it: one pass over the text.
+    pub(crate) fn measure(self, message: &Message) -> (usize, Vec<usize>) {
+        let dialect = match self {
+            Estimator::PythonJson => Dialect::Json,
+            Estimator::PythonRepr => Dialect::Repr,
+            Estimator::ClaudeTokens => {
+                let Content::Blocks(blocks) = &message.content else {
+                    return (message.rough_tokens(), Vec::new());
+                };
+                let mut contents = Vec::new();
+                let mut total = 0;
+                for block in blocks {
+                    let tokens = block.rough_tokens();
+                    if matches!(block, Block::ToolResult { .. }) {
+                        contents.push(tokens);
+                    }
+                    total += tokens;
+                }
+                return (total, contents);
+            }
+            Estimator::ClineTokens => {
+                // Rounded per message: the total is not a sum of its strings' sizes.
+                let contents = match &message.content {
+                    Content::Blocks(blocks) => blocks
+                        .iter()
+                        .filter_map(|block| match block {
+                            Block::ToolResult { content, .. } => Some(self.string(content)),
+                            _ => None,
+                        })
+                        .collect(),
+                    Content::Text(_) => Vec::new(),
+                };
+                return (cline_tokens(message), contents);
+            }
+        };
+        let mut counter = ContentCounter::default();
+        message.write_py(&mut counter, dialect);
+        (counter.total, counter.contents)
     }
 
     /// Size of one string value inside a message (quotes and escapes included).

@@ -94,10 +94,17 @@ impl Profile {
     /// Claude Code's autocompact threshold: window − min(max_output, summary reserve) − buffer.
     pub fn autocompact_threshold(&self) -> usize {
         let c = self.constants;
-        let effective = c
-            .context_window
-            .saturating_sub(c.max_output.min(c.summary_reserve));
+        let effective = c.context_window.saturating_sub(self.summary_max_tokens());
         effective.saturating_sub(c.autocompact_buffer)
+    }
+
+    /// The most tokens Claude Code's summariser call may write: its `max_tokens`,
+    /// min(max_output, COMPACT_MAX_OUTPUT_TOKENS), the latter being the summary reserve (20000
+    /// in v2.1.88 `utils/context.ts`; `compact.ts` passes the min as `maxOutputTokensOverride`).
+    pub fn summary_max_tokens(&self) -> usize {
+        self.constants
+            .max_output
+            .min(self.constants.summary_reserve)
     }
 
     /// `int(context_limit * 0.8)` as Python computes it (for 800 per mille).

@@ -161,13 +161,20 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
     super::cut::note_removed(world, 0..len, "autocompact", "compacted away", Some(&path));
-    let summary_text = summarizer::nine_sections(world, len);
+    let max_tokens = world.profile.summary_max_tokens();
+    let (summary_text, cut) =
+        summarizer::bound_summary(summarizer::nine_sections(world, len), max_tokens);
+    let cut = if cut {
+        format!(", summary cut at the call's max_tokens {max_tokens}")
+    } else {
+        String::new()
+    };
     world.counters.model_calls += 1;
     world.record(
         Event::new("autocompact", "summary")
             .sizes(tokens, rough_tokens(&summary_text))
             .reason(format!(
-                "summariser call over {len} messages ({tokens} tokens)"
+                "summariser call over {len} messages ({tokens} tokens){cut}"
             )),
     );
     let summary = fill(

@@ -35,15 +35,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     );
     let summary = summarizer::summarize(world, head, "reactive");
     let label = world.profile.strings.reactive_label();
-    let mut messages = vec![super::compact::summary_message(
-        world, label, &summary, &path,
-    )];
-    if tail_start > 0 || keep_all {
-        messages.extend_from_slice(&world.history.messages()[tail_start..]);
-    }
+    let summary = super::compact::summary_message(world, label, &summary, &path);
     let before = world.history.estimate();
-    let kept = messages.len() - 1;
-    world.history.replace_all(messages);
+    let kept = world.history.len() - head;
+    world.history.splice(0, vec![summary], head);
     world.record(
         Event::new("reactive", "compact")
             .sizes(before, world.history.estimate())

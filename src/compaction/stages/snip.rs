@@ -102,13 +102,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             ("path", path.as_deref().unwrap_or("")),
         ],
     );
-    let messages = world.history.messages();
-    let mut kept: Vec<Message> = Vec::with_capacity(head_end + 1 + len - tail_start);
-    kept.extend_from_slice(&messages[..head_end]);
-    kept.push(Message::user_text(marker));
-    kept.extend_from_slice(&messages[tail_start..]);
     let before = world.history.estimate();
-    world.history.replace_all(kept);
+    world
+        .history
+        .splice(head_end, vec![Message::user_text(marker)], tail_start);
     world.record(
         Event::new("snip", "snip")
             .sizes(before, world.history.estimate())

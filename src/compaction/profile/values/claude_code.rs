@@ -42,6 +42,7 @@ pub const CLAUDE_CODE: Profile = Profile {
             "API usage after pair repair: a repair that rewrites the history forgets the usage until the next response reports one",
             "the file-attachment JSON shape and the cyber-risk reminder text: restored files are sized by their rendered text",
             "the per-file header of CLAUDE.md contents: the scenario's text follows MEMORY_INSTRUCTION_PROMPT directly",
+            "the summariser model: the summary is the scenario's `summary`, else the nine section headings holding the active request, the files read and every user text message in the history (earlier summaries and restored files included), cut at the call's max_tokens min(max_output, summary_reserve) = 20000 tokens as the real output would stop; what compact.ts does with a summary that stopped at max_tokens is not modelled (the cut text is kept)",
         ],
     },
     constants: Constants {

@@ -1,0 +1,146 @@
+//! The fast size estimates against the per-character loops they replaced: every string a run can
+//! hold (ASCII, escapes, C0 controls, DEL, non-ASCII, non-printable, characters that UTF-16 writes
+//! as surrogate pairs) must measure exactly as before, or a threshold would fire elsewhere.
+
+use super::*;
+use crate::transcript::utf16_len;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+/// The per-character loop `json_str_chars` was before the fast path.
+fn slow_json(text: &str) -> usize {
+    let mut count = 2;
+    for c in text.chars() {
+        count += match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if (c as u32) < 0x20 => 6,
+            _ => 1,
+        };
+    }
+    count
+}
+
+/// The per-character loop `json_ascii_str_chars` was.
+fn slow_json_ascii(text: &str) -> usize {
+    let mut count = 2;
+    for c in text.chars() {
+        count += match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            ' '..='~' => 1,
+            c if (c as u32) > 0xffff => 12,
+            _ => 6,
+        };
+    }
+    count
+}
+
+/// The per-character loop `repr_str_chars` was.
+fn slow_repr(text: &str) -> usize {
+    let quote = repr_quote(text);
+    let mut count = 2;
+    for c in text.chars() {
+        let cp = c as u32;
+        count += match c {
+            c if c == quote || c == '\\' => 2,
+            '\t' | '\n' | '\r' => 2,
+            _ if cp < 0x20 || cp == 0x7f => 4,
+            _ if cp < 0x7f || is_printable(c) => 1,
+            _ if cp <= 0xff => 4,
+            _ if cp <= 0xffff => 6,
+            _ => 10,
+        };
+    }
+    count
+}
+
+/// Every measure of `text`, fast then slow, plus the serialised text's own length.
+fn check(text: &str) {
+    assert_eq!(json_str_chars(text), slow_json(text), "json {text:?}");
+    assert_eq!(
+        json_ascii_str_chars(text),
+        slow_json_ascii(text),
+        "ascii {text:?}"
+    );
+    assert_eq!(repr_str_chars(text), slow_repr(text), "repr {text:?}");
+    for dialect in [Dialect::Json, Dialect::JsonAscii, Dialect::Repr] {
+        let mut out = String::new();
+        dialect.write_str(&mut out, text);
+        assert_eq!(
+            dialect.str_chars(text),
+            out.chars().count(),
+            "{dialect:?} {text:?}"
+        );
+    }
+    let units: usize = text.chars().map(char::len_utf16).sum();
+    assert_eq!(utf16_len(text), units, "utf16 {text:?}");
+}
+
+/// Characters from every class the estimates treat apart, weighted towards plain ASCII so that
+/// runs cross the 32-byte chunks of the fast scan.
+fn text() -> impl Strategy<Value = String> {
+    let special = prop_oneof![
+        Just('"'),
+        Just('\''),
+        Just('\\'),
+        Just('\n'),
+        Just('\r'),
+        Just('\t'),
+        Just('\u{8}'),
+        Just('\u{c}'),
+        Just('\u{0}'),
+        Just('\u{1f}'),
+        Just('\u{7f}'),
+        Just('\u{85}'),
+        Just('\u{a0}'),
+        Just('é'),
+        Just('中'),
+        Just('\u{200b}'),
+        Just('\u{2028}'),
+        Just('\u{e000}'),
+        Just('\u{fffd}'),
+        Just('😀'),
+        Just('\u{10ffff}'),
+        any::<char>(),
+    ];
+    let piece = prop_oneof![
+        6 => "[ -~]{0,80}",
+        3 => special.prop_map(String::from),
+        1 => (1usize..200).prop_map(|n| "x".repeat(n)),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+}
+
+#[test]
+fn fast_estimates_equal_the_character_loops() {
+    let config = Config::with_cases(3000);
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[13; 32]);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    runner
+        .run(&text(), |text| {
+            check(&text);
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn chunk_edges_and_fixed_cases() {
+    // A special character at every offset around the 32-byte chunks, alone and in a long run.
+    for special in [
+        "\"", "'", "\\", "\n", "\u{1}", "\u{7f}", "é", "\u{85}", "😀", "中",
+    ] {
+        for at in 0..70 {
+            for len in [at, at + 1, 64, 65, 100] {
+                let head = "a".repeat(at);
+                let tail = "b".repeat(len.saturating_sub(at));
+                check(&format!("{head}{special}{tail}"));
+            }
+        }
+    }
+    check("");
+    check(&"x".repeat(100_000));
+    // By hand: 2 quotes + 1000 plain + 1000 newlines at two each.
+    assert_eq!(json_str_chars(&"a\n".repeat(1000)), 3002);
+    // repr picks `"` for text with `'` and no `"`, so the `'` inside costs one: 2 + 4.
+    assert_eq!(repr_str_chars("it's"), 6);
+}
