@@ -39,6 +39,8 @@ pub struct ProfileAudit {
     pub peak_context: usize,
     /// `chars` or `tokens`, the profile's unit.
     pub unit: String,
+    /// The final context by the one rule for every profile (`profile::COMMON_RULE`).
+    pub common_tokens: usize,
     pub model_calls: usize,
     /// The turns (model requests, from 1) before which the profile compacted or snipped.
     pub compactions: Vec<usize>,
@@ -199,6 +201,7 @@ fn audit_session(
             pairs_broken: !o.api_valid,
             peak_context: o.peak_context_chars,
             unit: profile.estimator.unit().to_owned(),
+            common_tokens: crate::compaction::profile::common_tokens(&report.messages),
             model_calls: o.model_calls,
             versus_agent: versus(agent.first().copied(), compactions.first().copied()),
             compactions,
@@ -231,6 +234,7 @@ fn failed(profile: &Profile, error: String) -> ProfileAudit {
         pairs_broken: false,
         peak_context: 0,
         unit: profile.estimator.unit().to_owned(),
+        common_tokens: 0,
         model_calls: 0,
         compactions: Vec::new(),
         versus_agent: "cannot replay".to_owned(),

@@ -36,6 +36,8 @@ pub struct CompareRow {
     pub unit: String,
     /// Values in `COLUMNS` order; empty when the profile cannot run the scenario.
     pub values: Vec<Value>,
+    /// The final context by the one rule for every profile ([`profile::COMMON_RULE`]).
+    pub common_tokens: Option<usize>,
     /// Why the profile cannot run the scenario.
     pub error: Option<String>,
 }
@@ -87,6 +89,7 @@ pub fn run(profiles: &[&Profile], scenarios: &[Scenario]) -> Result<CompareRepor
                             .iter()
                             .map(|c| observable_value(&flat, c).unwrap_or(Value::Null))
                             .collect(),
+                        common_tokens: Some(profile::common_tokens(&report.messages)),
                         error: None,
                     }
                 }
@@ -95,6 +98,7 @@ pub fn run(profiles: &[&Profile], scenarios: &[Scenario]) -> Result<CompareRepor
                     profile: profile.name.to_owned(),
                     unit: profile.estimator.unit().to_owned(),
                     values: Vec::new(),
+                    common_tokens: None,
                     error: Some(error.to_string()),
                 },
                 Err(other) => return Err(other),

@@ -51,7 +51,7 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
         .map(|p| match &p.error {
             Some(error) => {
                 let mut row = vec![p.profile.clone(), format!("cannot replay: {error}")];
-                row.resize(13, String::new());
+                row.resize(14, String::new());
                 row
             }
             None => vec![
@@ -61,6 +61,7 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
                 p.unrecoverable.to_string(),
                 if p.pairs_broken { "broken" } else { "ok" }.to_owned(),
                 format!("{} {}", p.peak_context, p.unit),
+                p.common_tokens.to_string(),
                 p.model_calls.to_string(),
                 turns(&p.compactions),
                 p.versus_agent.clone(),
@@ -79,6 +80,7 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
             "unrecoverable",
             "pairs",
             "peak",
+            "final (common tokens)",
             "model calls",
             "compacts before turn",
             "vs the agent",

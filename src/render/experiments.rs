@@ -2,7 +2,7 @@
 //! `lab memory --growth`.
 
 use super::{Format, render, table};
-use crate::experiments::compare::CompareReport;
+use crate::experiments::compare::{CompareReport, CompareRow};
 use crate::experiments::matrix::MatrixReport;
 use crate::experiments::sweep::SweepReport;
 use crate::fmt::{short, text};
@@ -101,8 +101,79 @@ pub fn compare(report: &CompareReport, format: Format) -> String {
 }
 
 fn compare_text(report: &CompareReport, format: Format) -> String {
+    match format {
+        Format::Table(screen) => compare_blocks(report, screen.width, format),
+        _ => compare_rows(report, format),
+    }
+}
+
+/// The cell of `column` in `row`: the value, with the profile's unit on context sizes.
+fn compare_cell(report: &CompareReport, row: &CompareRow, column: usize) -> String {
+    let text = short(&row.values[column]);
+    if report.columns[column].contains("context") {
+        format!("{text} {}", row.unit)
+    } else {
+        text
+    }
+}
+
+/// For a terminal: per scenario, one column per profile and one row per observable, the
+/// profiles in groups that fit the screen (14 observables across would not).
+fn compare_blocks(report: &CompareReport, width: usize, format: Format) -> String {
+    let mut out = String::new();
+    for scenario in &report.scenarios {
+        let rows: Vec<&CompareRow> = report
+            .rows
+            .iter()
+            .filter(|r| &r.scenario == scenario && r.error.is_none())
+            .collect();
+        out.push_str(&format!("{scenario}\n"));
+        // The observable names take 28 columns; a profile column about 16.
+        let per_block = ((width.saturating_sub(30)) / 16).max(1);
+        for group in rows.chunks(per_block) {
+            let mut header = vec!["observable".to_owned()];
+            header.extend(group.iter().map(|r| r.profile.clone()));
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            let mut lines: Vec<Vec<String>> = (0..report.columns.len())
+                .map(|c| {
+                    let mut line = vec![report.columns[c].clone()];
+                    line.extend(group.iter().map(|r| compare_cell(report, r, c)));
+                    line
+                })
+                .collect();
+            let mut common = vec!["common tokens".to_owned()];
+            common.extend(
+                group
+                    .iter()
+                    .map(|r| r.common_tokens.map(|t| t.to_string()).unwrap_or_default()),
+            );
+            lines.push(common);
+            out.push_str(&table(&header, lines, format));
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.push_str(crate::compaction::profile::COMMON_RULE);
+    out.push('\n');
+    compare_errors(report, &mut out);
+    out
+}
+
+fn compare_errors(report: &CompareReport, out: &mut String) {
+    for row in &report.rows {
+        if let Some(error) = &row.error {
+            out.push_str(&format!(
+                "\n{} cannot run {}: {error}\n",
+                row.profile, row.scenario
+            ));
+        }
+    }
+}
+
+fn compare_rows(report: &CompareReport, format: Format) -> String {
     let mut header = vec!["scenario".to_owned(), "profile".to_owned()];
     header.extend(report.columns.iter().cloned());
+    header.push("common tokens".to_owned());
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let rows = report
         .rows
@@ -113,32 +184,21 @@ fn compare_text(report: &CompareReport, format: Format) -> String {
                 Some(_) => {
                     // The whole reason follows the table: a cell would cut it.
                     cells.push("cannot run (below)".to_owned());
-                    cells.extend(std::iter::repeat_n(String::new(), report.columns.len() - 1));
+                    cells.extend(std::iter::repeat_n(String::new(), report.columns.len()));
                 }
-                None => cells.extend(report.columns.iter().zip(&row.values).map(
-                    |(column, value)| {
-                        let text = short(value);
-                        if column.contains("context") {
-                            format!("{text} {}", row.unit)
-                        } else {
-                            text
-                        }
-                    },
-                )),
+                None => {
+                    cells.extend((0..report.columns.len()).map(|c| compare_cell(report, row, c)))
+                }
+            }
+            if let Some(tokens) = row.common_tokens {
+                cells.push(tokens.to_string());
             }
             cells
         })
         .collect();
     let mut out = table(&header, rows, format);
-    out.push('\n');
-    for row in &report.rows {
-        if let Some(error) = &row.error {
-            out.push_str(&format!(
-                "\n{} cannot run {}: {error}\n",
-                row.profile, row.scenario
-            ));
-        }
-    }
+    out.push_str(&format!("\n{}\n", crate::compaction::profile::COMMON_RULE));
+    compare_errors(report, &mut out);
     out
 }
 

@@ -34,6 +34,7 @@ pub fn montecarlo_table(report: &MonteCarloReport, format: Format) -> String {
         "P(any loss)",
         "peak context",
         "model calls",
+        "final context (common tokens)",
     ];
     let rows = report
         .cells
@@ -43,6 +44,7 @@ pub fn montecarlo_table(report: &MonteCarloReport, format: Format) -> String {
             for (name, estimate) in &c.estimates {
                 row.push(match name.as_str() {
                     "peak_context" => format!("{} {}", estimate_text(estimate, 0), c.unit),
+                    "common_tokens" => estimate_text(estimate, 0),
                     "any_loss" => format!(
                         "{:.2}% [{:.2}%, {:.2}%]",
                         100.0 * estimate.mean,
@@ -55,7 +57,9 @@ pub fn montecarlo_table(report: &MonteCarloReport, format: Format) -> String {
             row
         })
         .collect();
-    table(&header, rows, format)
+    let mut out = table(&header, rows, format);
+    out.push_str(&format!("\n{}\n", crate::compaction::profile::COMMON_RULE));
+    out
 }
 
 /// `mean [low, high]` with `decimals` digits.

@@ -111,6 +111,7 @@ pub(super) fn field_md(header: &str) -> Result<String, LabError> {
                 loses(cell),
                 recoverable(cell).to_owned(),
                 format!("{:.0} {}", peak, cell.unit),
+                format!("{:.0}", estimate(cell, "common_tokens").mean),
                 format!("{:.2}", estimate(cell, "model_calls").mean),
             ]
         })
@@ -126,7 +127,9 @@ pub(super) fn field_md(header: &str) -> Result<String, LabError> {
          nowhere. \"Can it get it back\" is measured, not asserted: `no` when some original is \
          in neither the context, the spill store, a transcript nor the session log the profile \
          models. Peak context is in each profile's own unit (characters of the course's estimate, \
-         or the system's token estimate); see `lab profiles` for each estimate and for what each \
+         or the system's token estimate); the final context is also given in one measure for every \
+         profile, Claude Code's rough estimate (per block round(UTF-16 length / 4), summed), so \
+         that sizes can be compared side by side; see `lab profiles` for each estimate and for what each \
          profile does not model. Messages a summary replaces are not counted as losses (the summary \
          stands for them: `model calls` shows how often each profile summarised), so a profile \
          that summarises often can lose detail this table does not show.\n\n"
@@ -139,6 +142,7 @@ pub(super) fn field_md(header: &str) -> Result<String, LabError> {
             "what it loses",
             "can it get it back",
             "peak context",
+            "final context (common tokens)",
             "model calls",
         ],
         rows,

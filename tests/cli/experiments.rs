@@ -677,3 +677,38 @@ fn a_sweep_rejects_bad_ranges_and_parameters() {
         &[arg(&f12), "spills no file"],
     );
 }
+
+#[test]
+fn compare_gives_one_common_token_measure_for_every_profile() {
+    // The common rule is Claude Code's own rough estimate, so under claude-code it must equal
+    // the profile's context size; under a profile that counts characters it is about a quarter
+    // of them (a JSON character count adds quotes, keys and escapes that the estimate does not).
+    let report = ok_json(&[
+        "compare",
+        "scenarios/c1-per-tool-thresholds.json",
+        "scenarios/x1-codex-trigger.json",
+        "--profiles",
+        "claude-code,codex,course-main",
+    ]);
+    let columns: Vec<&str> = report["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let at = columns.iter().position(|c| *c == "context_chars").unwrap();
+    let mut checked = 0;
+    for row in report["rows"].as_array().unwrap() {
+        if row["error"].is_string() {
+            continue;
+        }
+        let common = row["common_tokens"].as_u64().unwrap();
+        let own = row["values"][at].as_u64().unwrap();
+        match row["profile"].as_str().unwrap() {
+            "claude-code" | "codex" => assert_eq!(common, own, "{row}"),
+            _ => assert!(4 * common < own && own < 8 * common, "{row}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "{report}");
+}

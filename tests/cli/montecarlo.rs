@@ -242,7 +242,7 @@ fn merge_refuses_sums_no_run_can_produce() {
         (
             "metrics",
             |v| v["cells"][0]["metrics"] = serde_json::json!([]),
-            "cell course-main has 0 metrics, not 6",
+            "cell course-main has 0 metrics, not 7",
         ),
         (
             "any",

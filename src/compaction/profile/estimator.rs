@@ -133,3 +133,14 @@ impl Estimator {
         }
     }
 }
+
+/// How the lab states [`common_tokens`], for tables and `lab profiles`.
+pub const COMMON_RULE: &str = "common tokens: the final context measured the same way for every \
+profile, by Claude Code's rough estimate (per block round(UTF-16 length / 4), summed), whatever \
+the profile's own estimate";
+
+/// The one measure in which profiles can be ranked side by side (issue 16, item 3): Claude
+/// Code's rough token estimate of `messages`, whatever estimate the profile itself uses.
+pub fn common_tokens(messages: &[Message]) -> usize {
+    messages.iter().map(Message::rough_tokens).sum()
+}

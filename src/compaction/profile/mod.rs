@@ -15,7 +15,7 @@ mod strings;
 mod values;
 
 pub use constants::{ALL_CONSTANT_NAMES, Constants};
-pub use estimator::{Estimator, cline_tokens};
+pub use estimator::{COMMON_RULE, Estimator, cline_tokens, common_tokens};
 pub use pipeline::{Pipe, Stage, describe_pipeline};
 pub use policy::{
     Arrival, CompactTool, MicroRule, Persist, ReactiveSmall, SafeId, SnipHeadBound, SnipTail,

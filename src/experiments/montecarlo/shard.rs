@@ -12,16 +12,17 @@ use crate::LabError;
 use crate::compaction::driver;
 
 /// Identifies a shard file; `lab merge` refuses anything else.
-pub const SHARD_FORMAT: &str = "harness-lab montecarlo shard v1";
+pub const SHARD_FORMAT: &str = "harness-lab montecarlo shard v2";
 
 /// The metrics of one session, in output order. `any_loss` is 0 or 1.
-pub const METRICS: [&str; 6] = [
+pub const METRICS: [&str; 7] = [
     "lost_forever",
     "pointer_lost",
     "unrecoverable",
     "any_loss",
     "peak_context",
     "model_calls",
+    "common_tokens",
 ];
 
 /// Exact sums of one metric over a set of sessions.
@@ -102,6 +103,7 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
                 usize::from(any),
                 o.peak_context_chars,
                 o.model_calls,
+                crate::compaction::profile::common_tokens(&report.messages),
             ];
             let mut sums = CellSums::empty();
             sums.sessions = 1;
