@@ -28,6 +28,9 @@ use crate::transcript::Message;
 pub struct RunReport {
     pub scenario: String,
     pub profile: String,
+    /// The unit of `context_chars` and `peak_context_chars`: `chars` or `tokens`, by the
+    /// profile's own estimate (the names stay for compatibility).
+    pub context_unit: &'static str,
     pub switches: Value,
     pub constants: Value,
     pub observables: Observables,
@@ -472,6 +475,7 @@ fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunRe
     RunReport {
         scenario: scenario.name.clone(),
         profile: world.profile.name.to_owned(),
+        context_unit: world.profile.estimator.unit(),
         switches: world.profile.switches.to_value(world.profile.switch_names),
         constants: world
             .profile

@@ -26,6 +26,13 @@ fn run_text(report: &RunReport, format: Format) -> String {
         char_len(&report.spill_dir)
     ));
     out.push_str(&observables(&report.observables, format));
+    out.push_str(&format!(
+        "context_chars and peak_context_chars are in {} (the profile's estimate). lost_forever: \
+         results replaced with no pointer and no spill file of their id (a transcript may still \
+         hold them); unrecoverable: originals held nowhere (context, spill store, transcript or \
+         session log).\n\n",
+        report.context_unit
+    ));
     let rows = report
         .fates
         .iter()

@@ -72,6 +72,7 @@ fn json_follows_the_documented_schema() {
         [
             "scenario",
             "profile",
+            "context_unit",
             "switches",
             "constants",
             "observables",
@@ -84,6 +85,8 @@ fn json_follows_the_documented_schema() {
     );
     assert_eq!(report["scenario"], "f01-coverage-gap");
     assert_eq!(report["profile"], "course-main");
+    // course-main estimates len(json.dumps(messages)): characters.
+    assert_eq!(report["context_unit"], "chars");
     assert_eq!(
         report["switches"],
         json!({"order": "intact", "unseen_guard": true, "pair_protection": true})
