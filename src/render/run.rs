@@ -26,13 +26,7 @@ fn run_text(report: &RunReport, format: Format) -> String {
         char_len(&report.spill_dir)
     ));
     out.push_str(&observables(&report.observables, format));
-    out.push_str(&format!(
-        "context_chars and peak_context_chars are in {} (the profile's estimate). lost_forever: \
-         results replaced with no pointer and no spill file of their id (a transcript may still \
-         hold them); unrecoverable: originals held nowhere (context, spill store, transcript or \
-         session log).\n\n",
-        report.context_unit
-    ));
+    out.push_str(&legend(report.context_unit));
     let rows = report
         .fates
         .iter()
@@ -129,6 +123,16 @@ fn memory_run_text(report: &MemoryReport, format: Format) -> String {
     out.push_str(&format!("```\n{}```\n\n", report.index));
     out.push_str(&expectations(&report.expect, format));
     out
+}
+
+/// What the sizes under a compaction run's observables are in, and what its two loss counts mean.
+fn legend(unit: &str) -> String {
+    format!(
+        "context_chars and peak_context_chars are in {unit} (the profile's estimate). \
+         lost_forever: results replaced with no pointer and no spill file of their id (a \
+         transcript may still hold them); unrecoverable: originals held nowhere (context, spill \
+         store, transcript or session log).\n\n"
+    )
 }
 
 /// The observables of a run (compaction or memory), one row each in output order.

@@ -63,6 +63,27 @@ fn recoverable(cell: &CellResult) -> &'static str {
     }
 }
 
+/// One ranked row of the table.
+fn row(rank: usize, cell: &CellResult) -> Vec<String> {
+    let any = estimate(cell, "any_loss");
+    let peak = estimate(cell, "peak_context").mean;
+    vec![
+        rank.to_string(),
+        format!("`{}`", cell.profile),
+        format!(
+            "{:.1}% [{:.1}%, {:.1}%]",
+            any.mean * 100.0,
+            any.low * 100.0,
+            any.high * 100.0
+        ),
+        loses(cell),
+        recoverable(cell).to_owned(),
+        format!("{:.0} {}", peak, cell.unit),
+        format!("{:.0}", estimate(cell, "common_tokens").mean),
+        format!("{:.2}", estimate(cell, "model_calls").mean),
+    ]
+}
+
 /// The page.
 pub(super) fn field_md(header: &str) -> Result<String, LabError> {
     let profiles: Vec<String> = crate::compaction::profile::PROFILES
@@ -96,25 +117,7 @@ pub(super) fn field_md(header: &str) -> Result<String, LabError> {
     let rows: Vec<Vec<String>> = cells
         .iter()
         .enumerate()
-        .map(|(rank, cell)| {
-            let any = estimate(cell, "any_loss");
-            let peak = estimate(cell, "peak_context").mean;
-            vec![
-                (rank + 1).to_string(),
-                format!("`{}`", cell.profile),
-                format!(
-                    "{:.1}% [{:.1}%, {:.1}%]",
-                    any.mean * 100.0,
-                    any.low * 100.0,
-                    any.high * 100.0
-                ),
-                loses(cell),
-                recoverable(cell).to_owned(),
-                format!("{:.0} {}", peak, cell.unit),
-                format!("{:.0}", estimate(cell, "common_tokens").mean),
-                format!("{:.2}", estimate(cell, "model_calls").mean),
-            ]
-        })
+        .map(|(rank, cell)| row(rank + 1, cell))
         .collect();
     let mut out = String::from(header);
     out.push_str(&format!(
