@@ -169,6 +169,23 @@ fn parse_bool(name: SwitchName, value: &str) -> Result<bool, SwitchError> {
 }
 
 impl Switches {
+    /// A system with none of the course's safeguards: every switch off, the memory gate in its
+    /// correct order. The value of every profile that offers no switch (`switch_names: &[]`).
+    pub const NONE: Switches = Switches {
+        order: Order::Intact,
+        unseen_guard: false,
+        pair_protection: false,
+        pointer_aware: false,
+        save_before_replace: false,
+        validate_pointer: false,
+        snip_marker_guard: false,
+        time_based_mc: false,
+        pair_repair: false,
+        trust_stop_reason: false,
+        gate_order_correct: true,
+        pipeline_has_barrier: false,
+    };
+
     fn flag_mut(&mut self, name: SwitchName) -> Option<&mut bool> {
         Some(match name {
             SwitchName::Order => return None,

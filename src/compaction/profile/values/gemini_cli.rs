@@ -9,7 +9,7 @@ use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
     ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
 };
-use crate::compaction::switches::{Order, Switches};
+use crate::compaction::switches::Switches;
 
 const PIPELINE: &[Pipe] = &[
     Pipe::Run(Stage::GeminiCompress),
@@ -64,20 +64,7 @@ pub const GEMINI_CLI: Profile = Profile {
         "mask_protect",
         "mask_min_prunable",
     ],
-    switches: Switches {
-        order: Order::Intact,
-        unseen_guard: false,
-        pair_protection: false,
-        pointer_aware: false,
-        save_before_replace: false,
-        validate_pointer: false,
-        snip_marker_guard: false,
-        time_based_mc: false,
-        pair_repair: false,
-        trust_stop_reason: false,
-        gate_order_correct: true,
-        pipeline_has_barrier: false,
-    },
+    switches: Switches::NONE,
     switch_names: &[],
     strings: Strings {
         persisted: MASKED,

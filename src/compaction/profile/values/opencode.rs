@@ -8,7 +8,7 @@ use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
     ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
 };
-use crate::compaction::switches::{Order, Switches};
+use crate::compaction::switches::Switches;
 
 const OPENCODE_PIPELINE: &[Pipe] = &[
     Pipe::Run(Stage::OpencodePrune),
@@ -18,21 +18,6 @@ const KILO_PIPELINE: &[Pipe] = &[
     Pipe::Run(Stage::KiloPrune),
     Pipe::Run(Stage::OpencodeCompact),
 ];
-
-const SWITCHES: Switches = Switches {
-    order: Order::Intact,
-    unseen_guard: false,
-    pair_protection: false,
-    pointer_aware: false,
-    save_before_replace: false,
-    validate_pointer: false,
-    snip_marker_guard: false,
-    time_based_mc: false,
-    pair_repair: false,
-    trust_stop_reason: false,
-    gate_order_correct: true,
-    pipeline_has_barrier: false,
-};
 
 const STRINGS: Strings = Strings {
     persisted: "",
@@ -91,7 +76,7 @@ const fn profile(
         },
         constants: CONSTANTS,
         constant_names: CONSTANT_NAMES,
-        switches: SWITCHES,
+        switches: Switches::NONE,
         switch_names: &[],
         strings: STRINGS,
         pipeline,
