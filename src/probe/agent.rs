@@ -59,6 +59,17 @@ impl RunDirs {
         }
         fs::write(&path, bytes).map_err(|e| ProbeError::Io(format!("write {}", path.display()), e))
     }
+
+    /// Sets the modification time of `work/<relative>` to `secs` after the Unix epoch.
+    pub fn set_mtime(&self, relative: &str, secs: u64) -> Result<(), ProbeError> {
+        let path = self.work.join(relative);
+        let time = std::time::UNIX_EPOCH + Duration::from_secs(secs);
+        fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(time))
+            .map_err(|e| ProbeError::Io(format!("set the time of {}", path.display()), e))
+    }
 }
 
 /// How the agent is started.

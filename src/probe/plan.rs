@@ -6,8 +6,17 @@
 //! - `Grep`: content mode over `fixtures/<id>.grep` with the pattern `^` (every line matches),
 //!   no line numbers and no head limit; the fixture is the text plus a final newline, and ripgrep
 //!   prints the lines back joined by `\n`.
+//! - `Glob`: pattern `**/*` under `fixtures/<id>`; every line of the result must be a path
+//!   relative to the working directory below that folder (at most 100, Glob's own limit). Each
+//!   becomes an empty file whose modification time follows the line order, since Glob lists
+//!   files oldest first (`utils/glob.ts`: ripgrep `--files --sort=modified`) and relativises
+//!   them to the working directory, joined by `\n`.
 //!
-//! Other tools are refused for now (Read adds line numbers and a reminder, Glob sorts by mtime).
+//! - `Read`: `fixtures/<id>.txt` holding the result's text. Read returns the file with `N\t`
+//!   line prefixes (`utils/file.ts` addLineNumbers, compact form) and its malware reminder after
+//!   it; the planned scenario's result is that numbered text (the reminder is an appended
+//!   reminder the comparison leaves out), since the profile takes a Read result as given.
+//!
 //! The plan also rewrites the scenario the same way (request `go`, the calls' real inputs, no
 //! expectations), so the profile predicts the very session the agent ran.
 
@@ -23,6 +32,13 @@ use crate::scenario::{Call, ResultSpec, Scenario, Step};
 /// Where fixtures go, relative to the working directory.
 pub const FIXTURE_DIR: &str = "fixtures";
 
+/// The modification time of the first Glob fixture (2026-01-01 00:00:00 UTC); later lines are
+/// one second apart.
+pub const MTIME_BASE: u64 = 1_767_225_600;
+
+/// Glob's own limit on the files it lists (`GlobTool.ts`: `globLimits?.maxResults ?? 100`).
+const GLOB_LIMIT: usize = 100;
+
 /// A scenario made ready for the agent.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -30,6 +46,9 @@ pub struct Plan {
     pub script: Script,
     /// Files to write below the working directory: relative path → exact bytes.
     pub fixtures: BTreeMap<String, Vec<u8>>,
+    /// Fixtures whose modification time matters (Glob lists oldest first): relative path →
+    /// seconds after [`MTIME_BASE`].
+    pub mtimes: BTreeMap<String, u64>,
     /// The scenario as the agent will run it, for the profile's prediction.
     pub scenario: Scenario,
 }
@@ -53,14 +72,15 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
     rewritten.expect.clear();
     let mut turns = Vec::new();
     let mut fixtures = BTreeMap::new();
+    let mut mtimes = BTreeMap::new();
     let mut pending: BTreeMap<String, String> = BTreeMap::new();
     for (index, step) in rewritten.steps.iter_mut().enumerate() {
         let number = index + 1;
         let (calls, results, reported) = match step {
             Step::Assistant(a) => (Some(&mut a.calls), None, a.usage),
-            Step::Results(r) => (None, Some(&*r), None),
+            Step::Results(r) => (None, Some(r), None),
             Step::Turn { assistant, results } => {
-                (Some(&mut assistant.calls), Some(&*results), assistant.usage)
+                (Some(&mut assistant.calls), Some(results), assistant.usage)
             }
             other => {
                 return Err(refuse(
@@ -70,26 +90,7 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
             }
         };
         if let Some(calls) = calls {
-            if !pending.is_empty() {
-                let ids: Vec<&str> = pending.keys().map(String::as_str).collect();
-                return Err(refuse(
-                    number,
-                    format!(
-                        "calls {} are still unanswered; the agent answers every call of a turn before the next",
-                        ids.join(", ")
-                    ),
-                ));
-            }
-            let mut blocks = Vec::new();
-            for call in calls.iter_mut() {
-                call.input = real_input(call).map_err(|m| refuse(number, m))?;
-                pending.insert(call.id.clone(), call.name.clone());
-                blocks.push(Block::ToolUse {
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                    input: Value::Object(call.input.clone()),
-                });
-            }
+            let blocks = tool_uses(calls, &mut pending).map_err(|m| refuse(number, m))?;
             turns.push(Turn {
                 blocks,
                 usage: reported.map(wire_usage).unwrap_or(Usage::SMALL),
@@ -102,8 +103,7 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
                     format!("result {} answers no pending call", result.id),
                 )
             })?;
-            let (path, bytes) = fixture(&name, result);
-            fixtures.insert(path, bytes);
+            files(&name, result, &mut fixtures, &mut mtimes).map_err(|m| refuse(number, m))?;
         }
     }
     if let Some(id) = pending.keys().next() {
@@ -119,8 +119,127 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
             summary: scenario.summary.clone().unwrap_or_else(|| "summary".into()),
         },
         fixtures,
+        mtimes,
         scenario: rewritten,
     })
+}
+
+/// A file's text as Read returns it: every line (split at `\n`) after its number and a tab.
+fn numbered(text: &str) -> String {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, line)| format!("{}\t{line}", i + 1))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Grep runs ripgrep with `--max-columns 500` (`GrepTool.ts`): a line of 500 bytes or more
+/// comes back as `[Omitted long matching line]` (measured with the vendored ripgrep), so a Grep
+/// result cannot hold one.
+fn grep_lines(result: &ResultSpec) -> Result<(), String> {
+    const MAX_COLUMNS: usize = 500;
+    match result
+        .body
+        .render()
+        .split('\n')
+        .position(|l| l.len() >= MAX_COLUMNS)
+    {
+        Some(at) => Err(format!(
+            "result {}: line {} has {MAX_COLUMNS} bytes or more, which Grep does not print",
+            result.id,
+            at + 1
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The files a Glob result lists, in order: every line a path below `fixtures/<id>/`.
+fn glob_files(result: &ResultSpec) -> Result<impl Iterator<Item = String>, String> {
+    let text = result.body.render();
+    let folder = format!("{FIXTURE_DIR}/{}/", result.id);
+    let lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+    if lines.len() > GLOB_LIMIT {
+        return Err(format!(
+            "result {}: {} paths, more than Glob lists ({GLOB_LIMIT})",
+            result.id,
+            lines.len()
+        ));
+    }
+    if let Some(bad) = lines.iter().find(|l| {
+        !l.starts_with(&folder) || l.len() == folder.len() || l.split('/').any(|c| c == "..")
+    }) {
+        return Err(format!(
+            "result {}: every line of a Glob result must be a file path below `{folder}`, not `{bad}`",
+            result.id
+        ));
+    }
+    Ok(lines.into_iter())
+}
+
+/// The tool_use blocks of one assistant message, each call given its real input; the calls
+/// join `pending` (id → tool), which must be empty: the agent answers every call of a turn
+/// before the next.
+fn tool_uses(
+    calls: &mut [Call],
+    pending: &mut BTreeMap<String, String>,
+) -> Result<Vec<Block>, String> {
+    if !pending.is_empty() {
+        let ids: Vec<&str> = pending.keys().map(String::as_str).collect();
+        return Err(format!(
+            "calls {} are still unanswered; the agent answers every call of a turn before the next",
+            ids.join(", ")
+        ));
+    }
+    let mut blocks = Vec::new();
+    for call in calls.iter_mut() {
+        call.input = real_input(call)?;
+        pending.insert(call.id.clone(), call.name.clone());
+        blocks.push(Block::ToolUse {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            input: Value::Object(call.input.clone()),
+        });
+    }
+    Ok(blocks)
+}
+
+/// The fixture files of one result (and Read's numbered text in its place).
+fn files(
+    tool: &str,
+    result: &mut ResultSpec,
+    fixtures: &mut BTreeMap<String, Vec<u8>>,
+    mtimes: &mut BTreeMap<String, u64>,
+) -> Result<(), String> {
+    match tool {
+        "Read" => {
+            let text = result.body.render();
+            if text.is_empty() || text.contains('\r') {
+                return Err(format!(
+                    "result {}: a Read result must be non-empty text without `\\r`",
+                    result.id
+                ));
+            }
+            fixtures.insert(
+                format!("{FIXTURE_DIR}/{}.txt", result.id),
+                text.clone().into_bytes(),
+            );
+            result.body = crate::scenario::Body::Text(numbered(&text));
+        }
+        "Glob" => {
+            for (i, path) in glob_files(result)?.enumerate() {
+                fixtures.insert(path.clone(), Vec::new());
+                mtimes.insert(path, i as u64);
+            }
+        }
+        _ => {
+            if tool == "Grep" {
+                grep_lines(result)?;
+            }
+            let (path, bytes) = fixture(tool, result);
+            fixtures.insert(path, bytes);
+        }
+    }
+    Ok(())
 }
 
 /// The scenario's reported usage as the server reports it for that turn.
@@ -144,9 +263,11 @@ fn real_input(call: &Call) -> Result<Map<String, Value>, String> {
             "-n": false,
             "head_limit": 0,
         }),
+        "Glob" => json!({"pattern": "**/*", "path": format!("{FIXTURE_DIR}/{}", call.id)}),
+        "Read" => json!({"file_path": format!("{FIXTURE_DIR}/{}.txt", call.id)}),
         other => {
             return Err(format!(
-                "call {}: tool `{other}` cannot be probed yet (Bash and Grep can)",
+                "call {}: tool `{other}` cannot be probed yet (Bash, Grep, Glob and Read can)",
                 call.id
             ));
         }
@@ -209,6 +330,27 @@ mod tests {
     }
 
     #[test]
+    fn read_and_glob_become_files_and_real_calls() {
+        let s = scenario(
+            r#"[{"turn": {"calls": [{"id": "r1", "name": "Read"}, {"id": "l1", "name": "Glob"}],
+                "results": [{"id": "r1", "text": "a\nb"}, {"id": "l1", "text": "fixtures/l1/x/b\nfixtures/l1/a"}]}}]"#,
+        )
+        .unwrap();
+        let p = plan(&s).unwrap();
+        assert_eq!(p.fixtures["fixtures/r1.txt"], b"a\nb");
+        assert_eq!(p.fixtures["fixtures/l1/x/b"], b"");
+        assert_eq!(p.mtimes["fixtures/l1/x/b"], 0);
+        assert_eq!(p.mtimes["fixtures/l1/a"], 1);
+        let Step::Turn { assistant, results } = &p.scenario.steps[0] else {
+            panic!("step 1 stays a turn")
+        };
+        assert_eq!(assistant.calls[0].input["file_path"], "fixtures/r1.txt");
+        assert_eq!(assistant.calls[1].input["pattern"], "**/*");
+        assert_eq!(results[0].body.render(), "1\ta\n2\tb");
+        assert_eq!(results[1].body.render(), "fixtures/l1/x/b\nfixtures/l1/a");
+    }
+
+    #[test]
     fn a_scenario_usage_is_what_the_server_reports() {
         let s = scenario(
             r#"[{"turn": {"calls": [{"id": "b1", "name": "Bash"}], "results": [{"id": "b1", "text": "a"}],
@@ -228,11 +370,23 @@ mod tests {
 
     #[test]
     fn refuses_what_cannot_be_probed() {
-        let s = scenario(r#"[{"turn": {"calls": [{"id": "r1", "name": "Read"}], "results": [{"id": "r1", "text": "a"}]}}]"#).unwrap();
+        let s = scenario(r#"[{"turn": {"calls": [{"id": "w1", "name": "Write"}], "results": [{"id": "w1", "text": "a"}]}}]"#).unwrap();
         let e = plan(&s).unwrap_err().to_string();
         assert_eq!(
             e,
-            "plan t.json: step 1: call r1: tool `Read` cannot be probed yet (Bash and Grep can)"
+            "plan t.json: step 1: call w1: tool `Write` cannot be probed yet (Bash, Grep, Glob and Read can)"
+        );
+        let s = scenario(r#"[{"turn": {"calls": [{"id": "g1", "name": "Grep"}], "results": [{"id": "g1", "chars": 500}]}}]"#).unwrap();
+        let e = plan(&s).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "plan t.json: step 1: result g1: line 1 has 500 bytes or more, which Grep does not print"
+        );
+        let s = scenario(r#"[{"turn": {"calls": [{"id": "l1", "name": "Glob"}], "results": [{"id": "l1", "text": "src/a.rs"}]}}]"#).unwrap();
+        let e = plan(&s).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "plan t.json: step 1: result l1: every line of a Glob result must be a file path below `fixtures/l1/`, not `src/a.rs`"
         );
         let s = scenario(r#"[{"assistant": {"calls": [{"id": "b1", "name": "Bash"}]}}]"#).unwrap();
         let e = plan(&s).unwrap_err().to_string();

@@ -81,6 +81,9 @@ pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabErro
     for (relative, bytes) in &planned.fixtures {
         dirs.write_fixture(relative, bytes)?;
     }
+    for (relative, offset) in &planned.mtimes {
+        dirs.set_mtime(relative, plan::MTIME_BASE + offset)?;
+    }
     let server = ScriptedServer::start(planned.script.clone())?;
     let outcome = agent::run(command, &dirs, &server.url())?;
     let log = server.stop();

@@ -39,8 +39,13 @@ fn every_committed_record_replays_exactly() {
     // Each record: its items plus the summary-request row. p01 under two versions: 7 tool_use
     // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
     // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1; p04 under two versions: 5 +
-    // 5 + 1 each.
-    assert_eq!(compared, 2 * 15 + 2 * 7 + 3 + 2 * 11);
+    // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1 and
+    // p10 2 + 2 + 1, each under two versions.
+    assert_eq!(records.len(), 19);
+    assert_eq!(
+        compared,
+        2 * 15 + 2 * 7 + 3 + 2 * 11 + 2 * 7 + 2 * 9 + 2 * 5 + 2 * 5 + 2 * 23 + 2 * 5
+    );
 }
 
 #[test]
@@ -60,6 +65,20 @@ fn a_broken_constant_makes_the_replay_fail() {
             .unwrap();
         assert!(line.contains("differs at "), "{constant}: {line}");
     }
+}
+
+#[test]
+fn a_broken_glob_cap_makes_the_glob_replay_fail() {
+    // Glob's 50001-char result was persisted: with the cap one higher the profile keeps it.
+    let record = "conformance/claude-code-2.1.88/p08-probe-glob-thresholds.json";
+    let out = lab(&["probe", "--replay", record, "--const", "max_result=50001"]);
+    assert_eq!(out.code, 1);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("tool_result toolu_gl50001"))
+        .unwrap();
+    assert!(line.contains("differs at 0"), "{line}");
 }
 
 #[test]

@@ -53,11 +53,12 @@ fn report_writes_thirteen_files_and_checks_them() {
         "{}",
         read("findings.md")
     );
-    // Every committed conformance record replays exactly: seven records (p01, p02 and p04 under
-    // 2.1.88 and 2.1.332, p03 under 2.1.88), 15 + 7 + 3 + 11 + 15 + 7 + 11 = 69 items.
+    // Every committed conformance record replays exactly: 19 records (p01, p02, p04-p10 under
+    // 2.1.88 and 2.1.332, p03 under 2.1.88), 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 3 =
+    // 177 items.
     let conformance = read("conformance.md");
     assert!(
-        conformance.contains("\n7 of 7 records exact; 69 of 69 compared items agree.\n"),
+        conformance.contains("\n19 of 19 records exact; 177 of 177 compared items agree.\n"),
         "{conformance}"
     );
     assert!(conformance.contains(
