@@ -371,9 +371,22 @@ impl World {
         );
     }
 
-    /// The spill path of a tool_use_id: `spill_dir/<safe_id>.txt`.
+    /// The spill path of a tool_use_id: `spill_dir/<safe_id>.txt`; under Claude Code's
+    /// per-tool arrival a Bash result's file is named by its shell task id instead
+    /// ([`bash_task_id`], D1).
     pub(crate) fn spill_path(&self, id: &str) -> String {
-        let name = format!("{}.txt", self.profile.safe_id(id));
+        let bash = self.profile.arrival == crate::compaction::profile::Arrival::PersistPerTool
+            && self
+                .ledger
+                .results
+                .get(id)
+                .is_some_and(|r| r.name == "Bash");
+        let stem = if bash {
+            bash_task_id(id)
+        } else {
+            self.profile.safe_id(id)
+        };
+        let name = format!("{stem}.txt");
         if self.profile.safe_id == SafeId::RawPathlib && name.starts_with('/') {
             // pathlib: `Path(dir) / "/x.txt"` is `/x.txt`.
             return store::normalize(&name);
@@ -458,6 +471,23 @@ impl World {
     }
 }
 
+/// Claude Code names a Bash spill file by the shell task that ran the command, not by the
+/// tool_use id (`BashTool.tsx` links the task's output file to
+/// `getToolResultPath(result.outputTaskId)`; D1 of research/claude_code_probe.md). A task id is
+/// `b` and 8 characters of `0-9a-z`, each a random byte modulo 36 (`Task.ts` generateTaskId);
+/// the lab's deterministic stand-in takes those 8 bytes from the sha256 of the tool_use id, so
+/// a file keeps its real shape and `lab probe` maps a real task id onto the same name.
+pub fn bash_task_id(tool_use_id: &str) -> String {
+    use sha2::{Digest, Sha256};
+    const ALPHABET: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let hash = Sha256::digest(tool_use_id.as_bytes());
+    let mut id = String::from("b");
+    for byte in hash.iter().take(8) {
+        id.push(char::from(ALPHABET[usize::from(*byte) % ALPHABET.len()]));
+    }
+    id
+}
+
 #[cfg(test)]
 impl World {
     /// A world for unit tests: `profile` as given, an in-memory store with the spill store at
@@ -503,6 +533,13 @@ impl World {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bash_task_id_stand_in_has_the_real_shape() {
+        // b + 8 of 0-9a-z; values from Python: sha256(id)[i] % 36 for i < 8.
+        assert_eq!(super::bash_task_id("toolu_b"), "bdo4dhqpf");
+        assert_eq!(super::bash_task_id("toolu_b30001"), "bc52t1amu");
+    }
+
     use super::*;
     use crate::compaction::profile::COURSE_MAIN;
 

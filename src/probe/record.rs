@@ -7,8 +7,9 @@
 //! first, so the hash does not depend on the run's directories). Normalised to the
 //! profile's virtual layout: the run's working directory, HOME, TMPDIR and their `/`→`-` project
 //! folder name, the session id, today's date (the profile's fixed 2026-03-31), and the shell
-//! task id that names a Bash spill file (replaced by the tool_use id: D1 of
-//! research/claude_code_probe.md, a documented normalisation).
+//! task id that names a Bash spill file (random in the agent; replaced by the profile's
+//! deterministic stand-in, `bash_task_id` of the tool_use id: D1 of
+//! research/claude_code_probe.md).
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -214,8 +215,9 @@ pub fn result_text(n: &Normaliser, s: &str, id: &str, bash_ids: &[String]) -> St
     own
 }
 
-/// `tool-results/<task id>.txt` → `tool-results/<tool_use id>.txt`.
+/// `tool-results/<task id>.txt` → `tool-results/<the profile's stand-in task id>.txt`.
 fn rename_spill(text: &str, id: &str) -> String {
+    let id = &crate::compaction::world::bash_task_id(id);
     const DIR: &str = "/tool-results/";
     let Some(at) = text.find(DIR) else {
         return text.to_string();
@@ -430,7 +432,7 @@ mod tests {
         let text = "<persisted-output>\nsaved to: /h/tool-results/bktzvp658.txt\n</persisted-output>\n\n<system-reminder>\nuse todos\n</system-reminder>\n";
         let out = result_text(&n, text, "toolu_b", &["toolu_b".into()]);
         let expected = format!(
-            "<persisted-output>\nsaved to: /h/tool-results/toolu_b.txt\n</persisted-output>\n\n{}",
+            "<persisted-output>\nsaved to: /h/tool-results/bdo4dhqpf.txt\n</persisted-output>\n\n{}",
             hashed_marker("<system-reminder>\nuse todos\n</system-reminder>\n")
         );
         assert_eq!(out, expected);

@@ -78,7 +78,8 @@ pub enum Arrival {
     Verbatim,
     /// Claude Code's `maybePersistLargeToolResult`: an empty result becomes
     /// `(<tool> completed with no output)`; a result longer than its tool's threshold is written
-    /// once to `tool-results/<id>.txt` and replaced by a 2KB preview.
+    /// once to `tool-results/<id>.txt` (a Bash result to `tool-results/<shell task id>.txt`,
+    /// the lab's stand-in `world::bash_task_id`) and replaced by a 2KB preview.
     PersistPerTool,
 }
 

@@ -248,7 +248,8 @@ mod tests {
         .unwrap();
         assert_eq!(world.result("b1").unwrap().len(), 30_000);
         let b2 = format!(
-            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b2.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+            // A Bash file is named by its shell task id: the stand-in of b2 (D1).
+            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b0k1w3suf.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
             "x".repeat(2_000)
         );
         assert_eq!(world.result("b2"), Some(b2.as_str()));
@@ -263,7 +264,10 @@ mod tests {
             .collect();
         assert_eq!(
             files,
-            ["/lab/tool-results/b2.txt", "/lab/tool-results/g1.txt"]
+            [
+                "/lab/tool-results/b0k1w3suf.txt",
+                "/lab/tool-results/g1.txt"
+            ]
         );
         // A persisted result is the designed path, not an unseen compaction.
         assert!(!world.ledger.results["b2"].unseen_compacted);
@@ -284,7 +288,7 @@ mod tests {
         )
         .unwrap();
         let u1 = format!(
-            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/u1.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+            "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b7m3d87m6.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
             "é".repeat(2_000)
         );
         assert_eq!(world.result("u1"), Some(u1.as_str()));
