@@ -167,13 +167,15 @@ fn d2_raw_spill_ids_do_not_write_outside() {
     let up = "../".repeat(13);
     // course-site joins with pathlib (an absolute id replaces the directory), claude-code with
     // Node's path.join (an absolute id stays below it): the traversals the modelled code makes.
+    // A Grep result: claude-code names a Bash spill file by its shell task id, not the tool_use
+    // id (D1), so a Bash id cannot traverse there.
     for (profile, absolute_escapes) in [("course-site", 1), ("claude-code", 0)] {
         for (id, escaping) in [
             (format!("{up}{v}/spilled"), 1),
             (format!("{v}/keep"), absolute_escapes),
         ] {
             let text = format!(
-                r#"{{"profile":"{profile}","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Bash"}}]}}}},{{"results":[{{"id":"{id}","chars":250000}}]}},{{"prepare":true}}]}}"#
+                r#"{{"profile":"{profile}","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Grep"}}]}}}},{{"results":[{{"id":"{id}","chars":250000}}]}},{{"prepare":true}}]}}"#
             );
             let file = scenario(dir.path(), "spill.json", &text);
             let out = lab(&["run", &file, "--store", "dir", "--format", "json"]);
