@@ -268,7 +268,7 @@ pub struct MatrixArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "lost_forever,pointer_lost"
+        default_value = "dropped_unsaved,pointer_lost"
     )]
     pub observe: Vec<String>,
     #[command(flatten)]
@@ -313,7 +313,7 @@ pub struct SweepArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "lost_forever,pointer_lost"
+        default_value = "dropped_unsaved,pointer_lost"
     )]
     pub observe: Vec<String>,
     #[command(flatten)]
