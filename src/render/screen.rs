@@ -171,11 +171,11 @@ mod tests {
 
     #[test]
     fn prose_wraps_between_words_with_a_hanging_indent() {
-        let line = "  also changed: orphan_files 1 → 2, api_valid true → false, context_size 2009";
+        let line = "  also changed: orphan_files 1 → 2, api_valid true → false, context_chars 2009";
         let fitted = fit(line, 40);
         assert_eq!(
             fitted,
-            "  also changed: orphan_files 1 → 2,\n    api_valid true → false,\n    context_size 2009"
+            "  also changed: orphan_files 1 → 2,\n    api_valid true → false,\n    context_chars 2009"
         );
         assert!(fitted.lines().all(|l| width_of(l) <= 40), "{fitted}");
     }
