@@ -33,7 +33,7 @@ pub fn diff(baseline: &[(String, Value)], broken: &[(String, Value)]) -> Vec<Cha
         .collect()
 }
 
-/// `lost_forever 0 → 1, pointer_lost 0 → 1`.
+/// `dropped_unsaved 0 → 1, pointer_lost 0 → 1`.
 pub fn describe_changes(changes: &[Change], separator: &str) -> String {
     changes
         .iter()
@@ -58,7 +58,8 @@ pub fn describe_or_nothing(changes: &[Change], separator: &str) -> String {
     }
 }
 
-/// The value of observable `name`, if the list has it.
+/// The value of observable `name` (a deprecated name reads its replacement), if the list has it.
 pub fn observable_value(flat: &[(String, Value)], name: &str) -> Option<Value> {
+    let name = crate::compaction::observables::current_name(name);
     flat.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
 }

@@ -1,6 +1,6 @@
 //! Pure text helpers shared by results and renderers: a JSON value as a table cell (`text`), the
 //! same shortened to one line (`short`), and the ✓/✗ mark. A leaf: results use it to describe
-//! themselves (`lost_forever 0 → 1`), so they never need a renderer.
+//! themselves (`dropped_unsaved 0 → 1`), so they never need a renderer.
 
 use serde_json::Value;
 

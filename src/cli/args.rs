@@ -44,9 +44,9 @@ pub struct ProfilesArgs {
     pub name: Option<String>,
 }
 
-/// Overrides shared by the commands that run a scenario.
+/// The profile and its overrides: every command that runs a scenario.
 #[derive(Debug, Args)]
-pub struct CliRunOptions {
+pub struct CliOverrides {
     /// Profile to run under (default: the scenario's, else course-main).
     #[arg(long)]
     pub profile: Option<String>,
@@ -56,31 +56,98 @@ pub struct CliRunOptions {
     /// Set a constant: `--const keep_results=0`.
     #[arg(long = "const", value_name = "NAME=VALUE", value_parser = parse_pair)]
     pub constants: Vec<(String, String)>,
+}
+
+/// The compaction layer's directories (not offered where no spill or transcript is written).
+#[derive(Debug, Args)]
+pub struct CliDirs {
     /// Spill directory (an absolute path; virtual with the memory store).
     #[arg(long)]
     pub spill_dir: Option<String>,
     /// Transcript directory (an absolute path; virtual with the memory store).
     #[arg(long)]
     pub transcript_dir: Option<String>,
+}
+
+/// The store backend.
+#[derive(Debug, Args)]
+pub struct CliStoreKind {
     /// Store backend: memory (virtual paths, default) or dir (a real temporary directory).
     #[arg(long, value_enum, default_value_t = CliStore::Memory)]
     pub store: CliStore,
+}
+
+/// Everything a compaction run can override: `run`, `explain`, `matrix`, `sweep`.
+#[derive(Debug, Args)]
+pub struct CliRunOptions {
+    #[command(flatten)]
+    pub overrides: CliOverrides,
+    #[command(flatten)]
+    pub dirs: CliDirs,
+    #[command(flatten)]
+    pub store: CliStoreKind,
     /// With `--store dir`: use a given --spill-dir/--transcript-dir that already holds files
     /// (they are never overwritten nor counted as spill files). Without it such a dir is refused.
     #[arg(long)]
     pub reuse_dir: bool,
 }
 
-impl From<CliRunOptions> for RunOptions {
-    fn from(value: CliRunOptions) -> Self {
+/// What `lab memory` can override: the memory lab writes no spill or transcript.
+#[derive(Debug, Args)]
+pub struct CliMemoryOptions {
+    #[command(flatten)]
+    pub overrides: CliOverrides,
+    #[command(flatten)]
+    pub store: CliStoreKind,
+}
+
+/// What `lab search` can override: its candidates run on the memory store only.
+#[derive(Debug, Args)]
+pub struct CliSearchOptions {
+    #[command(flatten)]
+    pub overrides: CliOverrides,
+    #[command(flatten)]
+    pub dirs: CliDirs,
+}
+
+impl From<CliOverrides> for RunOptions {
+    fn from(value: CliOverrides) -> Self {
         RunOptions {
             profile: value.profile,
             switches: value.switches,
             constants: value.constants,
-            spill_dir: value.spill_dir,
-            transcript_dir: value.transcript_dir,
-            store: value.store.into(),
+            ..RunOptions::default()
+        }
+    }
+}
+
+impl From<CliRunOptions> for RunOptions {
+    fn from(value: CliRunOptions) -> Self {
+        RunOptions {
+            spill_dir: value.dirs.spill_dir,
+            transcript_dir: value.dirs.transcript_dir,
+            store: value.store.store.into(),
             reuse_dir: value.reuse_dir,
+            ..value.overrides.into()
+        }
+    }
+}
+
+impl From<CliMemoryOptions> for RunOptions {
+    fn from(value: CliMemoryOptions) -> Self {
+        RunOptions {
+            store: value.store.store.into(),
+            ..value.overrides.into()
+        }
+    }
+}
+
+impl From<CliSearchOptions> for RunOptions {
+    fn from(value: CliSearchOptions) -> Self {
+        RunOptions {
+            spill_dir: value.dirs.spill_dir,
+            transcript_dir: value.dirs.transcript_dir,
+            ..value.overrides.into()
         }
     }
 }
@@ -144,6 +211,7 @@ impl RunArgs {
     pub(crate) fn into_command(self, format: Format) -> Result<Command, LabError> {
         let scenario = Scenario::load(&self.scenario)?;
         let options = RunOptions::from(self.options);
+        run::refuse_compaction_dirs(&scenario, &options)?;
         let mode = match self.brk.as_deref() {
             None => RunMode::Plain,
             Some(name) if names_memory_break(name) => {
@@ -268,7 +336,7 @@ pub struct MatrixArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "lost_forever,pointer_lost"
+        default_value = "dropped_unsaved,pointer_lost"
     )]
     pub observe: Vec<String>,
     #[command(flatten)]
@@ -313,7 +381,7 @@ pub struct SweepArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "lost_forever,pointer_lost"
+        default_value = "dropped_unsaved,pointer_lost"
     )]
     pub observe: Vec<String>,
     #[command(flatten)]
@@ -374,7 +442,7 @@ pub struct MemoryArgs {
     #[arg(long)]
     pub scenario: Option<PathBuf>,
     #[command(flatten)]
-    pub options: CliRunOptions,
+    pub options: CliMemoryOptions,
 }
 
 impl MemoryArgs {
@@ -494,7 +562,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = search::DEFAULT_BUDGET)]
     pub budget: usize,
     #[command(flatten)]
-    pub options: CliRunOptions,
+    pub options: CliSearchOptions,
     /// Directory of the minimal scenario (default ./found, never the committed scenarios/).
     #[arg(long, default_value = "found")]
     pub out_dir: PathBuf,

@@ -110,7 +110,7 @@ pub(crate) const GEN: &str = concat!(
 pub(crate) const SEARCH: &str = concat!(
     "Examples:\n",
     "  lab search --list\n",
-    "  lab search --property lost_forever --seed 1\n\n",
+    "  lab search --property dropped_unsaved --seed 1\n\n",
     "Exit codes: 0 a counterexample was found, 1 none within the budget, 2 bad usage or input."
 );
 

@@ -30,7 +30,7 @@ pub struct AuditArgs {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProfileAudit {
     pub profile: String,
-    pub lost_forever: usize,
+    pub dropped_unsaved: usize,
     pub pointer_lost: usize,
     pub unrecoverable: usize,
     /// The final request would be refused by the API (a tool_use without its result, or the
@@ -56,6 +56,8 @@ pub struct ProfileAudit {
     pub dangling_pointers: usize,
     pub compaction_churn: usize,
     pub pairs_broken_by_compaction: usize,
+    /// Deprecated name of `dropped_unsaved`, kept in the JSON for one release.
+    pub lost_forever: usize,
 }
 
 /// One imported session.
@@ -75,7 +77,7 @@ impl SessionAudit {
         self.profiles
             .iter()
             .map(|p| {
-                p.lost_forever + p.pointer_lost + p.unrecoverable + usize::from(p.pairs_broken)
+                p.dropped_unsaved + p.pointer_lost + p.unrecoverable + usize::from(p.pairs_broken)
             })
             .sum()
     }
@@ -86,7 +88,7 @@ impl SessionAudit {
 pub struct ProfileTotal {
     pub profile: String,
     pub sessions: usize,
-    pub lost_forever: usize,
+    pub dropped_unsaved: usize,
     pub pointer_lost: usize,
     pub unrecoverable: usize,
     pub sessions_pairs_broken: usize,
@@ -101,6 +103,8 @@ pub struct ProfileTotal {
     pub dangling_pointers: usize,
     pub compaction_churn: usize,
     pub pairs_broken_by_compaction: usize,
+    /// Deprecated name of `dropped_unsaved`, kept in the JSON for one release.
+    pub lost_forever: usize,
 }
 
 /// Everything `lab audit` found.
@@ -195,11 +199,12 @@ fn audit_session(
         let o = &report.observables;
         rows.push(ProfileAudit {
             profile: profile.name.to_owned(),
-            lost_forever: o.lost_forever,
+            dropped_unsaved: o.dropped_unsaved,
+            lost_forever: o.dropped_unsaved,
             pointer_lost: o.pointer_lost,
             unrecoverable: o.unrecoverable,
             pairs_broken: !o.api_valid,
-            peak_context: o.peak_context_chars,
+            peak_context: o.peak_context_size,
             unit: profile.estimator.unit().to_owned(),
             common_tokens: crate::compaction::profile::common_tokens(&report.messages),
             model_calls: o.model_calls,
@@ -228,6 +233,7 @@ fn audit_session(
 fn failed(profile: &Profile, error: String) -> ProfileAudit {
     ProfileAudit {
         profile: profile.name.to_owned(),
+        dropped_unsaved: 0,
         lost_forever: 0,
         pointer_lost: 0,
         unrecoverable: 0,
@@ -270,7 +276,8 @@ fn total(profile: &Profile, sessions: &[SessionAudit]) -> ProfileTotal {
     ProfileTotal {
         profile: profile.name.to_owned(),
         sessions: rows.len(),
-        lost_forever: rows.iter().map(|(_, p)| p.lost_forever).sum(),
+        dropped_unsaved: rows.iter().map(|(_, p)| p.dropped_unsaved).sum(),
+        lost_forever: rows.iter().map(|(_, p)| p.dropped_unsaved).sum(),
         pointer_lost: rows.iter().map(|(_, p)| p.pointer_lost).sum(),
         unrecoverable: rows.iter().map(|(_, p)| p.unrecoverable).sum(),
         sessions_pairs_broken: rows.iter().filter(|(_, p)| p.pairs_broken).count(),

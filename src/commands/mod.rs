@@ -152,6 +152,6 @@ mod tests {
             format: Format::default(),
         }))
         .unwrap();
-        assert!(list.text.contains("lost_forever"), "{}", list.text);
+        assert!(list.text.contains("dropped_unsaved"), "{}", list.text);
     }
 }

@@ -125,6 +125,28 @@ pub fn refuse_memory_profile(
     }
 }
 
+/// Refuses the compaction layer's directory options on a memory run: the memory lab writes no
+/// spill file or transcript, so `--spill-dir`, `--transcript-dir` and `--reuse-dir` would be
+/// silently ignored.
+pub fn refuse_compaction_dirs(scenario: &Scenario, options: &RunOptions) -> Result<(), LabError> {
+    let Some(memory) = memory::run::memory_profile(scenario, options) else {
+        return Ok(());
+    };
+    let given = [
+        ("--spill-dir", options.spill_dir.is_some()),
+        ("--transcript-dir", options.transcript_dir.is_some()),
+        ("--reuse-dir", options.reuse_dir),
+    ];
+    match given.iter().find(|(_, set)| *set) {
+        Some((flag, _)) => Err(LabError::Usage(format!(
+            "{}: {flag} does not apply to a memory run ({} writes no spill file or \
+             transcript; its store is chosen with --store)",
+            scenario.name, memory.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The breaks' changes; after a single break in text, also the broken run itself (and a note
 /// when the break makes the scenario's expectations fail).
 fn compaction_breaks(cmd: &RunCmd, list: &[Break]) -> Result<Outcome, LabError> {

@@ -28,7 +28,7 @@ use crate::transcript::Message;
 pub struct RunReport {
     pub scenario: String,
     pub profile: String,
-    /// The unit of `context_chars` and `peak_context_chars`: `chars` or `tokens`, by the
+    /// The unit of `context_size` and `peak_context_size`: `chars` or `tokens`, by the
     /// profile's own estimate (the names stay for compatibility).
     pub context_unit: &'static str,
     pub switches: Value,

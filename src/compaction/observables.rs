@@ -1,8 +1,16 @@
 //! Observables: pure functions of a run's state (messages, spill store, archives, trace), SPEC §4.
 //!
-//! `lost_forever` and `pointer_lost` follow the companion prototype's `probe` exactly: a result
-//! whose content in the final context is a no-pointer placeholder is lost forever when no spill
-//! file of its id exists, and has lost its pointer when one does.
+//! `dropped_unsaved` and `pointer_lost` follow the companion prototype's `probe` exactly (its
+//! `lost_forever`): a result whose content in the final context is a no-pointer placeholder is
+//! dropped unsaved when no spill file of its id exists, and has lost its pointer when one does.
+//! A transcript or session log may still hold a dropped result; `unrecoverable` counts what no
+//! copy holds.
+//!
+//! Three names of the first release are kept in the JSON for one more release, with their old
+//! values ([`Deprecated`]): `lost_forever` (now `dropped_unsaved`: it alarmed about results a
+//! transcript still held), `context_chars` and `peak_context_chars` (now `context_size` and
+//! `peak_context_size`: they held tokens under the token-estimating profiles; the unit is the
+//! run's `context_unit`).
 
 use std::collections::BTreeSet;
 
@@ -19,7 +27,7 @@ use crate::transcript::{Content, Role};
 /// Names accepted in `expect`, in output order.
 pub const OBSERVABLE_NAMES: &[&str] = &[
     "persisted_files",
-    "lost_forever",
+    "dropped_unsaved",
     "pointer_lost",
     "unrecoverable",
     "orphan_files",
@@ -28,8 +36,8 @@ pub const OBSERVABLE_NAMES: &[&str] = &[
     "placeholders",
     "pairs_intact",
     "api_valid",
-    "context_chars",
-    "peak_context_chars",
+    "context_size",
+    "peak_context_size",
     "messages",
     "model_calls",
     "transcripts",
@@ -42,7 +50,37 @@ pub const OBSERVABLE_NAMES: &[&str] = &[
     "compaction_churn",
     "pairs_broken_by_compaction",
     "path_escapes",
+    "lost_forever",
+    "context_chars",
+    "peak_context_chars",
 ];
+
+/// The names of the first release kept for one more (see the module docs), each with its new
+/// name. Accepted wherever an observable is named; shown in JSON only.
+pub const DEPRECATED_NAMES: [(&str, &str); 3] = [
+    ("lost_forever", "dropped_unsaved"),
+    ("context_chars", "context_size"),
+    ("peak_context_chars", "peak_context_size"),
+];
+
+/// What the three loss counts mean, printed under every table that shows them.
+pub const LOSS_LEGEND: &str = "dropped_unsaved: results replaced with no pointer and no spill \
+file of their id (the model cannot get them back; a transcript or session log may still hold \
+them); pointer_lost: replaced with no pointer while their spill file exists (orphaned); \
+unrecoverable: originals held nowhere (context, spill store, transcript or session log).";
+
+/// True for a name kept only for the JSON of one more release (tables do not show it).
+pub fn is_deprecated(name: &str) -> bool {
+    DEPRECATED_NAMES.iter().any(|(old, _)| *old == name)
+}
+
+/// The current name of an observable (a deprecated name maps to its replacement).
+pub fn current_name(name: &str) -> &str {
+    DEPRECATED_NAMES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map_or(name, |(_, new)| new)
+}
 
 /// A compaction that shrinks the estimate by less than `1 / CHURN_SHARE` of what it was
 /// (5%) counts as churn.
@@ -53,8 +91,9 @@ const CHURN_SHARE: usize = 20;
 pub struct Observables {
     /// Sorted basenames in the spill store.
     pub persisted_files: Vec<String>,
-    /// No-pointer placeholder in context and no spill file of that id.
-    pub lost_forever: usize,
+    /// No-pointer placeholder in context and no spill file of that id (a transcript or session
+    /// log may still hold the original).
+    pub dropped_unsaved: usize,
     /// No-pointer placeholder in context, but a spill file of that id exists (orphaned).
     pub pointer_lost: usize,
     /// Results whose original text is nowhere: not verbatim in context, spill store or archive.
@@ -72,10 +111,10 @@ pub struct Observables {
     /// Every tool_use has exactly one result in the next message and every result answers a
     /// tool_use of the previous message.
     pub api_valid: bool,
-    /// The profile's estimate of the context.
-    pub context_chars: usize,
+    /// The profile's estimate of the context, in the run's `context_unit`.
+    pub context_size: usize,
     /// The largest estimate after any step.
-    pub peak_context_chars: usize,
+    pub peak_context_size: usize,
     /// Messages in context.
     pub messages: usize,
     /// Model calls made by the context layer (summaries).
@@ -105,6 +144,21 @@ pub struct Observables {
     /// Spill writes the modelled code aims outside the run's directories (a tool_use id with
     /// `../` or an absolute path: `escape` events). The lab keeps them in memory, never on disk.
     pub path_escapes: usize,
+    /// The first release's names, kept in the JSON for one more release.
+    #[serde(flatten)]
+    pub deprecated: Deprecated,
+}
+
+/// The observables of the first release under their old names and with their old values, kept
+/// in the JSON for one release after their renaming (module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deprecated {
+    /// Deprecated: `dropped_unsaved`.
+    pub lost_forever: usize,
+    /// Deprecated: `context_size` (in `context_unit`, tokens under some profiles).
+    pub context_chars: usize,
+    /// Deprecated: `peak_context_size`.
+    pub peak_context_chars: usize,
 }
 
 /// Measures a world.
@@ -112,7 +166,7 @@ pub(crate) fn measure(world: &World) -> Observables {
     let spill = world.store.spill_files(&world.spill_dir);
     let messages = world.history.messages();
     let strings = &world.profile.strings;
-    let (mut lost_forever, mut pointer_lost, mut forged, mut placeholders) = (0, 0, 0, 0);
+    let (mut dropped_unsaved, mut pointer_lost, mut forged, mut placeholders) = (0, 0, 0, 0);
     let mut named: BTreeSet<String> = BTreeSet::new();
     let mut verbatim_in_context: BTreeSet<&str> = BTreeSet::new();
     for message in messages.iter().filter(|m| m.role == Role::User) {
@@ -126,7 +180,7 @@ pub(crate) fn measure(world: &World) -> Observables {
                 if world.store.is_file(&world.spill_path(id)) {
                     pointer_lost += 1;
                 } else {
-                    lost_forever += 1;
+                    dropped_unsaved += 1;
                 }
                 continue;
             }
@@ -155,12 +209,14 @@ pub(crate) fn measure(world: &World) -> Observables {
                 && !record.archived_verbatim
         })
         .count();
+    let context_size = world.history.estimate();
+    let peak_context_size = world.counters.peak_chars.max(context_size);
     Observables {
         persisted_files: spill
             .iter()
             .map(|file| store::basename(&file.path).to_owned())
             .collect(),
-        lost_forever,
+        dropped_unsaved,
         pointer_lost,
         unrecoverable,
         orphan_files,
@@ -174,8 +230,8 @@ pub(crate) fn measure(world: &World) -> Observables {
         placeholders,
         pairs_intact: pairs_intact(world),
         api_valid: api_valid(world),
-        context_chars: world.history.estimate(),
-        peak_context_chars: world.counters.peak_chars.max(world.history.estimate()),
+        context_size,
+        peak_context_size,
         messages: messages.len() + usize::from(world.history.pinned().is_some()),
         model_calls: world.counters.model_calls,
         transcripts: world.archive.transcripts.len(),
@@ -195,6 +251,11 @@ pub(crate) fn measure(world: &World) -> Observables {
         compaction_churn: events(world, is_churn),
         pairs_broken_by_compaction: events(world, |e| e.kind == "split"),
         path_escapes: events(world, |e| e.kind == "escape"),
+        deprecated: Deprecated {
+            lost_forever: dropped_unsaved,
+            context_chars: context_size,
+            peak_context_chars: peak_context_size,
+        },
     }
 }
 
@@ -330,7 +391,7 @@ pub struct Fate {
     pub name: String,
     /// Length of the original.
     pub chars: usize,
-    /// One word: verbatim, persisted, pointer, forged, pointer_lost, lost_forever, archived,
+    /// One word: verbatim, persisted, pointer, forged, pointer_lost, dropped_unsaved, archived,
     /// unrecoverable.
     pub status: &'static str,
     /// The final content (shortened) or where the original is.
@@ -378,7 +439,7 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
                         )
                     } else {
                         (
-                            "lost_forever",
+                            "dropped_unsaved",
                             format!("{} — never spilled", shorten(content)),
                         )
                     }

@@ -14,14 +14,14 @@ use crate::scenario::Scenario;
 
 /// The observables a comparison shows, in order.
 pub const COLUMNS: [&str; 11] = [
-    "lost_forever",
+    "dropped_unsaved",
     "pointer_lost",
     "unrecoverable",
     "forged_pointers",
     "pairs_intact",
     "api_valid",
-    "peak_context_chars",
-    "context_chars",
+    "peak_context_size",
+    "context_size",
     "model_calls",
     "spill_chars",
     "transcripts",

@@ -6,24 +6,26 @@ use crate::compaction::observables::Observables;
 use crate::compaction::prototype::LayerObservables;
 use crate::diff::{Flat, observable_value};
 
-/// Observables as `(name, value)` pairs in output order.
+/// Observables as `(name, value)` pairs in output order, under their current names only (a
+/// deprecated name is read through [`observable_value`]).
 pub(crate) fn flatten(observables: &Observables) -> Flat {
     let value = serde_json::to_value(observables).expect("observables serialise");
     value
         .as_object()
         .expect("observables are an object")
         .iter()
+        .filter(|(k, _)| !crate::compaction::observables::is_deprecated(k))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
 
-/// The prototype's `probe` keys, in its order.
+/// The prototype's `probe` keys, in its order (its `lost_forever` is our `dropped_unsaved`).
 pub(crate) const PROBE_KEYS: [&str; 9] = [
     "ran_deny_listed",
     "ran_first_tool",
     "ran_late_tool",
     "persisted_files",
-    "lost_forever",
+    "dropped_unsaved",
     "pointer_lost",
     "pairs_intact",
     "makespan",

@@ -67,7 +67,11 @@ pub fn run(options: &RunOptions) -> Result<Selftest, LabError> {
             "persisted_files",
             files,
         ),
-        ("nothing is lost forever", "lost_forever", Value::from(0)),
+        (
+            "no result is dropped unsaved",
+            "dropped_unsaved",
+            Value::from(0),
+        ),
         (
             "pairs stay intact after the cut",
             "pairs_intact",

@@ -56,7 +56,7 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
             }
             None => vec![
                 p.profile.clone(),
-                p.lost_forever.to_string(),
+                p.dropped_unsaved.to_string(),
                 p.pointer_lost.to_string(),
                 p.unrecoverable.to_string(),
                 if p.pairs_broken { "broken" } else { "ok" }.to_owned(),
@@ -75,7 +75,7 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
     text.push_str(&table(
         &[
             "profile",
-            "lost_forever",
+            "dropped_unsaved",
             "pointer_lost",
             "unrecoverable",
             "pairs",
@@ -109,7 +109,7 @@ fn totals_table(report: &AuditReport, format: Format) -> String {
             vec![
                 t.profile.clone(),
                 t.sessions.to_string(),
-                t.lost_forever.to_string(),
+                t.dropped_unsaved.to_string(),
                 t.pointer_lost.to_string(),
                 t.unrecoverable.to_string(),
                 t.sessions_pairs_broken.to_string(),
@@ -128,7 +128,7 @@ fn totals_table(report: &AuditReport, format: Format) -> String {
         &[
             "profile",
             "sessions",
-            "lost_forever",
+            "dropped_unsaved",
             "pointer_lost",
             "unrecoverable",
             "pairs broken in",

@@ -154,7 +154,10 @@ fn compare_blocks(report: &CompareReport, width: usize, format: Format) -> Strin
         out.push('\n');
     }
     out.push_str(crate::compaction::profile::COMMON_RULE);
-    out.push('\n');
+    out.push_str(&format!(
+        "\n{}\n",
+        crate::compaction::observables::LOSS_LEGEND
+    ));
     compare_errors(report, &mut out);
     out
 }
@@ -197,7 +200,11 @@ fn compare_rows(report: &CompareReport, format: Format) -> String {
         })
         .collect();
     let mut out = table(&header, rows, format);
-    out.push_str(&format!("\n{}\n", crate::compaction::profile::COMMON_RULE));
+    out.push_str(&format!(
+        "\n{}\n{}\n",
+        crate::compaction::profile::COMMON_RULE,
+        crate::compaction::observables::LOSS_LEGEND
+    ));
     compare_errors(report, &mut out);
     out
 }

@@ -16,7 +16,7 @@ fn montecarlo_text(report: &MonteCarloReport, format: Format) -> String {
         g.seed, g.turns, g.mix, g.max_calls, g.size_mu, g.size_sigma, g.size_max
     );
     out.push_str(
-        "mean [95% interval] per session; P(any loss): sessions with lost_forever, pointer_lost \
+        "mean [95% interval] per session; P(any loss): sessions with dropped_unsaved, pointer_lost \
          or unrecoverable above 0, with the Wilson interval\n\n",
     );
     out.push_str(&montecarlo_table(report, format));
@@ -28,7 +28,7 @@ fn montecarlo_text(report: &MonteCarloReport, format: Format) -> String {
 pub fn montecarlo_table(report: &MonteCarloReport, format: Format) -> String {
     let header = [
         "cell",
-        "lost_forever",
+        "dropped_unsaved",
         "pointer_lost",
         "unrecoverable",
         "P(any loss)",

@@ -128,10 +128,8 @@ fn memory_run_text(report: &MemoryReport, format: Format) -> String {
 /// What the sizes under a compaction run's observables are in, and what its two loss counts mean.
 fn legend(unit: &str) -> String {
     format!(
-        "context_chars and peak_context_chars are in {unit} (the profile's estimate). \
-         lost_forever: results replaced with no pointer and no spill file of their id (a \
-         transcript may still hold them); unrecoverable: originals held nowhere (context, spill \
-         store, transcript or session log).\n\n"
+        "context_size and peak_context_size are in {unit} (the profile's estimate). {}\n\n",
+        crate::compaction::observables::LOSS_LEGEND
     )
 }
 
@@ -142,6 +140,7 @@ fn observables(observables: &impl Serialize, format: Format) -> String {
         .as_object()
         .expect("observables are an object")
         .iter()
+        .filter(|(k, _)| !crate::compaction::observables::is_deprecated(k))
         .map(|(k, v)| vec![k.clone(), short(v)])
         .collect();
     let mut out = heading("Observables", format);

@@ -29,7 +29,7 @@ fn estimate<'a>(cell: &'a CellResult, name: &str) -> &'a Estimate {
 
 /// What a profile loses, in words, from its measured means.
 fn loses(cell: &CellResult) -> String {
-    let lost = estimate(cell, "lost_forever").mean;
+    let lost = estimate(cell, "dropped_unsaved").mean;
     let pointer = estimate(cell, "pointer_lost").mean;
     let unrecoverable = estimate(cell, "unrecoverable").mean;
     let mut parts = Vec::new();
@@ -56,7 +56,7 @@ fn loses(cell: &CellResult) -> String {
 fn recoverable(cell: &CellResult) -> &'static str {
     if estimate(cell, "unrecoverable").mean > 0.0 {
         "no: some originals are gone"
-    } else if estimate(cell, "lost_forever").mean > 0.0 {
+    } else if estimate(cell, "dropped_unsaved").mean > 0.0 {
         "yes, from the session log or transcript, not by the model"
     } else {
         "yes"
@@ -105,7 +105,7 @@ pub(super) fn field_md(header: &str) -> Result<String, LabError> {
         [
             estimate(c, "any_loss").mean,
             estimate(c, "unrecoverable").mean,
-            estimate(c, "lost_forever").mean,
+            estimate(c, "dropped_unsaved").mean,
         ]
     };
     cells.sort_by(|a, b| {

@@ -76,13 +76,13 @@ pub(super) fn matrix_md() -> Result<String, LabError> {
     out.push_str("# The 2×2: order × unseen guard (F6)\n\n");
     out.push_str(
         "`lab matrix --rows order --cols unseen_guard` on the prototype replay; each cell is \
-         `lost_forever/pointer_lost`. The two safeguards are independent: with a short path only \
+         `dropped_unsaved/pointer_lost`. The two safeguards are independent: with a short path only \
          removing both (D6) loses anything. On the prototype's 94-char path the guard-only cell, \
          which the prototype had no flag for, already loses a pointer, because the earlier \
          `saved at` placeholder is long enough (31 + 94 > 120) to be compacted again.\n\n",
     );
     let scenario = prototype_replay();
-    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    let observe = vec!["dropped_unsaved".to_owned(), "pointer_lost".to_owned()];
     for (title, dir) in [
         ("Short spill path", Some(SHORT_SPILL_DIR)),
         ("Default spill path", None),
@@ -100,7 +100,7 @@ pub(super) fn matrix_md() -> Result<String, LabError> {
 
 /// The two F5 sweeps: the prototype's guard-off cell and scene A's second micro pass.
 pub(super) fn path_sweeps() -> Result<Vec<(String, SweepReport)>, LabError> {
-    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    let observe = vec!["dropped_unsaved".to_owned(), "pointer_lost".to_owned()];
     let values = sweep::range(60, 120, 1)?;
     let replay = prototype_replay();
     let guard_off = RunOptions {
@@ -164,7 +164,7 @@ pub(super) fn sweep_md(sweeps: &[(String, SweepReport)]) -> String {
         "`lab sweep --vary path --from 60 --to 120`: one run per spill file path length. A `saved \
          at` placeholder is 31 characters plus the path; micro compacts anything longer than 120 \
          characters again, so from a path of 90 characters on the pointer is lost and the file is \
-         orphaned.\n\n![pointer_lost and lost_forever against the spill file path length](sweep-path.svg)\n\n",
+         orphaned.\n\n![pointer_lost and dropped_unsaved against the spill file path length](sweep-path.svg)\n\n",
     );
     for (title, report) in sweeps {
         out.push_str(&format!(
@@ -205,7 +205,7 @@ pub(super) fn profiles_md() -> Result<String, LabError> {
     out.push_str(
         "`lab compare`: the six hand-written workloads of `scenarios/workloads/` under every \
          profile. Each cell is a run; context sizes are in each profile's own unit (characters of \
-         `json.dumps` or of Python's `repr` for the course, tokens for Claude Code). `lost_forever` \
+         `json.dumps` or of Python's `repr` for the course, tokens for Claude Code). `dropped_unsaved` \
          counts no-pointer placeholders without a spill file; `unrecoverable` counts results whose \
          text is nowhere, not in context, spill store or transcript.\n\n",
     );
@@ -457,7 +457,7 @@ pub(super) fn montecarlo_md() -> Result<String, LabError> {
         "{SESSIONS} sessions from `lab gen` (seed 1, 12 turns, the default tool mix, result sizes \
          log-normal with mu 7.5 and sigma 2.0, at most 400000 chars), each run under every cell. \
          Per cell: the mean per session and its 95% interval (normal approximation), and the \
-         share of sessions with any loss (lost_forever, pointer_lost or unrecoverable above 0) \
+         share of sessions with any loss (dropped_unsaved, pointer_lost or unrecoverable above 0) \
          with its Wilson interval. Session i is generated from the child seed (1, \"session\", \
          i), so any one of them can be replayed with `lab gen`; the sums are exact integers, so \
          threads and shards give the same numbers.\n\n"

@@ -19,7 +19,7 @@ const GENERATED: &str = "the generated workload";
 
 /// Observables every found scenario's `expect` records after the property's own.
 const EXPECT_ALSO: &[&str] = &[
-    "lost_forever",
+    "dropped_unsaved",
     "pointer_lost",
     "unrecoverable",
     "orphan_files",
@@ -251,12 +251,12 @@ mod tests {
             ..RunOptions::default()
         };
         assert_eq!(
-            found_name("lost_forever", "course-main", &options),
-            "lost_forever-course-main-unseen_guard-off-keep_results-0"
+            found_name("dropped_unsaved", "course-main", &options),
+            "dropped_unsaved-course-main-unseen_guard-off-keep_results-0"
         );
         assert_eq!(
-            found_name("lost_forever", "course-main", &RunOptions::default()),
-            "lost_forever-course-main"
+            found_name("dropped_unsaved", "course-main", &RunOptions::default()),
+            "dropped_unsaved-course-main"
         );
     }
 

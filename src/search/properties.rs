@@ -41,11 +41,11 @@ impl Property {
 /// Every property, in `--list` order.
 pub const PROPERTIES: &[Property] = &[
     Property {
-        name: "lost_forever",
-        observable: "lost_forever",
-        violated_when: "lost_forever > 0",
+        name: "dropped_unsaved",
+        observable: "dropped_unsaved",
+        violated_when: "dropped_unsaved > 0",
         about: "a result became a no-pointer placeholder and was never spilled (F1, F10)",
-        test: |o| o.lost_forever > 0,
+        test: |o| o.dropped_unsaved > 0,
     },
     Property {
         name: "pointer_lost",
@@ -100,6 +100,7 @@ pub const PROPERTIES: &[Property] = &[
 
 /// Looks a property up by name.
 pub fn by_name(name: &str) -> Result<&'static Property, LabError> {
+    let name = crate::compaction::observables::current_name(name);
     PROPERTIES.iter().find(|p| p.name == name).ok_or_else(|| {
         let known: Vec<&str> = PROPERTIES.iter().map(|p| p.name).collect();
         LabError::Usage(format!(

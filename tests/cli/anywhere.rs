@@ -74,12 +74,12 @@ fn search_writes_to_found_in_the_current_directory() {
     let dir = tempfile::tempdir().unwrap();
     let out = lab_in(
         dir.path(),
-        &["search", "--property", "lost_forever", "--seed", "1"],
+        &["search", "--property", "dropped_unsaved", "--seed", "1"],
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         dir.path()
-            .join("found/lost_forever-course-main.json")
+            .join("found/dropped_unsaved-course-main.json")
             .is_file()
     );
 }
@@ -87,7 +87,7 @@ fn search_writes_to_found_in_the_current_directory() {
 #[test]
 fn an_override_that_breaks_the_expectations_says_so() {
     // keep_results=10 keeps every f01 result in context: the expected placeholders of toolu_0
-    // and toolu_1, lost_forever 1 and unrecoverable 1 no longer hold (measured by hand).
+    // and toolu_1, dropped_unsaved 1 and unrecoverable 1 no longer hold (measured by hand).
     let out = lab(&["run", arg(&f01()), "--const", "keep_results=10"]);
     assert_eq!(out.code, 1);
     assert_eq!(

@@ -60,17 +60,20 @@ fn invariants_hold_under_every_switch_combination() {
             let o = &report.observables;
             // The incremental estimate equals a full re-serialisation of the final context.
             assert_eq!(
-                o.context_chars,
+                o.context_size,
                 profile.estimator.full(&report.messages),
                 "{label}"
             );
             if profile.estimator == lab::compaction::profile::Estimator::PythonJson {
-                assert_eq!(o.context_chars, estimate_chars(&report.messages), "{label}");
+                assert_eq!(o.context_size, estimate_chars(&report.messages), "{label}");
             }
-            assert!(o.peak_context_chars >= o.context_chars, "{label}");
+            assert!(o.peak_context_size >= o.context_size, "{label}");
             assert_eq!(o.messages, report.messages.len(), "{label}");
             // A lost result is a placeholder in context.
-            assert!(o.lost_forever + o.pointer_lost <= o.placeholders, "{label}");
+            assert!(
+                o.dropped_unsaved + o.pointer_lost <= o.placeholders,
+                "{label}"
+            );
             // The spill listing and the persisted files are the same files.
             assert_eq!(o.persisted_files.len(), report.spill.len(), "{label}");
             assert_eq!(

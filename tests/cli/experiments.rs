@@ -134,7 +134,7 @@ fn break_d6_on_the_deep_default_path_loses_a_result_and_a_pointer() {
     assert_eq!(d6.name, "D6");
     assert!(d6.has_line("change: order = swapped; unseen_guard = off"));
     // Swapped order runs micro before budget and, without the guard, micro replaces the unseen
-    // b1 (500 chars, not yet persisted) by `omitted`: b1 is never spilled (lost_forever 1). The
+    // b1 (500 chars, not yet persisted) by `omitted`: b1 is never spilled (dropped_unsaved 1). The
     // earlier pass turned a1 into a 31 + 94 = 125-char `saved at` placeholder, which the last
     // pass compacts again (> micro_min 120): pointer_lost 1.
     assert_eq!(
@@ -144,7 +144,7 @@ fn break_d6_on_the_deep_default_path_loses_a_result_and_a_pointer() {
                 "persisted_files",
                 r#"["a1.txt","a2.txt","a3.txt","b1.txt","b2.txt","b3.txt"] → ["a1.txt","a2.txt","a3.txt","b2.txt","b3.txt"]"#
             ),
-            ("lost_forever", "0 → 1"),
+            ("dropped_unsaved", "0 → 1"),
             ("pointer_lost", "0 → 1"),
         ])
     );
@@ -172,7 +172,7 @@ fn break_d6_on_a_short_path_loses_only_the_result() {
     // The `saved at` placeholder is 31 + 28 = 59 chars ≤ 120: the pointer survives.
     let changes = sections[0].changes();
     assert!(
-        changes.contains(&("lost_forever".to_owned(), "0 → 1".to_owned())),
+        changes.contains(&("dropped_unsaved".to_owned(), "0 → 1".to_owned())),
         "{changes:?}"
     );
     assert!(
@@ -222,7 +222,7 @@ fn break_all_runs_d1_to_d6_in_order() {
     // D5: A=(3,1) B=(1,3) C=(1,1); pipelined each job takes ≤ 4, with a barrier 3 + 3.
     assert_eq!(sections[4].changes(), pairs(&[("makespan", "4.0 → 6.0")]));
     let d6 = sections[5].changes();
-    assert!(d6.contains(&("lost_forever".to_owned(), "0 → 1".to_owned())));
+    assert!(d6.contains(&("dropped_unsaved".to_owned(), "0 → 1".to_owned())));
     assert!(d6.contains(&("pointer_lost".to_owned(), "0 → 1".to_owned())));
 }
 
@@ -255,7 +255,7 @@ fn break_d6_as_json_lists_each_change() {
             {"observable": "persisted_files",
              "baseline": ["a1.txt", "a2.txt", "a3.txt", "b1.txt", "b2.txt", "b3.txt"],
              "broken": ["a1.txt", "a2.txt", "a3.txt", "b2.txt", "b3.txt"]},
-            {"observable": "lost_forever", "baseline": 0, "broken": 1},
+            {"observable": "dropped_unsaved", "baseline": 0, "broken": 1},
             {"observable": "pointer_lost", "baseline": 0, "broken": 1},
         ])
     );
@@ -282,7 +282,7 @@ fn selftest_passes_its_eight_checks() {
         r#"["a1.txt","a2.txt","a3.txt","b1.txt","b2.txt","b3.txt"]"#
     );
     assert_eq!(baseline("makespan"), "4.0");
-    assert_eq!(baseline("lost_forever"), "0");
+    assert_eq!(baseline("dropped_unsaved"), "0");
     assert!(
         passed.contains(
             &"✓ the barrier-free pipeline takes 4.0 (makespan): expected 4.0, measured 4.0"
@@ -314,7 +314,10 @@ fn run_break_d6_on_f1_shows_no_difference_and_the_broken_run() {
         broken.contains("switches: order=swapped unseen_guard=false pair_protection=true"),
         "{broken}"
     );
-    assert_eq!(table_row(broken, "lost_forever"), ["lost_forever", "1"]);
+    assert_eq!(
+        table_row(broken, "dropped_unsaved"),
+        ["dropped_unsaved", "1"]
+    );
 }
 
 #[test]
@@ -327,7 +330,7 @@ fn run_break_d1_on_f1_is_refused() {
 
 /// The F6 2×2 of the prototype replay (`--rows order --cols unseen_guard`) under three command
 /// lines. Each case names its extra arguments, the spill file's path length and the values
-/// `[lost_forever, pointer_lost]` of the two guard-off cells (intact order, then swapped); the
+/// `[dropped_unsaved, pointer_lost]` of the two guard-off cells (intact order, then swapped); the
 /// guard-on cells lose nothing, and the labels stay where they are in every case.
 #[test]
 fn the_order_guard_matrix() {
@@ -367,7 +370,7 @@ fn the_order_guard_matrix() {
         assert_eq!(report["cols"]["values"], json!(["on", "off"]), "{case}");
         assert_eq!(
             report["observe"],
-            json!(["lost_forever", "pointer_lost"]),
+            json!(["dropped_unsaved", "pointer_lost"]),
             "{case}"
         );
         assert_eq!(
@@ -413,7 +416,7 @@ fn a_matrix_over_keep_results_on_f1() {
         "--cols",
         "unseen_guard",
         "--observe",
-        "lost_forever,placeholders",
+        "dropped_unsaved,placeholders",
     ]);
     assert_eq!(
         report["rows"],
@@ -487,7 +490,7 @@ fn a_matrix_rejects_unknown_axes_and_observables() {
             "--observe",
             "nope",
         ],
-        &["unknown observable `nope`", "lost_forever"],
+        &["unknown observable `nope`", "dropped_unsaved"],
     );
 }
 
@@ -595,7 +598,7 @@ fn a_size_sweep_of_f1_crosses_the_batch_budget() {
     // batch_budget 200000: budget spills nothing and micro drops both toolu_0 and toolu_1.
     // From S = 78501 budget persists toolu_0 (the largest, first on a tie), the total falls
     // under the budget, and only toolu_1 is lost.
-    let observe = "persisted_files,lost_forever";
+    let observe = "persisted_files,dropped_unsaved";
     let report = ok_json(&[
         "sweep",
         arg(&f01()),
@@ -621,7 +624,7 @@ fn a_size_sweep_of_f1_crosses_the_batch_budget() {
         report["cliffs"],
         json!([
             {"observable": "persisted_files", "from": [], "to": ["toolu_0.txt"], "at": 78501},
-            {"observable": "lost_forever", "from": 2, "to": 1, "at": 78501},
+            {"observable": "dropped_unsaved", "from": 2, "to": 1, "at": 78501},
         ])
     );
     // Past 120000 toolu_1 is the largest: it is persisted instead and toolu_0 is lost; at
@@ -696,7 +699,7 @@ fn compare_gives_one_common_token_measure_for_every_profile() {
         .iter()
         .map(|c| c.as_str().unwrap())
         .collect();
-    let at = columns.iter().position(|c| *c == "context_chars").unwrap();
+    let at = columns.iter().position(|c| *c == "context_size").unwrap();
     let mut checked = 0;
     for row in report["rows"].as_array().unwrap() {
         if row["error"].is_string() {

@@ -61,7 +61,7 @@ fn every_command_fits_100_columns() {
         vec![
             "search",
             "--property",
-            "lost_forever",
+            "dropped_unsaved",
             "--seed",
             "1",
             "--out-dir",

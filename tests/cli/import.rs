@@ -241,7 +241,7 @@ fn audit_sets_profiles_beside_the_agent() {
                 .unwrap()
                 .iter()
                 .map(|p| {
-                    p["lost_forever"].as_u64().unwrap()
+                    p["dropped_unsaved"].as_u64().unwrap()
                         + p["pointer_lost"].as_u64().unwrap()
                         + p["unrecoverable"].as_u64().unwrap()
                         + u64::from(p["pairs_broken"].as_bool().unwrap())
@@ -444,7 +444,7 @@ fn redact_keeps_sizes_and_structure() {
                     "json",
                 ]);
                 let report: Value = serde_json::from_str(&run.stdout).unwrap();
-                report["observables"]["peak_context_chars"].clone()
+                report["observables"]["peak_context_size"].clone()
             };
             assert_eq!(
                 measure(&plain),

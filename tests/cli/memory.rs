@@ -9,7 +9,7 @@ use lab::options::RunOptions;
 use lab::replay::Ran;
 use lab::scenario::Scenario;
 
-use crate::util::{arg, lab, manifest_dir, refused, scenarios_dir};
+use crate::util::{arg, lab, lab_ok, manifest_dir, refused, scenarios_dir};
 
 fn memory_scenarios() -> Vec<std::path::PathBuf> {
     let files = lab::experiments::verify::scenario_files(&scenarios_dir().join("memory")).unwrap();
@@ -270,4 +270,48 @@ fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
     let text = lab(&["profiles"]).stdout;
     assert!(text.contains("\nmemory-site — "), "{text}");
     assert!(text.contains("(0: no limit)"), "{text}");
+}
+
+/// Options that do not apply to a command are not offered there (issue 17 item 5): the memory
+/// lab writes no spill file or transcript, and search candidates run on the memory store only.
+#[test]
+fn options_that_do_not_apply_are_not_offered() {
+    let help = lab_ok(&["memory", "--help"]).stdout;
+    assert!(
+        help.contains("--store") && help.contains("--profile"),
+        "{help}"
+    );
+    for absent in ["--spill-dir", "--transcript-dir", "--reuse-dir"] {
+        assert!(!help.contains(absent), "memory offers {absent}: {help}");
+    }
+    let help = lab_ok(&["search", "--help"]).stdout;
+    assert!(help.contains("--spill-dir"), "{help}");
+    assert!(
+        !help.contains("--store") && !help.contains("--reuse-dir"),
+        "{help}"
+    );
+    let help = lab_ok(&["run", "--help"]).stdout;
+    for present in ["--spill-dir", "--transcript-dir", "--store", "--reuse-dir"] {
+        assert!(help.contains(present), "run lacks {present}: {help}");
+    }
+    // `lab run` takes both kinds of scenario: on a memory one the directories are refused,
+    // not ignored.
+    let memory = scenarios_dir().join("memory/m02-path-guards.json");
+    for flag in [&["--spill-dir", "/tmp/x"][..], &["--reuse-dir"][..]] {
+        let mut args = vec!["run", arg(&memory)];
+        args.extend_from_slice(flag);
+        let out = lab(&args);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "m02-path-guards: {} does not apply to a memory run (memory-main",
+                flag[0]
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    let out = lab(&["memory", "--break", "MB1", "--spill-dir", "/tmp/x"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("unexpected argument '--spill-dir'"));
 }

@@ -37,9 +37,9 @@ fn each_cell_sums_the_runs_of_its_sessions() {
                 ..RunOptions::default()
             };
             let o = driver::run(&scenario, &options).unwrap().observables;
-            lost += o.lost_forever as u128;
-            any += u128::from(o.lost_forever + o.pointer_lost + o.unrecoverable > 0);
-            peak_squares += (o.peak_context_chars as u128).pow(2);
+            lost += o.dropped_unsaved as u128;
+            any += u128::from(o.dropped_unsaved + o.pointer_lost + o.unrecoverable > 0);
+            peak_squares += (o.peak_context_size as u128).pow(2);
         }
         assert_eq!(sums.metrics[0].total, lost, "{}", cell.label());
         assert_eq!(sums.metrics[3].total, any, "{}", cell.label());
@@ -252,7 +252,7 @@ fn merge_refuses_sums_no_run_can_produce() {
         (
             "squares",
             |v| v["cells"][0]["metrics"][0]["squares"] = serde_json::json!(1u128 << 127),
-            "the sums of lost_forever are impossible",
+            "the sums of dropped_unsaved are impossible",
         ),
         (
             "huge",

@@ -3,13 +3,13 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{arg, f01, lab, lab_ok, refused, table_cells, table_row, write};
+use crate::util::{arg, f01, lab, lab_ok, refused, scenario, table_cells, table_row, write};
 
 /// F1 with one expectation changed so that it fails.
 fn f01_failing() -> String {
     let text = std::fs::read_to_string(f01()).unwrap();
-    assert!(text.contains(r#""lost_forever": 1,"#));
-    text.replace(r#""lost_forever": 1,"#, r#""lost_forever": 0,"#)
+    assert!(text.contains(r#""dropped_unsaved": 1,"#));
+    text.replace(r#""dropped_unsaved": 1,"#, r#""dropped_unsaved": 0,"#)
 }
 
 #[test]
@@ -24,7 +24,7 @@ fn table_shows_the_coverage_gap() {
         text.contains("spill dir: /var/folders/lab/res (20 chars)"),
         "{text}"
     );
-    assert_eq!(table_row(text, "lost_forever"), ["lost_forever", "1"]);
+    assert_eq!(table_row(text, "dropped_unsaved"), ["dropped_unsaved", "1"]);
     assert_eq!(table_row(text, "pointer_lost"), ["pointer_lost", "0"]);
     assert_eq!(
         table_row(text, "persisted_files"),
@@ -36,7 +36,7 @@ fn table_shows_the_coverage_gap() {
             "toolu_1",
             "bash",
             "120000",
-            "lost_forever",
+            "dropped_unsaved",
             "[Earlier tool result omitted.] — never spilled"
         ]
     );
@@ -92,7 +92,7 @@ fn json_follows_the_documented_schema() {
         json!({"order": "intact", "unseen_guard": true, "pair_protection": true})
     );
     assert_eq!(report["constants"]["keep_results"], 3);
-    assert_eq!(report["observables"]["lost_forever"], 1);
+    assert_eq!(report["observables"]["dropped_unsaved"], 1);
     assert_eq!(
         report["observables"]["persisted_files"],
         json!(["toolu_0.txt"])
@@ -186,7 +186,7 @@ fn a_failing_expectation_exits_1_and_is_marked() {
     assert_eq!(failed.len(), 1, "{}", out.stdout);
     assert_eq!(
         table_cells(failed[0]),
-        ["end", "lost_forever", "0", "1", "✗"]
+        ["end", "dropped_unsaved", "0", "1", "✗"]
     );
     assert_eq!(
         table_row(&out.stdout, "persisted_files")[1],
@@ -204,7 +204,9 @@ fn a_failing_expectation_exits_1_and_is_marked() {
         .collect();
     assert_eq!(
         failed,
-        [&json!({"step": null, "key": "lost_forever", "expected": 0, "measured": 1, "ok": false})]
+        [
+            &json!({"step": null, "key": "dropped_unsaved", "expected": 0, "measured": 1, "ok": false})
+        ]
     );
 }
 
@@ -228,7 +230,7 @@ fn explain_tells_why_toolu_1_was_lost() {
     let micro = table_row(text, "5");
     assert_eq!(micro[1..4], ["micro", "replace", "120000 → 30"]);
     assert!(
-        text.contains("final: lost_forever — [Earlier tool result omitted.] — never spilled"),
+        text.contains("final: dropped_unsaved — [Earlier tool result omitted.] — never spilled"),
         "{text}"
     );
 }
@@ -271,7 +273,7 @@ fn verify_reports_every_row_and_fails_on_one_failure() {
     assert!(pass_rows.iter().all(|r| r[4] == "✓"), "{text}");
     let failed: Vec<&Vec<String>> = fail_rows.iter().filter(|r| r[4] == "✗").collect();
     assert_eq!(failed.len(), 1, "{text}");
-    assert_eq!(failed[0][1..], ["lost_forever", "0", "1", "✗"]);
+    assert_eq!(failed[0][1..], ["dropped_unsaved", "0", "1", "✗"]);
     assert!(
         text.contains("16 expectations, 15 passed, 1 failed"),
         "{text}"
@@ -286,4 +288,62 @@ fn verify_reports_every_row_and_fails_on_one_failure() {
         out.stdout
     );
     assert!(!out.stdout.contains('✗'), "{}", out.stdout);
+}
+
+/// The first release's observable names stay in the JSON for one more release with their old
+/// values, are still accepted in `expect` and by `lab search --property`, and are not shown in
+/// tables (issue 17 item 2).
+#[test]
+fn renamed_observables_keep_their_old_json_names_for_one_release() {
+    // claude-code's estimate is in tokens: the old `context_chars` held tokens, the new name
+    // and context_unit say so.
+    let out = lab_ok(&[
+        "run",
+        arg(&scenario("c1-per-tool-thresholds.json")),
+        "--format",
+        "json",
+    ]);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["context_unit"], "tokens");
+    let o = &report["observables"];
+    assert_eq!(o["lost_forever"], o["dropped_unsaved"]);
+    assert_eq!(o["context_chars"], o["context_size"]);
+    assert_eq!(o["peak_context_chars"], o["peak_context_size"]);
+    assert!(o["peak_context_size"].as_u64().unwrap() > 0);
+    let keys: Vec<&String> = o.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys[keys.len() - 3..],
+        ["lost_forever", "context_chars", "peak_context_chars"]
+    );
+
+    // F1 under its old expectation names: dropped_unsaved 1, context 2493 chars.
+    let text = std::fs::read_to_string(f01()).unwrap();
+    let old = text
+        .replace("\"dropped_unsaved\"", "\"lost_forever\"")
+        .replace("\"context_size\"", "\"context_chars\"");
+    assert_ne!(old, text, "F1 names the renamed observables");
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "old-names.json", &old);
+    let out = lab_ok(&["run", arg(&path)]);
+    assert!(
+        out.stdout.contains("│ lost_forever ") && !out.stdout.contains('✗'),
+        "{}",
+        out.stdout
+    );
+    // The observables table shows the new names only.
+    assert!(out.stdout.contains("│ dropped_unsaved "), "{}", out.stdout);
+    assert!(!out.stdout.contains("│ context_chars  "), "{}", out.stdout);
+
+    let out = lab_ok(&["search", "--list", "--format", "json"]);
+    assert!(out.stdout.contains("\"dropped_unsaved\""), "{}", out.stdout);
+    let out = lab_ok(&[
+        "search",
+        "--property",
+        "lost_forever",
+        "--budget",
+        "1",
+        "--out-dir",
+        arg(dir.path()),
+    ]);
+    assert!(out.stdout.contains("dropped_unsaved"), "{}", out.stdout);
 }

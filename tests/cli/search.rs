@@ -1,6 +1,6 @@
 //! `lab gen` and `lab search`: byte-identical workloads from a seed, child seeds that keep the
 //! first turns when `--turns` changes, and counterexample search with shrinking that rediscovers
-//! F1 (lost_forever), F4 (pointer_lost at the 90-char path cliff) and F13 (forged_pointers)
+//! F1 (dropped_unsaved), F4 (pointer_lost at the 90-char path cliff) and F13 (forged_pointers)
 //! against course-main and finds neither F1 nor F4 against course-latest.
 
 use std::path::Path;
@@ -159,7 +159,7 @@ fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
         dir.path(),
         &[
             "--property",
-            "lost_forever",
+            "dropped_unsaved",
             "--profile",
             "course-main",
             "--seed",
@@ -167,11 +167,11 @@ fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
         ],
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let file = dir.path().join("lost_forever-course-main.json");
+    let file = dir.path().join("dropped_unsaved-course-main.json");
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "lost_forever (lost_forever > 0) violated under course-main: candidate 0 of 200 (seed 1, child seed 0x1fe17f849197cbb5)"
+        "dropped_unsaved (dropped_unsaved > 0) violated under course-main: candidate 0 of 200 (seed 1, child seed 0x1fe17f849197cbb5)"
     );
     assert_eq!(
         lines[1],
@@ -183,19 +183,19 @@ fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
             format!("wrote {}", file.display()).as_str(),
             "reproduce:",
             format!("  lab run {}", file.display()).as_str(),
-            "  lab search --property lost_forever --profile course-main --seed 1",
+            "  lab search --property dropped_unsaved --profile course-main --seed 1",
         ]
     );
     let value = json(&std::fs::read_to_string(&file).unwrap());
-    assert_eq!(value["name"], "lost_forever-course-main");
+    assert_eq!(value["name"], "dropped_unsaved-course-main");
     assert_eq!(value["source"], "lab search");
     assert_eq!(value["profile"], "course-main");
-    assert_eq!(value["expect"]["lost_forever"], 1);
+    assert_eq!(value["expect"]["dropped_unsaved"], 1);
     assert!(
         value["about"]
             .as_str()
             .unwrap()
-            .starts_with("Found by `lab search --property lost_forever --profile course-main --seed 1`: candidate 0 "),
+            .starts_with("Found by `lab search --property dropped_unsaved --profile course-main --seed 1`: candidate 0 "),
         "{}",
         value["about"]
     );
@@ -206,10 +206,14 @@ fn search_rediscovers_f1_and_writes_a_minimal_scenario() {
         value["steps"][0]["turn"]["results"][0]["chars"],
         json("121")
     );
-    assert_minimal(&value, "lost_forever");
+    assert_minimal(&value, "dropped_unsaved");
     let verify = lab(&["verify", arg(dir.path())]);
     assert_eq!(verify.code, 0, "{}", verify.stdout);
-    assert!(verify.stdout.contains("lost_forever"), "{}", verify.stdout);
+    assert!(
+        verify.stdout.contains("dropped_unsaved"),
+        "{}",
+        verify.stdout
+    );
     assert!(!verify.stdout.contains('✗'), "{}", verify.stdout);
 }
 
@@ -266,7 +270,7 @@ fn search_rediscovers_f13_a_forged_pointer() {
 #[test]
 fn course_latest_has_no_f1_or_f4() {
     let dir = tempfile::tempdir().unwrap();
-    for property in ["lost_forever", "pointer_lost"] {
+    for property in ["dropped_unsaved", "pointer_lost"] {
         let out = search_into(
             dir.path(),
             &["--property", property, "--profile", "course-latest"],
@@ -293,7 +297,7 @@ fn course_latest_has_no_f1_or_f4() {
 #[test]
 fn committed_found_scenarios_are_what_search_writes() {
     let dir = tempfile::tempdir().unwrap();
-    for property in ["lost_forever", "pointer_lost", "forged_pointers"] {
+    for property in ["dropped_unsaved", "pointer_lost", "forged_pointers"] {
         let out = search_into(
             dir.path(),
             &[
@@ -335,43 +339,62 @@ fn bad_input_is_a_usage_error() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["search", "--property", "lost"],
-            "unknown property `lost` (known: lost_forever,",
+            "unknown property `lost` (known: dropped_unsaved,",
         ),
         (
-            &["search", "--property", "lost_forever", "--profile", "nope"],
+            &[
+                "search",
+                "--property",
+                "dropped_unsaved",
+                "--profile",
+                "nope",
+            ],
             "unknown profile `nope`",
         ),
         (
             &[
                 "search",
                 "--property",
-                "lost_forever",
+                "dropped_unsaved",
                 "--profile",
                 "memory-main",
             ],
             "`memory-main` is a memory profile",
         ),
         (
-            &["search", "--property", "lost_forever", "--set", "colour=on"],
+            &[
+                "search",
+                "--property",
+                "dropped_unsaved",
+                "--set",
+                "colour=on",
+            ],
             "--set colour: profile course-main has no such switch",
         ),
         (
-            &["search", "--property", "lost_forever", "--budget", "0"],
+            &["search", "--property", "dropped_unsaved", "--budget", "0"],
             "--budget must be at least 1",
         ),
         (
-            &["search", "--property", "lost_forever", "--store", "dir"],
-            "run it on the memory store (drop --store dir)",
+            // Not offered: candidates run on the memory store only (issue 17 item 5).
+            &["search", "--property", "dropped_unsaved", "--store", "dir"],
+            "unexpected argument '--store'",
         ),
         (
-            &["search", "--property", "lost_forever", "--spill-dir", "rel"],
+            &[
+                "search",
+                "--property",
+                "dropped_unsaved",
+                "--spill-dir",
+                "rel",
+            ],
             "--spill-dir must be an absolute path, got `rel`",
         ),
         (
             &[
                 "search",
                 "--property",
-                "lost_forever",
+                "dropped_unsaved",
                 "--const",
                 "snip_head=60",
             ],
@@ -421,7 +444,7 @@ fn a_long_workload_shrinks_in_few_runs() {
     let dir = tempfile::tempdir().unwrap();
     let out = search_into(
         dir.path(),
-        &["--property", "lost_forever", "--turns", "1200"],
+        &["--property", "dropped_unsaved", "--turns", "1200"],
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
@@ -430,8 +453,8 @@ fn a_long_workload_shrinks_in_few_runs() {
         "{}",
         out.stdout
     );
-    let value = found(dir.path(), "lost_forever-course-main");
-    assert_minimal(&value, "lost_forever");
+    let value = found(dir.path(), "dropped_unsaved-course-main");
+    assert_minimal(&value, "dropped_unsaved");
 }
 
 #[test]
@@ -441,7 +464,7 @@ fn overrides_name_their_own_file_and_quote_the_command() {
         dir.path(),
         &[
             "--property",
-            "lost_forever",
+            "dropped_unsaved",
             "--set",
             "unseen_guard=off",
             "--spill-dir",
@@ -451,11 +474,11 @@ fn overrides_name_their_own_file_and_quote_the_command() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let file = dir
         .path()
-        .join("lost_forever-course-main-unseen_guard-off.json");
+        .join("dropped_unsaved-course-main-unseen_guard-off.json");
     assert!(file.exists(), "{}", out.stdout);
     assert!(
         out.stdout.ends_with(
-            "  lab search --property lost_forever --set unseen_guard=off --seed 1 --spill-dir '/tmp/my spill'\n"
+            "  lab search --property dropped_unsaved --set unseen_guard=off --seed 1 --spill-dir '/tmp/my spill'\n"
         ),
         "{}",
         out.stdout

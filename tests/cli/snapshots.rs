@@ -103,7 +103,7 @@ fn every_break_matches_its_snapshot() {
 fn the_order_guard_matrix_matches_its_snapshot() {
     use lab::experiments::matrix::{self, Axis};
     let scenario = lab::experiments::prototype_replay();
-    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    let observe = vec!["dropped_unsaved".to_owned(), "pointer_lost".to_owned()];
     for (label, dir) in [("deep", None), ("short", Some(SHORT_SPILL_DIR))] {
         let options = with_spill(dir);
         let rows = Axis::parse("order", &scenario, &options).unwrap();
@@ -117,7 +117,7 @@ fn the_order_guard_matrix_matches_its_snapshot() {
 #[test]
 fn the_path_sweeps_match_their_snapshots() {
     use lab::experiments::sweep::{self, Vary};
-    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    let observe = vec!["dropped_unsaved".to_owned(), "pointer_lost".to_owned()];
     let values = sweep::range(60, 120, 1).unwrap();
     let guard_off = RunOptions {
         switches: vec![("unseen_guard".to_owned(), "off".to_owned())],

@@ -154,8 +154,8 @@ fn f01_outcomes_match_across_stores() {
     } else {
         assert_eq!(failed, ["result:toolu_0"]);
     }
-    assert_eq!(memory.observables.lost_forever, 1);
-    assert_eq!(dir.observables.lost_forever, 1);
+    assert_eq!(memory.observables.dropped_unsaved, 1);
+    assert_eq!(dir.observables.dropped_unsaved, 1);
     assert_eq!(dir.observables.persisted_files, ["toolu_0.txt"]);
 }
 
@@ -224,7 +224,7 @@ fn stores_agree_on_long_paths_archives_and_forged_pointers() {
     let (memory, _) = run_both_value(dir.path(), "f4", &f4);
     assert_eq!(
         (
-            memory.observables.lost_forever,
+            memory.observables.dropped_unsaved,
             memory.observables.pointer_lost
         ),
         (1, 1)

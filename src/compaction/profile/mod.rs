@@ -124,7 +124,7 @@ impl Profile {
         self.constant_names.contains(&name)
     }
 
-    /// True if `text` is a placeholder that carries no pointer (for `lost_forever` and
+    /// True if `text` is a placeholder that carries no pointer (for `dropped_unsaved` and
     /// `pointer_lost`): the profile's `omitted` placeholder (none if it is empty: Codex).
     pub fn is_no_pointer_placeholder(&self, text: &str) -> bool {
         !self.strings.omitted.is_empty() && text == self.strings.omitted

@@ -13,7 +13,7 @@ pub struct Strings {
     /// The pointer placeholder micro writes: `{path}`.
     pub saved_at: &'static str,
     /// The placeholder micro writes when it finds no pointer (the one placeholder without a
-    /// pointer, for `lost_forever` and `pointer_lost`).
+    /// pointer, for `dropped_unsaved` and `pointer_lost`).
     pub omitted: &'static str,
     /// The line prefix micro takes a path from.
     pub pointer_line: &'static str,

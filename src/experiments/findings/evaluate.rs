@@ -176,13 +176,13 @@ fn memory_break(name: &str, changed: &[(&str, &str, &str)]) -> Result<Verdict, L
     })
 }
 
-/// The prototype's 2×2, order × unseen_guard, as `lost_forever/pointer_lost` per cell.
+/// The prototype's 2×2, order × unseen_guard, as `dropped_unsaved/pointer_lost` per cell.
 fn order_by_guard(spill_dir: Option<&str>, cells: [[&str; 2]; 2]) -> Result<Verdict, LabError> {
     let scenario = prototype_replay();
     let options = with_spill_dir(spill_dir);
     let rows = Axis::parse("order", &scenario, &options)?;
     let cols = Axis::parse("unseen_guard", &scenario, &options)?;
-    let observe = vec!["lost_forever".to_owned(), "pointer_lost".to_owned()];
+    let observe = vec!["dropped_unsaved".to_owned(), "pointer_lost".to_owned()];
     let report = matrix::run(&scenario, &rows, &cols, &observe, &options)?;
     let measured: Vec<Vec<String>> = report
         .cells

@@ -28,10 +28,10 @@ pub const FIELD: &[Finding] = &[
     Finding {
         id: "A2",
         source: "peers_2026 §2.1 ('Your client application maintains the full, unmodified conversation history')",
-        shows: "A cleared result leaves the model no pointer (lost_forever 3) but the client keeps the unedited history, so nothing is unrecoverable; pairs stay valid.",
+        shows: "A cleared result leaves the model no pointer (dropped_unsaved 3) but the client keeps the unedited history, so nothing is unrecoverable; pairs stay valid.",
         check: scenario!(
             "scenarios/a2-anthropic-api-no-pointer-but-client-keeps.json",
-            &["lost_forever", "unrecoverable", "api_valid"]
+            &["dropped_unsaved", "unrecoverable", "api_valid"]
         ),
     },
     Finding {
@@ -40,7 +40,7 @@ pub const FIELD: &[Finding] = &[
         shows: "With clear_at_least 50000 an edit that would save 24998 tokens is not applied: the prompt stays over the trigger with nothing cleared.",
         check: scenario!(
             "scenarios/a3-anthropic-api-clear-at-least.json",
-            &["result:t1", "placeholders", "context_chars"]
+            &["result:t1", "placeholders", "context_size"]
         ),
     },
     Finding {
@@ -49,7 +49,7 @@ pub const FIELD: &[Finding] = &[
         shows: "Codex compacts at 244800 tokens (272000 × 9 / 10, >=) and not at 244799; every tool call and output leaves the history with no placeholder, the rollout keeps them.",
         check: scenario!(
             "scenarios/x1-codex-trigger.json",
-            &["model_calls (step 5)", "context_chars", "unrecoverable"]
+            &["model_calls (step 5)", "context_size", "unrecoverable"]
         ),
     },
     Finding {
@@ -67,7 +67,7 @@ pub const FIELD: &[Finding] = &[
         shows: "A second compaction drops the first summary (only the user messages and the new summary remain); tool outputs are gone from the history but recoverable from the rollout.",
         check: scenario!(
             "scenarios/x3-codex-second-compaction.json",
-            &["context_chars", "model_calls", "unrecoverable"]
+            &["context_size", "model_calls", "unrecoverable"]
         ),
     },
     Finding {
@@ -76,7 +76,7 @@ pub const FIELD: &[Finding] = &[
         shows: "Cline's basic compaction does not fire at 899 tokens (0.9 × 1000 = 900, ceil(JSON length / 3) per message): every message stays.",
         check: scenario!(
             "scenarios/l1-cline-below.json",
-            &["context_chars", "messages"]
+            &["context_size", "messages"]
         ),
     },
     Finding {
@@ -85,7 +85,7 @@ pub const FIELD: &[Finding] = &[
         shows: "At 900 it folds without a model: the new result does not fit the 630 target and is dropped before the model saw it; a SYSTEM_NOTICE names the file and line range read, no archive keeps the output.",
         check: scenario!(
             "scenarios/l1-cline-trigger.json",
-            &["context_chars", "unseen_compacted", "unrecoverable"]
+            &["context_size", "unseen_compacted", "unrecoverable"]
         ),
     },
     Finding {
@@ -94,7 +94,7 @@ pub const FIELD: &[Finding] = &[
         shows: "A fold keeps the prompts, older turns' final answers and the latest turn's tail from an assistant message: an output that fit goes with its call, so pairs stay intact; the notices carry paths, edit ranges, commands and the last 3 assistant texts only.",
         check: scenario!(
             "scenarios/l2-cline-what-survives.json",
-            &["context_chars", "result:t3", "result:t4", "pairs_intact"]
+            &["context_size", "result:t3", "result:t4", "pairs_intact"]
         ),
     },
     Finding {
@@ -103,7 +103,7 @@ pub const FIELD: &[Finding] = &[
         shows: "A first prompt over the trigger is never folded, so every request folds again: each tool output is dropped before the model sees it, the model reads the same file again, and notices stack on the prompt.",
         check: scenario!(
             "scenarios/l3-cline-prompt-loop.json",
-            &["unseen_compacted", "reread_after_clear", "context_chars"]
+            &["unseen_compacted", "reread_after_clear", "context_size"]
         ),
     },
     Finding {
@@ -185,7 +185,7 @@ pub const FIELD: &[Finding] = &[
         shows: "The newest messages survive only as text in the checkpoint: a kept tool output is cut to 2000 chars (scaled 200) and `[truncated]`, no tool result block remains; the originals are in the durable record.",
         check: scenario!(
             "scenarios/v2-opencode-v2-what-survives.json",
-            &["result:t2", "context_chars", "unrecoverable"]
+            &["result:t2", "context_size", "unrecoverable"]
         ),
     },
     Finding {
@@ -194,7 +194,7 @@ pub const FIELD: &[Finding] = &[
         shows: "The kept tail starts at a user message, so it can far exceed keep_tokens (76 tokens kept for 10) to keep a turn's calls and results together.",
         check: scenario!(
             "scenarios/v3-opencode-v2-user-boundary.json",
-            &["message:0", "context_chars"]
+            &["message:0", "context_size"]
         ),
     },
     Finding {
@@ -253,7 +253,7 @@ pub const FIELD: &[Finding] = &[
         shows: "With the model's input limit set, more tokens than it (1001 > 1000, not 1000) is a hard condensation down to half the limit: both tool outputs leave the view whole, summarised.",
         check: scenario!(
             "scenarios/h3-openhands-token-limit.json",
-            &["model_calls (step 4)", "context_chars", "model_calls"]
+            &["model_calls (step 4)", "context_size", "model_calls"]
         ),
     },
     Finding {
@@ -262,7 +262,7 @@ pub const FIELD: &[Finding] = &[
         shows: "Codex's remote compaction fires at 244800 tokens and not at 244799; only the user messages and one opaque compaction item come back, every call and output is gone (the rollout keeps them).",
         check: scenario!(
             "scenarios/r1-codex-remote-trigger.json",
-            &["model_calls (step 5)", "context_chars", "unrecoverable"]
+            &["model_calls (step 5)", "context_size", "unrecoverable"]
         ),
     },
     Finding {
@@ -280,7 +280,7 @@ pub const FIELD: &[Finding] = &[
         shows: "A second remote compaction replaces the first item and drops the model's own text: the user messages and one new opaque item are all that remain.",
         check: scenario!(
             "scenarios/r3-codex-remote-second-compaction.json",
-            &["messages", "context_chars", "model_calls"]
+            &["messages", "context_size", "model_calls"]
         ),
     },
 ];

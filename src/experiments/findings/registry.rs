@@ -27,7 +27,7 @@ pub enum Check {
         name: &'static str,
         changed: &'static [(&'static str, &'static str, &'static str)],
     },
-    /// The prototype's 2×2, order × unseen_guard, as `lost_forever/pointer_lost` per cell.
+    /// The prototype's 2×2, order × unseen_guard, as `dropped_unsaved/pointer_lost` per cell.
     Matrix {
         spill_dir: Option<&'static str>,
         cells: [[&'static str; 2]; 2],
@@ -73,7 +73,7 @@ pub const FINDINGS: &[Finding] = &[
         shows: "Budget stops spilling once the batch fits under 200000 chars, and micro then replaces the unspilled 120000-char result with a no-pointer placeholder: the coverage gap between the two stages loses it in an intact run.",
         check: scenario!(
             "scenarios/f01-coverage-gap.json",
-            &["persisted_files", "result:toolu_1", "lost_forever"]
+            &["persisted_files", "result:toolu_1", "dropped_unsaved"]
         ),
     },
     Finding {
@@ -215,7 +215,7 @@ pub const FINDINGS: &[Finding] = &[
         check: Check::Break {
             name: "D6",
             spill_dir: None,
-            changed: &[("lost_forever", "0", "1"), ("pointer_lost", "0", "1")],
+            changed: &[("dropped_unsaved", "0", "1"), ("pointer_lost", "0", "1")],
             unchanged: &[],
             nothing: false,
         },
@@ -227,7 +227,7 @@ pub const FINDINGS: &[Finding] = &[
         check: Check::Break {
             name: "D6",
             spill_dir: SHORT,
-            changed: &[("lost_forever", "0", "1")],
+            changed: &[("dropped_unsaved", "0", "1")],
             unchanged: &["pointer_lost"],
             nothing: false,
         },
@@ -274,7 +274,7 @@ pub const FINDINGS: &[Finding] = &[
         shows: "In an intact agent loop every result of 121..30000 chars that leaves the last three seen is lost forever: the design assumes replay, not archive.",
         check: scenario!(
             "scenarios/f10-replay-not-archive.json",
-            &["lost_forever", "result:t2", "result:t3"]
+            &["dropped_unsaved", "result:t2", "result:t3"]
         ),
     },
     Finding {
@@ -283,7 +283,7 @@ pub const FINDINGS: &[Finding] = &[
         shows: "The course site's older revision has no unseen guard: micro blanks two results of a fresh five-result batch before the model reads them.",
         check: scenario!(
             "scenarios/f11-site-compacts-unseen.json",
-            &["unseen_compacted", "lost_forever"]
+            &["unseen_compacted", "dropped_unsaved"]
         ),
     },
     Finding {
@@ -292,7 +292,7 @@ pub const FINDINGS: &[Finding] = &[
         shows: "The later revision saves a result before replacing it, so scene A's second 120000-char result keeps a pointer: 0 lost.",
         check: scenario!(
             "scenarios/f11-latest-closes-the-coverage-gap.json",
-            &["lost_forever", "pointer_lost", "result:toolu_1"]
+            &["dropped_unsaved", "pointer_lost", "result:toolu_1"]
         ),
     },
     Finding {
@@ -374,7 +374,7 @@ pub const FINDINGS: &[Finding] = &[
         check: scenario!(
             "scenarios/c3-autocompact-threshold.json",
             &[
-                "context_chars (step 8)",
+                "context_size (step 8)",
                 "model_calls (step 8)",
                 "model_calls"
             ]
@@ -396,10 +396,10 @@ pub const FINDINGS: &[Finding] = &[
     Finding {
         id: "C5",
         source: "003 §二 (third drawer: 原始数据还躺在本地 JSONL 日志里)",
-        shows: "Cleared results have no pointer in context (lost_forever 2) but the session transcript holds them (unrecoverable 0).",
+        shows: "Cleared results have no pointer in context (dropped_unsaved 2) but the session transcript holds them (unrecoverable 0).",
         check: scenario!(
             "scenarios/c2-time-based-microcompact.json",
-            &["lost_forever", "unrecoverable"]
+            &["dropped_unsaved", "unrecoverable"]
         ),
     },
     Finding {

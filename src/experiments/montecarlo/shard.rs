@@ -12,11 +12,11 @@ use crate::LabError;
 use crate::compaction::driver;
 
 /// Identifies a shard file; `lab merge` refuses anything else.
-pub const SHARD_FORMAT: &str = "harness-lab montecarlo shard v2";
+pub const SHARD_FORMAT: &str = "harness-lab montecarlo shard v3";
 
 /// The metrics of one session, in output order. `any_loss` is 0 or 1.
 pub const METRICS: [&str; 7] = [
-    "lost_forever",
+    "dropped_unsaved",
     "pointer_lost",
     "unrecoverable",
     "any_loss",
@@ -95,13 +95,13 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
                 ))
             })?;
             let o = &report.observables;
-            let any = o.lost_forever + o.pointer_lost + o.unrecoverable > 0;
+            let any = o.dropped_unsaved + o.pointer_lost + o.unrecoverable > 0;
             let values = [
-                o.lost_forever,
+                o.dropped_unsaved,
                 o.pointer_lost,
                 o.unrecoverable,
                 usize::from(any),
-                o.peak_context_chars,
+                o.peak_context_size,
                 o.model_calls,
                 crate::compaction::profile::common_tokens(&report.messages),
             ];
