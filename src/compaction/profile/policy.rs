@@ -80,6 +80,9 @@ pub enum Arrival {
     /// `(<tool> completed with no output)`; a result longer than its tool's threshold is written
     /// once to `tool-results/<id>.txt` and replaced by a 2KB preview.
     PersistPerTool,
+    /// Codex's `formatted_truncate_text`: a result longer than `4 × tool_output_tokens` bytes
+    /// keeps its head and tail around `…N tokens truncated…`, under a warning line.
+    TruncateTokens,
 }
 
 /// How snip bounds the head guard's loop.
