@@ -53,16 +53,22 @@ fn report_writes_thirteen_files_and_checks_them() {
         "{}",
         read("findings.md")
     );
-    // Every committed conformance record replays exactly: seven records (p01, p02 and p04 under
-    // 2.1.88 and 2.1.332, p03 under 2.1.88), 15 + 7 + 3 + 11 + 15 + 7 + 11 = 69 items.
+    // Every committed conformance record replays exactly: ten records (p01, p02 and p04 under
+    // 2.1.88 and 2.1.332, p03 under 2.1.88, p21-p23 under codex 0.171.0), 15 + 7 + 3 + 11 + 15
+    // + 7 + 11 + 8 + 6 + 5 = 88 items.
     let conformance = read("conformance.md");
     assert!(
-        conformance.contains("\n7 of 7 records exact; 69 of 69 compared items agree.\n"),
+        conformance.contains("\n10 of 10 records exact; 88 of 88 compared items agree.\n"),
         "{conformance}"
     );
     assert!(conformance.contains(
-        "| `p03-probe-autocompact-usage-167000` | exact (3/3)                      | not recorded"
+        "| `p03-probe-autocompact-usage-167000` | not recorded          | exact (3/3)                      | not recorded"
     ));
+    assert!(
+        conformance.contains(
+            "| `p23-probe-codex-compact-at`         | exact (5/5)           | not recorded"
+        )
+    );
     // The field ranking (values checked against `lab montecarlo --sessions 100 --turns 60`):
     // opencode's prune leaves the outputs in its database, Kilo's erases them, so Kilo ranks
     // below opencode with originals gone; Cline's fold keeps nothing and ranks last.

@@ -121,7 +121,7 @@ pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(
         // Codex's rollout records the command's whole output (an `item_completed` event) before
         // the capped copy enters the history.
         archive::log_newest(world)?;
-        return run(world);
+        return super::output_cap::run(world);
     }
     run(world)?;
     archive::log_newest(world)
@@ -129,10 +129,8 @@ pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(
 
 /// Applies the profile's arrival rule to the newest message (a batch of results).
 fn run(world: &mut World) -> Result<(), RunError> {
-    match world.profile.arrival {
-        Arrival::Verbatim => return Ok(()),
-        Arrival::TruncateTokens => return super::output_cap::run(world),
-        Arrival::PersistPerTool => {}
+    if world.profile.arrival == Arrival::Verbatim {
+        return Ok(());
     }
     let message = world.history.len() - 1;
     let Content::Blocks(blocks) = &world.history.messages()[message].content else {
