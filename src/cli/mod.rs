@@ -121,8 +121,8 @@ pub enum CliCommand {
     /// that the checked-in ones are current.
     #[command(after_help = help::REPORT)]
     Report(ReportArgs),
-    /// Run a scenario through the real Claude Code against a scripted model server on 127.0.0.1
-    /// and compare every tool_use and tool_result it sent with the profile; or (--replay)
+    /// Run a scenario through the real Claude Code or Codex against a scripted model server on
+    /// 127.0.0.1 and compare every tool call and result it sent with the profile; or (--replay)
     /// compare a committed conformance record. Exit 1 when one differs.
     Probe(ProbeArgs),
     /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).

@@ -10,8 +10,8 @@ use crate::commands::Command;
 use crate::commands::probe::ProbeCmd;
 use crate::error::LabError;
 use crate::options::RunOptions;
-use crate::probe::agent::AgentCommand;
-use crate::probe::{install, session};
+use crate::probe::agent::{Agent, AgentCommand};
+use crate::probe::{codex, install, session};
 use crate::render::Format;
 
 /// `lab probe`.
@@ -19,15 +19,18 @@ use crate::render::Format;
 pub struct ProbeArgs {
     /// The scenario to run through the agent (with --replay: a conformance record).
     pub path: PathBuf,
-    /// The agent (only claude-code).
+    /// The agent: claude-code (`@anthropic-ai/claude-code`, Messages API) or codex
+    /// (`@openai/codex`, run as `codex exec --json` against the Responses API; Bash calls are
+    /// played as its exec_command; compared with the `codex` profile).
     #[arg(long, default_value = "claude-code")]
     pub agent: String,
     /// The agent's executable.
     #[arg(long, value_name = "PATH", conflicts_with = "agent_version")]
     pub agent_bin: Option<PathBuf>,
-    /// The version installed in ~/.cache/harness-lab/agents/claude-code-V.
-    #[arg(long, value_name = "V", default_value = "2.1.88")]
-    pub agent_version: String,
+    /// The version installed in ~/.cache/harness-lab/agents/<agent>-V [default: 2.1.88 for
+    /// claude-code, 0.171.0 for codex].
+    #[arg(long, value_name = "V")]
+    pub agent_version: Option<String>,
     /// Install --agent-version with npm first when it is not there.
     #[arg(long)]
     pub install: bool,
@@ -51,12 +54,15 @@ pub struct ProbeArgs {
 
 impl ProbeArgs {
     pub(crate) fn into_command(self, format: Format) -> Result<Command, LabError> {
-        if self.agent != "claude-code" {
-            return Err(LabError::Usage(format!(
-                "--agent {}: only claude-code can be probed",
-                self.agent
-            )));
-        }
+        let agent = match self.agent.as_str() {
+            "claude-code" => Agent::ClaudeCode,
+            "codex" => Agent::Codex,
+            other => {
+                return Err(LabError::Usage(format!(
+                    "--agent {other}: expected claude-code or codex"
+                )));
+            }
+        };
         if self.replay {
             let options = RunOptions {
                 constants: self.constants,
@@ -70,34 +76,12 @@ impl ProbeArgs {
         }
         let bin = match self.agent_bin {
             Some(bin) => bin,
-            None => {
-                if self.install {
-                    let (bytes, fresh) = install::install(&self.agent_version)?;
-                    eprintln!(
-                        "lab: claude-code {} {} ({} MB)",
-                        self.agent_version,
-                        if fresh {
-                            "installed"
-                        } else {
-                            "already installed"
-                        },
-                        bytes / 1_000_000
-                    );
-                }
-                let bin = session::installed_bin(&session::install_dir(&self.agent_version));
-                if !bin.exists() {
-                    return Err(LabError::Usage(format!(
-                        "claude-code {} is not installed at {} (add --install, or give --agent-bin)",
-                        self.agent_version,
-                        bin.display()
-                    )));
-                }
-                bin
-            }
+            None => installed(agent, self.agent_version, self.install)?,
         };
         Ok(Command::Probe(ProbeCmd::Live {
             scenario: self.path,
             agent: AgentCommand {
+                agent,
                 bin,
                 args: self.agent_args,
                 timeout: Duration::from_secs(self.timeout),
@@ -106,4 +90,41 @@ impl ProbeArgs {
             format,
         }))
     }
+}
+
+/// The installed executable of `agent` at `version` (its default when None), installed first
+/// with npm when `install` is set.
+fn installed(agent: Agent, version: Option<String>, install: bool) -> Result<PathBuf, LabError> {
+    let version = version.unwrap_or_else(|| match agent {
+        Agent::ClaudeCode => "2.1.88".into(),
+        Agent::Codex => codex::DEFAULT_VERSION.into(),
+    });
+    if install {
+        let (bytes, fresh) = match agent {
+            Agent::ClaudeCode => install::install(&version)?,
+            Agent::Codex => codex::install(&version)?,
+        };
+        eprintln!(
+            "lab: {} {version} {} ({} MB)",
+            agent.name(),
+            if fresh {
+                "installed"
+            } else {
+                "already installed"
+            },
+            bytes / 1_000_000
+        );
+    }
+    let bin = match agent {
+        Agent::ClaudeCode => session::installed_bin(&session::install_dir(&version)),
+        Agent::Codex => codex::installed_bin(&codex::install_dir(&version)),
+    };
+    if !bin.exists() {
+        return Err(LabError::Usage(format!(
+            "{} {version} is not installed at {} (add --install, or give --agent-bin)",
+            agent.name(),
+            bin.display()
+        )));
+    }
+    Ok(bin)
 }

@@ -1,14 +1,14 @@
-//! `lab probe`: run a scenario through the real Claude Code against the scripted model server
-//! and compare what it sent with the profile (`src/probe/`), or replay a committed conformance
-//! record without the agent. Exit 1 when an item differs.
+//! `lab probe`: run a scenario through the real Claude Code or Codex against the scripted model
+//! server and compare what it sent with the profile (`src/probe/`), or replay a committed
+//! conformance record without the agent. Exit 1 when an item differs.
 
 use std::path::PathBuf;
 
 use super::{Outcome, write_file};
 use crate::error::LabError;
 use crate::options::RunOptions;
-use crate::probe::agent::AgentCommand;
-use crate::probe::{render, session};
+use crate::probe::agent::{Agent, AgentCommand};
+use crate::probe::{codex, render, session};
 use crate::render::Format;
 
 /// What `lab probe` does.
@@ -37,7 +37,10 @@ pub(crate) fn execute(cmd: &ProbeCmd) -> Result<Outcome, LabError> {
             record_dir,
             format,
         } => {
-            let report = session::probe(scenario, agent)?;
+            let report = match agent.agent {
+                Agent::ClaudeCode => session::probe(scenario, agent)?,
+                Agent::Codex => codex::probe(scenario, agent)?,
+            };
             if let Some(dir) = record_dir {
                 let name = scenario
                     .file_stem()

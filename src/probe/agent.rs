@@ -72,9 +72,30 @@ impl RunDirs {
     }
 }
 
+/// Which agent is probed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Claude Code (`@anthropic-ai/claude-code`), against the Messages API.
+    ClaudeCode,
+    /// The Codex CLI (`@openai/codex`), against the Responses API (`src/probe/codex.rs`).
+    Codex,
+}
+
+impl Agent {
+    /// The name `--agent` takes and records carry.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+}
+
 /// How the agent is started.
 #[derive(Debug, Clone)]
 pub struct AgentCommand {
+    /// Which agent `bin` is.
+    pub agent: Agent,
     /// The `claude` executable (the npm package's `cli.js` or native binary).
     pub bin: PathBuf,
     /// Extra arguments after the fixed ones (e.g. `--tools Bash,Read,Grep,Glob`).
@@ -145,6 +166,17 @@ pub fn run(
     dirs: &RunDirs,
     server_url: &str,
 ) -> Result<AgentOutcome, ProbeError> {
+    run_with(command, dirs, &FIXED_ARGS, environment(dirs, server_url))
+}
+
+/// Runs `command.bin` with `fixed` arguments (then `command.args`) in `dirs.work`, with only the
+/// environment `env`, and waits for it (at most `command.timeout`).
+pub fn run_with(
+    command: &AgentCommand,
+    dirs: &RunDirs,
+    fixed: &[&str],
+    env: Vec<(String, String)>,
+) -> Result<AgentOutcome, ProbeError> {
     let out_path = dirs.root().join("agent.stdout");
     let err_path = dirs.root().join("agent.stderr");
     let open = |p: &Path| {
@@ -152,11 +184,11 @@ pub fn run(
     };
     let start = Instant::now();
     let mut child = Command::new(&command.bin)
-        .args(FIXED_ARGS)
+        .args(fixed)
         .args(&command.args)
         .current_dir(&dirs.work)
         .env_clear()
-        .envs(environment(dirs, server_url))
+        .envs(env)
         .stdin(Stdio::null())
         .stdout(open(&out_path)?)
         .stderr(open(&err_path)?)

@@ -1,7 +1,8 @@
 //! The scripted model server: a Messages API on 127.0.0.1 (an ephemeral port, never another
 //! address) that answers the agent from a [`Script`] and logs every request. `POST
 //! /v1/messages` is answered as an event stream when the body asks for `stream`, else as JSON;
-//! `POST /v1/messages/count_tokens` with the mock count of [`script::count_tokens`]; a proxy
+//! `POST /v1/messages/count_tokens` with the mock count of [`script::count_tokens`]; `POST
+//! /v1/responses` (Codex) as a Responses event stream ([`responses`]); a proxy
 //! `CONNECT` (stray traffic of an agent whose `HTTPS_PROXY` points here) is logged and refused
 //! with 403; anything else gets 404. Method: research/claude_code_probe.md §0.
 
@@ -16,7 +17,7 @@ use tiny_http::{Header, Method, Request, Response, Server};
 
 use super::ProbeError;
 use super::script::{self, Kind, Script};
-use super::sse;
+use super::{responses, sse};
 
 /// At most this many requests are answered; later ones get 503 (a runaway agent loop stops).
 pub const MAX_REQUESTS: usize = 2_000;
@@ -154,21 +155,28 @@ fn serve(mut request: Request, script: &Script, state: &Mutex<State>) {
             }
             other => other,
         },
+        (Method::Post, "/v1/responses") => match responses::classify(&body) {
+            Kind::Main(_) => {
+                st.mains += 1;
+                Kind::Main(st.mains - 1)
+            }
+            other => other,
+        },
         _ => Kind::Other,
     };
     st.log.push(Logged {
         seq,
         method,
-        path,
         kind,
         headers,
         body: body.clone(),
+        path: path.clone(),
     });
     drop(st);
     let response = if too_large {
         Response::from_string("request too large").with_status_code(413)
     } else {
-        answer(kind, seq, &body, script)
+        answer(kind, seq, &path, &body, script)
     };
     let _ = request.respond(response);
 }
@@ -183,9 +191,12 @@ fn parse_body(raw: &[u8]) -> Value {
 
 type Answer = Response<std::io::Cursor<Vec<u8>>>;
 
-fn answer(kind: Kind, seq: usize, body: &Value, script: &Script) -> Answer {
+fn answer(kind: Kind, seq: usize, path: &str, body: &Value, script: &Script) -> Answer {
+    let codex = path.starts_with("/v1/responses");
     let turn = match kind {
         Kind::Main(n) => script.main_turn(n),
+        // Codex takes the summariser's last message as the summary, whole.
+        Kind::Compact if codex => script::Turn::text(&script.summary, script::Usage::SMALL),
         Kind::Compact => script.compact_turn(),
         Kind::Side => script::Turn::text(Script::SIDE_TEXT, script::Usage::SMALL),
         Kind::CountTokens => {
@@ -202,6 +213,11 @@ fn answer(kind: Kind, seq: usize, body: &Value, script: &Script) -> Answer {
         .get("model")
         .and_then(Value::as_str)
         .unwrap_or("lab-model");
+    if codex {
+        let id = format!("resp_lab_{seq:04}");
+        return Response::from_data(responses::stream(&turn, &id, model).into_bytes())
+            .with_header(header("Content-Type", "text/event-stream"));
+    }
     if body.get("stream").and_then(Value::as_bool) == Some(true) {
         Response::from_data(sse::stream(&turn, &id, model).into_bytes())
             .with_header(header("Content-Type", "text/event-stream"))

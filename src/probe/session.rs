@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::ProbeError;
-use super::agent::{self, AgentCommand, RunDirs};
+use super::agent::{self, Agent, AgentCommand, RunDirs};
 use super::compare::{self, Row};
 use super::plan;
 use super::record::{self, Layout, Normaliser};
@@ -73,7 +73,7 @@ impl ProbeReport {
     }
 }
 
-/// Runs the scenario at `path` through the agent.
+/// Runs the scenario at `path` through Claude Code (Codex: [`super::codex::probe`]).
 pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabError> {
     let scenario = Scenario::load(path)?;
     let planned = plan::plan(&scenario)?;
@@ -158,7 +158,9 @@ pub fn replay(path: &Path, options: &RunOptions) -> Result<ProbeReport, LabError
     compare_record(&record, &planned.scenario, options)
 }
 
-fn compare_record(
+/// Compares a record with the profile's run of the planned scenario (the rows of the record's
+/// agent: Claude Code's messages, or Codex's input items).
+pub(crate) fn compare_record(
     record: &Value,
     planned: &Scenario,
     options: &RunOptions,
@@ -180,7 +182,6 @@ fn compare_record(
     options.profile.get_or_insert(profile.clone());
     let run = driver::run(planned, &options)?;
     let lab: Vec<Value> = run.messages.iter().map(|m| m.to_value()).collect();
-    let real = compare::last_main(record).unwrap_or(&[]);
     let mut counts: Map<String, Value> = Map::new();
     for r in record
         .get("requests")
@@ -219,7 +220,11 @@ fn compare_record(
             })
             .collect(),
         rows: {
-            let mut rows = compare::compare(real, &lab);
+            let mut rows = if get("agent") == Agent::Codex.name() {
+                super::codex_record::compare(record, &lab)
+            } else {
+                compare::compare(compare::last_main(record).unwrap_or(&[]), &lab)
+            };
             rows.push(compare::summary_requests(
                 counts.get("compact").and_then(Value::as_u64).unwrap_or(0) as usize,
                 run.observables.model_calls,

@@ -1,7 +1,8 @@
 //! `lab probe`: every committed conformance record replays exactly against its profile without
 //! node or the agent (what CI proves), a broken profile constant makes a replay fail, bad records
-//! are refused with exit 2, and (opt-in, `LAB_PROBE_LIVE=1` with Claude Code 2.1.88 installed
-//! by `lab probe --install`) a live probe agrees with the profile.
+//! are refused with exit 2, and (opt-in, `LAB_PROBE_LIVE=1` with Claude Code 2.1.88 and Codex
+//! 0.171.0 installed by `lab probe [--agent codex] --install`) a live probe agrees with the
+//! profile.
 
 use std::path::{Path, PathBuf};
 
@@ -40,11 +41,13 @@ fn every_committed_record_replays_exactly() {
     // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
     // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1; p04 under two versions: 5 +
     // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1 and
-    // p10 2 + 2 + 1, each under two versions.
-    assert_eq!(records.len(), 19);
+    // p10 2 + 2 + 1, each under two versions. Codex 0.171.0: p21 the user message `go`, 3 calls,
+    // 3 outputs, 1; p22 `go`, 2 calls, 2 outputs, 1; p23 (compacted) `go`, the summary message,
+    // b2's call and output, 1.
+    assert_eq!(records.len(), 22);
     assert_eq!(
         compared,
-        2 * 15 + 2 * 7 + 3 + 2 * 11 + 2 * 7 + 2 * 9 + 2 * 5 + 2 * 5 + 2 * 23 + 2 * 5
+        2 * 15 + 2 * 7 + 3 + 2 * 11 + 2 * 7 + 2 * 9 + 2 * 5 + 2 * 5 + 2 * 23 + 2 * 5 + 8 + 6 + 5
     );
 }
 
@@ -105,6 +108,50 @@ fn a_broken_autocompact_buffer_makes_the_boundary_replay_fail() {
 }
 
 #[test]
+fn a_broken_codex_constant_makes_the_replay_fail() {
+    // An output cap one token higher keeps the 40001-byte output whole; the 49999-byte one is
+    // still cut, but at other places.
+    let record = "conformance/codex-0.171.0/p21-probe-codex-output-cap.json";
+    lab_ok(&["probe", "--replay", record]);
+    let out = lab(&[
+        "probe",
+        "--replay",
+        record,
+        "--const",
+        "tool_output_tokens=10001",
+    ]);
+    assert_eq!(out.code, 1);
+    for item in ["c40001", "c49999"] {
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("function_call_output {item}")))
+            .unwrap();
+        assert!(line.contains("differs at "), "{line}");
+    }
+    // The profile counts 244800 reported + 1 for b1's `one` = 244801; a window of 272004 puts
+    // the limit at 244803 (272002 would give 244801, still reached): the profile does not
+    // compact where Codex did.
+    let record = "conformance/codex-0.171.0/p23-probe-codex-compact-at.json";
+    lab_ok(&["probe", "--replay", record]);
+    let out = lab(&[
+        "probe",
+        "--replay",
+        record,
+        "--const",
+        "context_window=272004",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("summary requests") && l.contains("real \"1\" lab \"0\"")),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn a_file_that_is_not_a_record_is_refused() {
     let out = lab(&[
         "probe",
@@ -126,6 +173,39 @@ fn a_file_that_is_not_a_record_is_refused() {
         "/nonexistent/claude",
     ]);
     assert_eq!(out.code, 2);
+    let out = lab(&[
+        "probe",
+        "scenarios/probe/p21-probe-codex-output-cap.json",
+        "--agent",
+        "gemini-cli",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("--agent gemini-cli: expected claude-code or codex"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Opt-in: needs node and `lab probe --agent codex --install` (0.171.0); never part of
+/// `.ci/run`.
+#[test]
+fn live_codex_probe_agrees_with_the_profile() {
+    if std::env::var("LAB_PROBE_LIVE").as_deref() != Ok("1") {
+        return;
+    }
+    let out = lab(&[
+        "probe",
+        "scenarios/probe/p23-probe-codex-compact-at.json",
+        "--agent",
+        "codex",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(v["version"], "0.171.0");
 }
 
 /// Opt-in: needs node and `lab probe --install` (2.1.88); never part of `.ci/run`.

@@ -53,17 +53,22 @@ fn report_writes_thirteen_files_and_checks_them() {
         "{}",
         read("findings.md")
     );
-    // Every committed conformance record replays exactly: 19 records (p01, p02, p04-p10 under
-    // 2.1.88 and 2.1.332, p03 under 2.1.88), 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 3 =
-    // 177 items.
+    // Every committed conformance record replays exactly: 22 records (p01, p02, p04-p10 under
+    // 2.1.88 and 2.1.332, p03 under 2.1.88, p21-p23 under codex 0.171.0),
+    // 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 3 + 8 + 6 + 5 = 196 items.
     let conformance = read("conformance.md");
     assert!(
-        conformance.contains("\n19 of 19 records exact; 177 of 177 compared items agree.\n"),
+        conformance.contains("\n22 of 22 records exact; 196 of 196 compared items agree.\n"),
         "{conformance}"
     );
     assert!(conformance.contains(
-        "| `p03-probe-autocompact-usage-167000` | exact (3/3)                      | not recorded"
+        "| `p03-probe-autocompact-usage-167000` | not recorded          | exact (3/3)                      | not recorded"
     ));
+    assert!(
+        conformance.contains(
+            "| `p23-probe-codex-compact-at`         | exact (5/5)           | not recorded"
+        )
+    );
     // The field ranking (values checked against `lab montecarlo --sessions 100 --turns 60`):
     // opencode's prune leaves the outputs in its database, Kilo's erases them, so Kilo ranks
     // below opencode with originals gone; Cline's fold keeps nothing and ranks last.

@@ -87,6 +87,9 @@ constants! {
     clear_at_least,
     /// Codex: COMPACT_USER_MESSAGE_MAX_TOKENS, the tokens of user messages a compaction keeps.
     compact_user_tokens,
+    /// Codex: the model's tool-output `truncation_policy` in tokens (an output longer than
+    /// 4 × this many bytes keeps its head and tail).
+    tool_output_tokens,
     /// opencode: PRUNE_PROTECT, the newest tool-output tokens prune leaves alone.
     prune_protect,
     /// opencode: PRUNE_MINIMUM, prune acts only when it would clear more tokens than this.

@@ -81,6 +81,9 @@ pub enum Arrival {
     /// once to `tool-results/<id>.txt` (a Bash result to `tool-results/<shell task id>.txt`,
     /// the lab's stand-in `world::bash_task_id`) and replaced by a 2KB preview.
     PersistPerTool,
+    /// Codex's `formatted_truncate_text`: a result longer than `4 × tool_output_tokens` bytes
+    /// keeps its head and tail around `…N tokens truncated…`, under a warning line.
+    TruncateTokens,
 }
 
 /// How snip bounds the head guard's loop.

@@ -113,9 +113,16 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
 
 /// A batch of results arrives: the world registers it and appends it as one user message, the
 /// profile's arrival rule applies, and then the message as the rule left it reaches the session
-/// transcript (so a persisted result is logged as its persisted-output block).
+/// transcript (so a persisted result is logged as its persisted-output block); under Codex's
+/// output cap the transcript gets the whole output first.
 pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(), RunError> {
     world.push_results(batch);
+    if world.profile.arrival == Arrival::TruncateTokens {
+        // Codex's rollout records the command's whole output (an `item_completed` event) before
+        // the capped copy enters the history.
+        archive::log_newest(world)?;
+        return super::output_cap::run(world);
+    }
     run(world)?;
     archive::log_newest(world)
 }

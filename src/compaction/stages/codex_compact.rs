@@ -1,6 +1,7 @@
 //! Codex CLI's local (inline) auto-compaction (codex-rs `core/src/compact.rs`,
-//! research/peers_2026.md §3.1). When the token count reaches `context_window * 9 / 10`
-//! (`ModelInfo::auto_compact_token_limit`, compared with `>=`), one summariser call runs over
+//! research/peers_2026.md §3.1). When the token count (the last reported usage plus the estimate
+//! of later messages, `get_total_token_usage`; probed: p22, p23) reaches `context_window * 9 /
+//! 10` (`ModelInfo::auto_compact_token_limit`, compared with `>=`), one summariser call runs over
 //! the history, and the history becomes: the real user messages, chosen newest first while
 //! their `approx_token_count` (ceil(bytes / 4)) fits in `compact_user_tokens` (the one that
 //! overflows is cut to the remaining budget, head and tail around `[…N tokens truncated…]`),
@@ -131,10 +132,30 @@ pub(super) fn keep_user_messages(messages: &[String], budget: usize) -> Vec<Stri
     kept
 }
 
-/// Compacts once the estimate reaches 90% of `context_window`.
+/// codex `get_total_token_usage`: the last reported total plus the estimate of the messages
+/// after the reporting one; without a usage (or once the history was replaced), the estimate of
+/// everything.
+fn token_count(world: &World) -> usize {
+    match world.script.reported_usage {
+        Some((index, usage))
+            if world
+                .history
+                .messages()
+                .get(index)
+                .is_some_and(|m| m.role == Role::Assistant) =>
+        {
+            usage
+                .total()
+                .saturating_add(world.history.estimate_suffix(index + 1))
+        }
+        _ => world.history.estimate(),
+    }
+}
+
+/// Compacts once the token count reaches 90% of `context_window`.
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let c = world.profile.constants;
-    let estimate = world.history.estimate();
+    let estimate = token_count(world);
     let limit = c.context_window * 9 / 10;
     if estimate < limit || world.history.len() == 0 {
         return Ok(());

@@ -24,6 +24,7 @@ mod micro;
 mod opencode;
 mod opencode_v2;
 mod openhands_condense;
+mod output_cap;
 mod pair_repair;
 mod pipeline;
 mod reactive;

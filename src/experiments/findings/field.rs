@@ -45,11 +45,11 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "X1",
-        source: "peers_2026 §3.1, §3.3 (codex-rs compact.rs @ 0100b103, openai_models.rs)",
-        shows: "Codex compacts at 244800 tokens (272000 × 9 / 10, >=) and not at 244799; every tool call and output leaves the history with no placeholder, the rollout keeps them.",
+        source: "peers_2026 §3.1, §3.3 (codex-rs compact.rs @ 0100b103, openai_models.rs, context_manager/history.rs get_total_token_usage)",
+        shows: "Codex compacts at 244800 tokens (272000 × 9 / 10, >=; the last reported usage plus the estimate of later messages) and not at 244799; every tool call and output leaves the history with no placeholder, the rollout keeps them.",
         check: scenario!(
             "scenarios/x1-codex-trigger.json",
-            &["model_calls (step 5)", "context_size", "unrecoverable"]
+            &["model_calls (step 3)", "context_size", "unrecoverable"]
         ),
     },
     Finding {

@@ -1,0 +1,126 @@
+//! Codex's cap on a tool's output as it arrives (`Arrival::TruncateTokens`): an output longer
+//! than `4 × tool_output_tokens` bytes (the model's `truncation_policy`, `tokens` 10000 for
+//! gpt-5.5 in 0.171.0's model list) is replaced by `formatted_truncate_text`: the line
+//! `Warning: truncated output (original token count: N)` (N = ceil(bytes / 4)), `Total output
+//! lines: L` (Rust `str::lines`), a blank line, then the head and tail of the output, each
+//! half of the byte budget on char boundaries, around `…M tokens truncated…` (M = ceil(removed
+//! bytes / 4)). The model cannot get the middle back; the rollout keeps the whole output (its
+//! `item_completed` event, measured in a 0.171.0 rollout). Sources: openai/codex
+//! `codex-rs/utils/output-truncation/src/lib.rs` (formatted_truncate_text) and
+//! `codex-rs/utils/string/src/truncate.rs` (truncate_middle_with_token_budget,
+//! split_string); measured with `lab probe --agent codex` (p21).
+
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::transcript::{Block, Content};
+
+/// codex `approx_token_count`: UTF-8 bytes / 4, rounded up.
+fn approx_tokens(bytes: usize) -> usize {
+    bytes.div_ceil(4)
+}
+
+/// codex `split_string`: the head of at most `head` bytes and the tail starting at the first
+/// char that begins at or after `len - tail`, both on char boundaries.
+fn split(text: &str, head: usize, tail: usize) -> (&str, &str) {
+    let tail_target = text.len().saturating_sub(tail);
+    let mut head_end = 0;
+    let mut tail_start = text.len();
+    for (index, ch) in text.char_indices() {
+        let end = index + ch.len_utf8();
+        if end <= head {
+            head_end = end;
+        } else if index >= tail_target {
+            tail_start = index;
+            break;
+        }
+    }
+    (&text[..head_end], &text[tail_start.max(head_end)..])
+}
+
+/// codex `formatted_truncate_text(text, TruncationPolicy::Tokens(tokens))`.
+pub(crate) fn formatted_truncate(text: &str, tokens: usize) -> String {
+    let budget = tokens * 4;
+    if text.len() <= budget {
+        return text.to_owned();
+    }
+    let cut = if budget == 0 {
+        format!("…{} tokens truncated…", approx_tokens(text.len()))
+    } else {
+        let left = budget / 2;
+        let (head, tail) = split(text, left, budget - left);
+        let removed = approx_tokens(text.len() - budget);
+        format!("{head}…{removed} tokens truncated…{tail}")
+    };
+    format!(
+        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n{cut}",
+        approx_tokens(text.len()),
+        text.lines().count()
+    )
+}
+
+/// Caps every result of the newest message (a batch of results).
+pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
+    let tokens = world.profile.constants.tool_output_tokens;
+    let message = world.history.len() - 1;
+    let Content::Blocks(blocks) = &world.history.messages()[message].content else {
+        return Ok(());
+    };
+    let results: Vec<usize> = blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(bi, b)| matches!(b, Block::ToolResult { .. }).then_some(bi))
+        .collect();
+    for bi in results {
+        let content = world.history.result_at(message, bi).1.to_owned();
+        if content.len() <= tokens * 4 {
+            continue;
+        }
+        let capped = formatted_truncate(&content, tokens);
+        world.replace_result(
+            message,
+            bi,
+            capped,
+            "arrival",
+            format!(
+                "{} bytes > {} (tool_output_tokens {tokens} × 4): head and tail kept",
+                content.len(),
+                tokens * 4
+            ),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_the_cap_nothing_changes_above_it_head_and_tail_halves() {
+        let at = "x".repeat(40_000);
+        assert_eq!(formatted_truncate(&at, 10_000), at);
+        // Measured from codex 0.171.0: 40000 x and a newline → 20000 head bytes, 1 token cut,
+        // the last 20000 bytes.
+        let over = format!("{}\n", "x".repeat(40_000));
+        let out = formatted_truncate(&over, 10_000);
+        let expected = format!(
+            "Warning: truncated output (original token count: 10001)\nTotal output lines: 1\n\n{}…1 tokens truncated…{}\n",
+            "x".repeat(20_000),
+            "x".repeat(19_999)
+        );
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn cuts_fall_on_char_boundaries() {
+        // "aéééé" is 9 bytes; 1 token → budget 4, halves of 2: the head is "a" (the first é
+        // would end at byte 3), the tail starts at the first char at or after byte 7 (the last
+        // é); 9 - 4 = 5 bytes removed → 2 tokens; 9 bytes → 3 tokens in all.
+        assert_eq!(
+            formatted_truncate("aéééé", 1),
+            "Warning: truncated output (original token count: 3)\nTotal output lines: 1\n\na…2 tokens truncated…é"
+        );
+        let lines = "a\nb\nc\n".repeat(10);
+        assert!(formatted_truncate(&lines, 1).contains("Total output lines: 30\n"));
+    }
+}
