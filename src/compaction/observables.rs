@@ -161,40 +161,64 @@ pub struct Deprecated {
     pub peak_context_chars: usize,
 }
 
-/// Measures a world.
-pub(crate) fn measure(world: &World) -> Observables {
-    let spill = world.store.spill_files(&world.spill_dir);
-    let messages = world.history.messages();
+/// What the tool results in context show: the loss and pointer counts, the paths their pointers
+/// name (resolved), and the ids still held verbatim.
+#[derive(Default)]
+struct ResultScan<'a> {
+    dropped_unsaved: usize,
+    pointer_lost: usize,
+    forged: usize,
+    placeholders: usize,
+    named: BTreeSet<String>,
+    verbatim_in_context: BTreeSet<&'a str>,
+}
+
+/// Scans every tool result in context once.
+fn scan_results(world: &World) -> ResultScan<'_> {
     let strings = &world.profile.strings;
-    let (mut dropped_unsaved, mut pointer_lost, mut forged, mut placeholders) = (0, 0, 0, 0);
-    let mut named: BTreeSet<String> = BTreeSet::new();
-    let mut verbatim_in_context: BTreeSet<&str> = BTreeSet::new();
+    let mut scan = ResultScan::default();
+    let messages = world.history.messages();
     for message in messages.iter().filter(|m| m.role == Role::User) {
         for (id, content) in message.tool_results() {
             if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
-                verbatim_in_context.insert(id);
+                scan.verbatim_in_context.insert(id);
                 continue;
             }
             if world.profile.is_no_pointer_placeholder(content) {
-                placeholders += 1;
+                scan.placeholders += 1;
                 if world.store.is_file(&world.spill_path(id)) {
-                    pointer_lost += 1;
+                    scan.pointer_lost += 1;
                 } else {
-                    dropped_unsaved += 1;
+                    scan.dropped_unsaved += 1;
                 }
                 continue;
             }
             if let Some(pointer) = pointer_in(strings, content) {
                 if matches!(pointer, Pointer::SavedAt(_)) {
-                    placeholders += 1;
+                    scan.placeholders += 1;
                 }
                 if !world.pointer_is_valid(pointer.path()) {
-                    forged += 1;
+                    scan.forged += 1;
                 }
-                named.insert(world.store.resolve(pointer.path()));
+                scan.named.insert(world.store.resolve(pointer.path()));
             }
         }
     }
+    scan
+}
+
+/// Measures a world.
+pub(crate) fn measure(world: &World) -> Observables {
+    let spill = world.store.spill_files(&world.spill_dir);
+    let messages = world.history.messages();
+    let ResultScan {
+        dropped_unsaved,
+        pointer_lost,
+        forged,
+        placeholders,
+        named,
+        verbatim_in_context,
+    } = scan_results(world);
     let orphan_files = spill
         .iter()
         .filter(|file| !named.contains(&world.store.resolve(&file.path)))
