@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::compaction::pairs;
+use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -35,6 +35,9 @@ pub(crate) struct History {
     /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
     /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
     watch: Option<Option<BTreeSet<String>>>,
+    /// How much of the list pair repair has found intact; restarted when the list is cut or
+    /// rebuilt (appending and replacing a result's text change no pair).
+    pair_check: PairCheck,
 }
 
 impl History {
@@ -48,6 +51,7 @@ impl History {
             json: Vec::new(),
             pinned: None,
             watch: None,
+            pair_check: PairCheck::default(),
         }
     }
 
@@ -117,7 +121,14 @@ impl History {
         self.watch.take().flatten()
     }
 
+    /// Whether pair repair would leave the list unchanged, reading only what was appended
+    /// since the last check when nothing was cut (issue 13, audit D8).
+    pub(crate) fn pairs_intact(&mut self) -> bool {
+        self.pair_check.intact(&self.messages)
+    }
+
     fn before_cut(&mut self) {
+        self.pair_check = PairCheck::default();
         if let Some(slot @ None) = &mut self.watch {
             *slot = Some(pairs::intact(&self.messages));
         }
@@ -333,5 +344,40 @@ mod tests {
             assert_eq!(history.len(), 1);
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
         }
+    }
+
+    /// Audit D8: pair repair used to read the whole history before every request (quadratic:
+    /// 8 000 text turns took 29.5 s). Kept between requests, the check stops at most one message
+    /// short of the end (an assistant message an answer may still follow), so each request reads
+    /// only what was appended; a cut starts it again, and it still finds a broken pair.
+    #[test]
+    fn the_pair_check_reads_only_what_was_appended() {
+        let mut history = History::new(Estimator::PythonJson);
+        history.push(Message::user_text("go"));
+        for turn in 0..2_000 {
+            let id = format!("t{turn}");
+            assert!(history.pairs_intact());
+            history.push(Message::tool_uses(&[(&id, "Read")]));
+            // Not answered yet: not intact, and the check stays before the call.
+            assert!(!history.pairs_intact());
+            assert_eq!(history.pair_check.resume, history.len() - 1);
+            history.push(Message::tool_result(&id, "out"));
+            assert!(history.pairs_intact());
+            assert_eq!(history.pair_check.resume, history.len());
+            history.push(Message {
+                role: Role::Assistant,
+                content: Content::Text(format!("answer {turn}")),
+            });
+            assert!(history.pairs_intact());
+            assert_eq!(history.pair_check.resume, history.len() - 1);
+            history.push(Message::user_text(format!("next {turn}")));
+        }
+        history.splice(1, Vec::new(), 3);
+        assert_eq!(history.pair_check.resume, 0);
+        assert!(history.pairs_intact());
+        // A duplicate tool_use id far from the first is still found.
+        history.push(Message::tool_uses(&[("t5", "Read")]));
+        history.push(Message::tool_result("t5", "again"));
+        assert!(!history.pairs_intact());
     }
 }
