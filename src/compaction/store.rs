@@ -140,11 +140,30 @@ impl MemoryStore {
     }
 
     fn writable(&self, path: &str) -> io::Result<()> {
-        if self.roots.is_empty() {
-            return Ok(());
+        if !self.roots.is_empty() {
+            inside_roots(&self.roots, path)?;
         }
-        inside_roots(&self.roots, path)
+        name_max(path)
     }
+}
+
+/// Linux's `NAME_MAX`: the longest file name (one path component), in bytes.
+const NAME_MAX: usize = 255;
+
+/// The file system's `ENAMETOOLONG` for a path with a component longer than [`NAME_MAX`]: the
+/// in-memory store refuses such a write as the real directory does (a 300-character raw
+/// tool_use id names a spill file no file system takes), so both stores agree (audit D11).
+fn name_max(path: &str) -> io::Result<()> {
+    if path.split('/').any(|part| part.len() > NAME_MAX) {
+        #[cfg(target_os = "linux")]
+        return Err(io::Error::from_raw_os_error(36));
+        #[cfg(not(target_os = "linux"))]
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "File name too long",
+        ));
+    }
+    Ok(())
 }
 
 /// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
@@ -303,9 +322,7 @@ impl DirStore {
     fn real(&self, path: &str) -> String {
         let lexical = resolve_lexical(path);
         for (name, real) in &self.hidden {
-            if let Some(rest) = lexical.strip_prefix(name.as_str())
-                && (rest.is_empty() || rest.starts_with('/'))
-            {
+            if let Some(rest) = below(&lexical, name) {
                 return format!("{real}{rest}");
             }
         }
@@ -315,9 +332,7 @@ impl DirStore {
     /// The name the run gives a real path (the inverse of [`Self::real`]).
     fn shown(&self, real_path: String) -> String {
         for (name, real) in &self.hidden {
-            if let Some(rest) = real_path.strip_prefix(real.as_str())
-                && (rest.is_empty() || rest.starts_with('/'))
-            {
+            if let Some(rest) = below(&real_path, real) {
                 return format!("{name}{rest}");
             }
         }
@@ -349,6 +364,12 @@ impl DirStore {
         }
         Ok(real)
     }
+}
+
+/// What follows `dir` in `path` (`""` or `/...`) when `path` is `dir` or lies below it.
+fn below<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
+    path.strip_prefix(dir)
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// The names in `dir` (none when it does not exist or cannot be read).

@@ -495,7 +495,8 @@ fn d10_dir_store_output_and_errors_show_no_temporary_path() {
         assert!(real.contains("/var/folders/lab/res/toolu_0.txt"), "{real}");
         assert_eq!(memory, real, "{format}");
     }
-    // A 300-character raw id: the file name is too long for the file system (ENAMETOOLONG).
+    // A 300-character raw id: the file name is too long for the file system (ENAMETOOLONG,
+    // "File name too long (os error 36)" on Linux, NAME_MAX 255 bytes).
     let id = "t".repeat(300);
     let text = format!(
         r#"{{"profile":"claude-code","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Bash"}}]}}}},{{"results":[{{"id":"{id}","chars":40000}}]}},{{"prepare":true}}]}}"#
@@ -509,6 +510,9 @@ fn d10_dir_store_output_and_errors_show_no_temporary_path() {
         stderr.contains(&format!("failed to write {spill}/{id}.txt: ")),
         "{stderr}"
     );
+    // The in-memory store refuses the same name alike (audit D11: it used to accept it).
+    let (code, _, memory_stderr) = lab_with_tmpdir(&tmp, &["run", &file]);
+    assert_eq!((code, memory_stderr), (2, stderr));
     // Every run removed its temporary directory.
     assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
 }
