@@ -5,7 +5,7 @@
 //! string is measured once: a message's size and the size of every tool_result content in it are
 //! kept, so replacing a result, cutting the middle out or archiving the list rescans nothing kept.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
@@ -38,6 +38,9 @@ pub(crate) struct History {
     /// How much of the list pair repair has found intact; restarted when the list is cut or
     /// rebuilt (appending and replacing a result's text change no pair).
     pair_check: PairCheck,
+    /// How many tool_result blocks of each tool_use_id the list holds (looked up, never
+    /// iterated).
+    result_ids: HashMap<String, usize>,
 }
 
 impl History {
@@ -52,6 +55,7 @@ impl History {
             pinned: None,
             watch: None,
             pair_check: PairCheck::default(),
+            result_ids: HashMap::new(),
         }
     }
 
@@ -95,8 +99,14 @@ impl History {
         }
     }
 
+    /// Whether a tool_result block for `id` is in the list.
+    pub(crate) fn holds_result(&self, id: &str) -> bool {
+        self.result_ids.contains_key(id)
+    }
+
     /// Appends a message and adds its size to the estimate.
     pub(crate) fn push(&mut self, message: Message) {
+        count_results(&mut self.result_ids, &message, true);
         let sizes = self.measure(&message);
         self.sum += sizes.total;
         self.sizes.push(sizes);
@@ -138,6 +148,7 @@ impl History {
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
         self.before_cut();
         self.messages.clear();
+        self.result_ids.clear();
         self.sizes.clear();
         self.json.clear();
         self.sum = 0;
@@ -158,6 +169,12 @@ impl History {
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
         self.sum = self.sum - removed + added;
+        for message in &self.messages[head..tail] {
+            count_results(&mut self.result_ids, message, false);
+        }
+        for message in &insert {
+            count_results(&mut self.result_ids, message, true);
+        }
         self.json.splice(head..tail, insert.iter().map(|_| None));
         self.sizes.splice(head..tail, sizes);
         self.messages.splice(head..tail, insert);
@@ -248,6 +265,20 @@ impl History {
     pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (String, String) {
         let (id, content) = self.result_at(message, block);
         (id.to_owned(), content.to_owned())
+    }
+}
+
+/// Counts (`add`) or uncounts the tool_result ids of `message` in a history's result index.
+fn count_results(ids: &mut HashMap<String, usize>, message: &Message, add: bool) {
+    for (id, _) in message.tool_results() {
+        if add {
+            *ids.entry(id.to_owned()).or_insert(0) += 1;
+        } else if let Some(count) = ids.get_mut(id) {
+            *count -= 1;
+            if *count == 0 {
+                ids.remove(id);
+            }
+        }
     }
 }
 
@@ -379,5 +410,41 @@ mod tests {
         history.push(Message::tool_uses(&[("t5", "Read")]));
         history.push(Message::tool_result("t5", "again"));
         assert!(!history.pairs_intact());
+    }
+
+    /// The result index the re-read check asks (issue 13) agrees with a scan of the list after
+    /// every kind of change: appends, a splice that drops and inserts results, a rebuild.
+    #[test]
+    fn the_result_index_follows_every_change() {
+        let scan = |h: &History, id: &str| {
+            h.messages()
+                .iter()
+                .any(|m| m.tool_results().any(|(r, _)| r == id))
+        };
+        let check = |h: &History| {
+            for id in ["t0", "t1", "t2", "t3", "t9"] {
+                assert_eq!(h.holds_result(id), scan(h, id), "{id}");
+            }
+        };
+        let mut history = History::new(Estimator::PythonJson);
+        for turn in 0..4 {
+            let id = format!("t{turn}");
+            history.push(Message::tool_uses(&[(&id, "Read")]));
+            history.push(Message::tool_result(&id, "out"));
+        }
+        history.push(Message::tool_result("t1", "twice"));
+        check(&history);
+        assert!(history.holds_result("t3") && !history.holds_result("t9"));
+        history.splice(2, vec![Message::tool_result("t9", "summary")], 4);
+        check(&history);
+        assert!(
+            history.holds_result("t1"),
+            "t1's second result is still there"
+        );
+        history.set_result(2, 0, "[cleared]".into());
+        check(&history);
+        history.replace_all(vec![Message::user_text("summary")]);
+        check(&history);
+        assert!(!history.holds_result("t0"));
     }
 }
