@@ -288,32 +288,7 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
                 temp: None,
             }
         }
-        StoreKind::Dir => {
-            let needs_temp = options.spill_dir.is_none() || options.transcript_dir.is_none();
-            let temp = if needs_temp {
-                Some(store::private_temp_dir().map_err(RunError::TempDir)?)
-            } else {
-                None
-            };
-            let root = temp
-                .as_ref()
-                .map(|t| t.path().to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let spill_dir = options
-                .spill_dir
-                .clone()
-                .unwrap_or_else(|| format!("{root}/tool-results"));
-            let transcript_dir = options
-                .transcript_dir
-                .clone()
-                .unwrap_or_else(|| format!("{root}/.transcripts"));
-            Place {
-                store: Box::new(DirStore::new(&[&spill_dir, &transcript_dir])),
-                spill_dir,
-                transcript_dir,
-                temp,
-            }
-        }
+        StoreKind::Dir => dir_place(options, default_spill, default_transcripts)?,
     };
     for (flag, dir, given) in [
         ("--spill-dir", &place.spill_dir, &options.spill_dir),
@@ -346,6 +321,45 @@ fn place(scenario: &Scenario, profile: &Profile, options: &RunOptions) -> Result
         &[&place.spill_dir, &place.transcript_dir],
     ));
     Ok(place)
+}
+
+/// The real-directory store of a run: a directory the user did not give keeps its modelled name
+/// and lives at that path below a private temporary directory, so that nothing shows the
+/// temporary path.
+fn dir_place(
+    options: &RunOptions,
+    default_spill: String,
+    default_transcripts: String,
+) -> Result<Place, LabError> {
+    let spill_dir = options.spill_dir.clone().unwrap_or(default_spill);
+    let transcript_dir = options
+        .transcript_dir
+        .clone()
+        .unwrap_or(default_transcripts);
+    let hidden: Vec<&str> = [
+        (&spill_dir, &options.spill_dir),
+        (&transcript_dir, &options.transcript_dir),
+    ]
+    .into_iter()
+    .filter(|(_, given)| given.is_none())
+    .map(|(dir, _)| dir.as_str())
+    .collect();
+    let temp = if hidden.is_empty() {
+        None
+    } else {
+        Some(store::private_temp_dir().map_err(RunError::TempDir)?)
+    };
+    let store = DirStore::with_hidden(
+        &[&spill_dir, &transcript_dir],
+        temp.as_ref().map(tempfile::TempDir::path),
+        &hidden,
+    );
+    Ok(Place {
+        store: Box::new(store),
+        spill_dir,
+        transcript_dir,
+        temp,
+    })
 }
 
 /// Sets the world up before the first step: the scripted inputs, the session transcript and the

@@ -5,9 +5,9 @@
 //! string is measured once: a message's size and the size of every tool_result content in it are
 //! kept, so replacing a result, cutting the middle out or archiving the list rescans nothing kept.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
-use crate::compaction::pairs;
+use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -35,6 +35,12 @@ pub(crate) struct History {
     /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
     /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
     watch: Option<Option<BTreeSet<String>>>,
+    /// How much of the list pair repair has found intact; restarted when the list is cut or
+    /// rebuilt (appending and replacing a result's text change no pair).
+    pair_check: PairCheck,
+    /// How many tool_result blocks of each tool_use_id the list holds (looked up, never
+    /// iterated).
+    result_ids: HashMap<String, usize>,
 }
 
 impl History {
@@ -48,6 +54,8 @@ impl History {
             json: Vec::new(),
             pinned: None,
             watch: None,
+            pair_check: PairCheck::default(),
+            result_ids: HashMap::new(),
         }
     }
 
@@ -91,8 +99,14 @@ impl History {
         }
     }
 
+    /// Whether a tool_result block for `id` is in the list.
+    pub(crate) fn holds_result(&self, id: &str) -> bool {
+        self.result_ids.contains_key(id)
+    }
+
     /// Appends a message and adds its size to the estimate.
     pub(crate) fn push(&mut self, message: Message) {
+        count_results(&mut self.result_ids, &message, true);
         let sizes = self.measure(&message);
         self.sum += sizes.total;
         self.sizes.push(sizes);
@@ -117,7 +131,14 @@ impl History {
         self.watch.take().flatten()
     }
 
+    /// Whether pair repair would leave the list unchanged, reading only what was appended
+    /// since the last check when nothing was cut (issue 13, audit D8).
+    pub(crate) fn pairs_intact(&mut self) -> bool {
+        self.pair_check.intact(&self.messages)
+    }
+
     fn before_cut(&mut self) {
+        self.pair_check = PairCheck::default();
         if let Some(slot @ None) = &mut self.watch {
             *slot = Some(pairs::intact(&self.messages));
         }
@@ -127,6 +148,7 @@ impl History {
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
         self.before_cut();
         self.messages.clear();
+        self.result_ids.clear();
         self.sizes.clear();
         self.json.clear();
         self.sum = 0;
@@ -147,6 +169,12 @@ impl History {
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
         self.sum = self.sum - removed + added;
+        for message in &self.messages[head..tail] {
+            count_results(&mut self.result_ids, message, false);
+        }
+        for message in &insert {
+            count_results(&mut self.result_ids, message, true);
+        }
         self.json.splice(head..tail, insert.iter().map(|_| None));
         self.sizes.splice(head..tail, sizes);
         self.messages.splice(head..tail, insert);
@@ -237,6 +265,20 @@ impl History {
     pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (String, String) {
         let (id, content) = self.result_at(message, block);
         (id.to_owned(), content.to_owned())
+    }
+}
+
+/// Counts (`add`) or uncounts the tool_result ids of `message` in a history's result index.
+fn count_results(ids: &mut HashMap<String, usize>, message: &Message, add: bool) {
+    for (id, _) in message.tool_results() {
+        if add {
+            *ids.entry(id.to_owned()).or_insert(0) += 1;
+        } else if let Some(count) = ids.get_mut(id) {
+            *count -= 1;
+            if *count == 0 {
+                ids.remove(id);
+            }
+        }
     }
 }
 
@@ -333,5 +375,76 @@ mod tests {
             assert_eq!(history.len(), 1);
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
         }
+    }
+
+    /// Audit D8: pair repair used to read the whole history before every request (quadratic:
+    /// 8 000 text turns took 29.5 s). Kept between requests, the check stops at most one message
+    /// short of the end (an assistant message an answer may still follow), so each request reads
+    /// only what was appended; a cut starts it again, and it still finds a broken pair.
+    #[test]
+    fn the_pair_check_reads_only_what_was_appended() {
+        let mut history = History::new(Estimator::PythonJson);
+        history.push(Message::user_text("go"));
+        for turn in 0..2_000 {
+            let id = format!("t{turn}");
+            assert!(history.pairs_intact());
+            history.push(Message::tool_uses(&[(&id, "Read")]));
+            // Not answered yet: not intact, and the check stays before the call.
+            assert!(!history.pairs_intact());
+            assert_eq!(history.pair_check.resume, history.len() - 1);
+            history.push(Message::tool_result(&id, "out"));
+            assert!(history.pairs_intact());
+            assert_eq!(history.pair_check.resume, history.len());
+            history.push(Message {
+                role: Role::Assistant,
+                content: Content::Text(format!("answer {turn}")),
+            });
+            assert!(history.pairs_intact());
+            assert_eq!(history.pair_check.resume, history.len() - 1);
+            history.push(Message::user_text(format!("next {turn}")));
+        }
+        history.splice(1, Vec::new(), 3);
+        assert_eq!(history.pair_check.resume, 0);
+        assert!(history.pairs_intact());
+        // A duplicate tool_use id far from the first is still found.
+        history.push(Message::tool_uses(&[("t5", "Read")]));
+        history.push(Message::tool_result("t5", "again"));
+        assert!(!history.pairs_intact());
+    }
+
+    /// The result index the re-read check asks (issue 13) agrees with a scan of the list after
+    /// every kind of change: appends, a splice that drops and inserts results, a rebuild.
+    #[test]
+    fn the_result_index_follows_every_change() {
+        let scan = |h: &History, id: &str| {
+            h.messages()
+                .iter()
+                .any(|m| m.tool_results().any(|(r, _)| r == id))
+        };
+        let check = |h: &History| {
+            for id in ["t0", "t1", "t2", "t3", "t9"] {
+                assert_eq!(h.holds_result(id), scan(h, id), "{id}");
+            }
+        };
+        let mut history = History::new(Estimator::PythonJson);
+        for turn in 0..4 {
+            let id = format!("t{turn}");
+            history.push(Message::tool_uses(&[(&id, "Read")]));
+            history.push(Message::tool_result(&id, "out"));
+        }
+        history.push(Message::tool_result("t1", "twice"));
+        check(&history);
+        assert!(history.holds_result("t3") && !history.holds_result("t9"));
+        history.splice(2, vec![Message::tool_result("t9", "summary")], 4);
+        check(&history);
+        assert!(
+            history.holds_result("t1"),
+            "t1's second result is still there"
+        );
+        history.set_result(2, 0, "[cleared]".into());
+        check(&history);
+        history.replace_all(vec![Message::user_text("summary")]);
+        check(&history);
+        assert!(!history.holds_result("t0"));
     }
 }

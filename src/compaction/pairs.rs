@@ -10,9 +10,91 @@
 //! split; a pair that was not intact before the stage is not counted either (`api_valid` covers
 //! the end state). A leaf: it reads messages only.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
-use crate::transcript::{Message, Role};
+use crate::transcript::{Content, Message, Role};
+
+/// Whether Claude Code's `ensureToolResultPairing` would leave a list unchanged, checked without
+/// building anything and kept between requests (issue 13, audit D8): the prefix already found
+/// intact is not read again. A prefix of whole units (a message that is not an assistant
+/// message, or an assistant message with the user message that answers it) stays intact
+/// whatever is appended after it, so a history that only grows costs one read of each message
+/// over the whole replay; [`History`](crate::compaction::history::History) starts a new check
+/// whenever it cuts or rebuilds the list.
+#[derive(Debug, Default)]
+pub(crate) struct PairCheck {
+    /// `messages[..resume]` is intact.
+    pub(super) resume: usize,
+    /// tool_use ids of the assistant messages in `messages[..resume]`.
+    seen: HashSet<String>,
+}
+
+impl PairCheck {
+    /// Whether `messages`, which begin with the messages this check has already read, are
+    /// intact: every tool_use id used once, each answered exactly once by the next message, no
+    /// result elsewhere, no empty block list.
+    pub(crate) fn intact(&mut self, messages: &[Message]) -> bool {
+        let mut index = self.resume;
+        while index < messages.len() {
+            let message = &messages[index];
+            if message.role != Role::Assistant {
+                if message.tool_results().next().is_some() {
+                    return false;
+                }
+                index += 1;
+                self.resume = index;
+                continue;
+            }
+            if matches!(&message.content, Content::Blocks(blocks) if blocks.is_empty()) {
+                return false;
+            }
+            let uses: Vec<&str> = message.tool_use_ids().collect();
+            let mut own: HashSet<&str> = HashSet::with_capacity(uses.len());
+            if uses
+                .iter()
+                .any(|id| self.seen.contains(*id) || !own.insert(id))
+            {
+                return false;
+            }
+            match messages.get(index + 1) {
+                Some(next) if next.role == Role::User => {
+                    if !answers_exactly(&uses, next) {
+                        return false;
+                    }
+                    self.seen.extend(uses.iter().map(|id| (*id).to_owned()));
+                    index += 2;
+                    self.resume = index;
+                }
+                // Another assistant message follows: nothing can answer this one any more.
+                Some(_) if uses.is_empty() => {
+                    index += 1;
+                    self.resume = index;
+                }
+                // The last message: an answer may still be appended, so it is read again.
+                None if uses.is_empty() => index += 1,
+                Some(_) | None => return false,
+            }
+        }
+        true
+    }
+}
+
+/// Whether `next`, the user message after an assistant message calling `uses`, answers each of
+/// them exactly once and nothing else, and is not an empty block list (which the repair turns
+/// into `(no content)`).
+fn answers_exactly(uses: &[&str], next: &Message) -> bool {
+    if matches!(&next.content, Content::Blocks(blocks) if blocks.is_empty()) {
+        return false;
+    }
+    let mut answered: Vec<&str> = Vec::with_capacity(uses.len());
+    for (id, _) in next.tool_results() {
+        if !uses.contains(&id) || answered.contains(&id) {
+            return false;
+        }
+        answered.push(id);
+    }
+    answered.len() == uses.len()
+}
 
 /// The tool_use ids whose pair is intact.
 pub(crate) fn intact(messages: &[Message]) -> BTreeSet<String> {

@@ -2,9 +2,10 @@
 //!
 //! The course writes large results to `spill_dir/<safe_id>.txt` (write only if absent) and whole
 //! histories to `transcript_dir/transcript_<hex>.jsonl`. [`MemoryStore`] keeps both in memory under
-//! virtual absolute paths, so runs are deterministic and fast; [`DirStore`] writes real files under
-//! real paths (e.g. a `tempfile` directory). For the same path lengths both give the same
-//! observables; a test checks that for every scenario.
+//! virtual absolute paths, so runs are deterministic and fast; [`DirStore`] writes real files: in
+//! the directories the user gave, or at the run's own paths below a private temporary directory.
+//! For the same path lengths both give the same observables; a test checks that for every
+//! scenario.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -139,11 +140,30 @@ impl MemoryStore {
     }
 
     fn writable(&self, path: &str) -> io::Result<()> {
-        if self.roots.is_empty() {
-            return Ok(());
+        if !self.roots.is_empty() {
+            inside_roots(&self.roots, path)?;
         }
-        inside_roots(&self.roots, path)
+        name_max(path)
     }
+}
+
+/// Linux's `NAME_MAX`: the longest file name (one path component), in bytes.
+const NAME_MAX: usize = 255;
+
+/// The file system's `ENAMETOOLONG` for a path with a component longer than [`NAME_MAX`]: the
+/// in-memory store refuses such a write as the real directory does (a 300-character raw
+/// tool_use id names a spill file no file system takes), so both stores agree (audit D11).
+fn name_max(path: &str) -> io::Result<()> {
+    if path.split('/').any(|part| part.len() > NAME_MAX) {
+        #[cfg(target_os = "linux")]
+        return Err(io::Error::from_raw_os_error(36));
+        #[cfg(not(target_os = "linux"))]
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "File name too long",
+        ));
+    }
+    Ok(())
 }
 
 /// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
@@ -242,53 +262,114 @@ impl Store for MemoryStore {
     }
 }
 
-/// Real-directory backend: paths are real absolute paths, and every one it writes or reads must
-/// lie (lexically, and not through a symlink at its place) inside one of the run's directories:
-/// a raw tool_use id such as `../../x` is refused, never written (issue 11, audit D2).
+/// Real-directory backend: every path it writes or reads must lie (lexically, and not through a
+/// symlink at its place) inside one of the run's directories: a raw tool_use id such as
+/// `../../x` is refused, never written (issue 11, audit D2). A directory the user gave is used
+/// as it is; one the user did not give keeps the name the run gives it (the profile's default,
+/// e.g. `/var/folders/lab/res`) and lives at that path below a private temporary directory, so
+/// that no output, trace or error shows the temporary directory (determinism: no absolute temp
+/// paths) and a run shows the same paths under both stores.
 #[derive(Debug, Default)]
 pub(crate) struct DirStore {
-    /// The directories the run owns (spill and transcript directories), resolved lexically.
+    /// The directories the run owns (spill and transcript directories), resolved lexically, as
+    /// the run names them.
     roots: Vec<String>,
-    /// Files that were in those directories before the run (`--reuse-dir`): the modelled code
-    /// sees them, but the lab never overwrites them nor counts them as spill files.
+    /// For a directory kept below the temporary directory: its name and its real path, longest
+    /// name first.
+    hidden: Vec<(String, String)>,
+    /// Files that were in those directories before the run (`--reuse-dir`), by name: the
+    /// modelled code sees them, but the lab never overwrites them nor counts them as spill files.
     preexisting: BTreeSet<String>,
 }
 
 impl DirStore {
+    /// A store over directories used as they are named.
+    #[cfg(test)]
     pub(crate) fn new(roots: &[&str]) -> Self {
-        let roots: Vec<String> = roots.iter().map(|root| resolve_lexical(root)).collect();
-        let mut preexisting = BTreeSet::new();
-        for root in &roots {
-            for name in dir_entries(root) {
-                preexisting.insert(join(root, &name));
-            }
-        }
-        DirStore { roots, preexisting }
+        Self::with_hidden(roots, None, &[])
     }
 
-    /// `path` if it stays inside a root and is not a symlink; an error naming it otherwise.
-    fn sandboxed<'a>(&self, path: &'a str) -> io::Result<&'a str> {
+    /// A store over `roots`, of which those in `hidden` live below `temp`: `/var/x` at
+    /// `temp/var/x` (`temp` canonicalised, so that a resolved path maps back).
+    pub(crate) fn with_hidden(roots: &[&str], temp: Option<&Path>, hidden: &[&str]) -> Self {
+        let roots: Vec<String> = roots.iter().map(|root| resolve_lexical(root)).collect();
+        let mut mapped = Vec::new();
+        if let Some(temp) = temp {
+            let base = fs::canonicalize(temp).unwrap_or_else(|_| temp.to_path_buf());
+            let base = base.to_string_lossy().into_owned();
+            for name in hidden {
+                let name = resolve_lexical(name);
+                let real = format!("{}{}", base.trim_end_matches('/'), name);
+                mapped.push((name, real));
+            }
+        }
+        mapped.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        mapped.dedup();
+        let mut store = DirStore {
+            roots,
+            hidden: mapped,
+            preexisting: BTreeSet::new(),
+        };
+        for root in &store.roots {
+            for name in dir_entries(&store.real(root)) {
+                store.preexisting.insert(join(root, &name));
+            }
+        }
+        store
+    }
+
+    /// The real path of a path as the run names it.
+    fn real(&self, path: &str) -> String {
+        let lexical = resolve_lexical(path);
+        for (name, real) in &self.hidden {
+            if let Some(rest) = below(&lexical, name) {
+                return format!("{real}{rest}");
+            }
+        }
+        path.to_owned()
+    }
+
+    /// The name the run gives a real path (the inverse of [`Self::real`]).
+    fn shown(&self, real_path: String) -> String {
+        for (name, real) in &self.hidden {
+            if let Some(rest) = below(&real_path, real) {
+                return format!("{name}{rest}");
+            }
+        }
+        real_path
+    }
+
+    /// The real path of `path` if it stays inside a root and is not a symlink; an error
+    /// saying why otherwise.
+    fn sandboxed(&self, path: &str) -> io::Result<String> {
         inside_roots(&self.roots, path)?;
-        if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        let real = self.real(path);
+        if fs::symlink_metadata(&real).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(io::Error::new(
                 io::ErrorKind::PermissionDenied,
                 "a symlink is in the way; the lab does not write through it",
             ));
         }
-        Ok(path)
+        Ok(real)
     }
 
     /// As [`Self::sandboxed`], and not a file that was there before the run.
-    fn writable<'a>(&self, path: &'a str) -> io::Result<&'a str> {
-        let path = self.sandboxed(path)?;
+    fn writable(&self, path: &str) -> io::Result<String> {
+        let real = self.sandboxed(path)?;
         if self.preexisting.contains(&resolve_lexical(path)) {
             return Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
                 "the file was there before the run (--reuse-dir); the lab does not overwrite it",
             ));
         }
-        Ok(path)
+        Ok(real)
     }
+}
+
+/// What follows `dir` in `path` (`""` or `/...`) when `path` is `dir` or lies below it.
+fn below<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
+    path.strip_prefix(dir)
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// The names in `dir` (none when it does not exist or cannot be read).
@@ -325,20 +406,20 @@ fn write_creating(path: &str, text: &str) -> io::Result<()> {
 
 impl Store for DirStore {
     fn is_file(&self, path: &str) -> bool {
-        Path::new(path).is_file()
+        Path::new(&self.real(path)).is_file()
     }
 
     fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
-        write_creating(self.writable(path)?, content)
+        write_creating(&self.writable(path)?, content)
     }
 
     fn read_spill(&self, path: &str) -> Option<String> {
         let path = self.sandboxed(path).ok()?;
-        crate::limits::read_bounded(Path::new(path)).ok()
+        crate::limits::read_bounded(Path::new(&path)).ok()
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
-        let Ok(entries) = fs::read_dir(dir) else {
+        let Ok(entries) = fs::read_dir(self.real(dir)) else {
             return Vec::new();
         };
         let mut files: Vec<SpillFile> = entries
@@ -373,7 +454,7 @@ impl Store for DirStore {
             message.write_py(&mut text, dialect);
             text.push('\n');
         }
-        write_creating(self.writable(path)?, &text)?;
+        write_creating(&self.writable(path)?, &text)?;
         Ok(crate::python::json::char_len(&text))
     }
 
@@ -385,19 +466,19 @@ impl Store for DirStore {
     ) -> io::Result<()> {
         use std::io::Write;
         let path = self.writable(path)?;
-        if let Some(parent) = Path::new(path).parent() {
+        if let Some(parent) = Path::new(&path).parent() {
             fs::create_dir_all(parent)?;
         }
         let mut file = fs::OpenOptions::new()
             .create(true)
             .append(true)
-            .open(path)?;
+            .open(&path)?;
         writeln!(file, "{}", message.json_line())
     }
 
     fn resolve(&self, path: &str) -> String {
         // Python's resolve(strict=False): follow what exists, keep the rest lexically.
-        let lexical = PathBuf::from(resolve_lexical(path));
+        let lexical = PathBuf::from(resolve_lexical(&self.real(path)));
         let mut existing = lexical.clone();
         let mut tail: Vec<String> = Vec::new();
         loop {
@@ -406,7 +487,7 @@ impl Store for DirStore {
                 for part in tail.iter().rev() {
                     full.push(part);
                 }
-                return full.to_string_lossy().into_owned();
+                return self.shown(full.to_string_lossy().into_owned());
             }
             let Some(name) = existing
                 .file_name()
@@ -419,14 +500,15 @@ impl Store for DirStore {
                 break;
             }
         }
-        lexical.to_string_lossy().into_owned()
+        self.shown(lexical.to_string_lossy().into_owned())
     }
 
     fn remove(&mut self, path: &str) -> io::Result<bool> {
-        if !Path::new(path).is_file() {
+        let real = self.real(path);
+        if !Path::new(&real).is_file() {
             return Ok(false);
         }
-        fs::remove_file(path)?;
+        fs::remove_file(real)?;
         Ok(true)
     }
 }

@@ -242,7 +242,6 @@ impl World {
     /// see: every earlier identical call that got a result has it replaced in context or out of
     /// context (observable `reread_after_clear`, the re-read loop of anthropics/claude-code#68709).
     fn note_calls(&mut self, message: &Message) {
-        let mut visible: Option<BTreeMap<String, bool>> = None;
         for block in message.block_list() {
             let Block::ToolUse { id, name, input } = block else {
                 continue;
@@ -258,9 +257,11 @@ impl World {
                 .cloned()
                 .collect();
             if let Some(last) = answered.last() {
-                let visible = visible.get_or_insert_with(|| self.results_in_context());
-                if answered.iter().all(|e| visible.get(e) != Some(&true)) {
-                    let how = match visible.get(last) {
+                if answered
+                    .iter()
+                    .all(|e| self.result_in_context(e) != Some(true))
+                {
+                    let how = match self.result_in_context(last) {
                         Some(_) => "replaced in context",
                         None => "no longer in context",
                     };
@@ -274,16 +275,14 @@ impl World {
         }
     }
 
-    /// Every result id in context, with whether its block still holds the original text.
-    fn results_in_context(&self) -> BTreeMap<String, bool> {
-        let mut ids = BTreeMap::new();
-        for message in self.history.messages() {
-            for (id, _) in message.tool_results() {
-                let original = self.ledger.results.get(id).is_some_and(|r| r.is_original);
-                ids.insert(id.to_owned(), original);
-            }
-        }
-        ids
+    /// Whether a result is in context (`None` if not), and if so whether it still holds the
+    /// original text. The history keeps an index of its result ids, so this costs a lookup, not
+    /// a scan of the history (issue 13: the re-read check rebuilt a map of every result in
+    /// context at each repeated call, quadratic for anthropic-api, whose history is never cut).
+    fn result_in_context(&self, id: &str) -> Option<bool> {
+        self.history
+            .holds_result(id)
+            .then(|| self.ledger.results.get(id).is_some_and(|r| r.is_original))
     }
 
     /// Registers a batch of results in the ledger and appends it as one user message, as it

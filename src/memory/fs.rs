@@ -132,24 +132,35 @@ impl MemFs {
         Self::default()
     }
 
-    /// Follows inside links from `name` to the name of a file (present or not) or an outside
-    /// path, at most [`MAX_SYMLINK_HOPS`] links, as the kernel does: a loop is `ELOOP`.
     /// [`locate`], and an outside path directly inside the directory the store is linked to
     /// (a `symlink` step named `.`) is a file of the store, as the kernel would find it.
     fn place(&self, name: &str) -> io::Result<Place> {
-        let place = locate(name)?;
-        if let (Place::Outside(path), Some(root)) = (&place, &self.root_link) {
-            let inner = path
-                .strip_prefix(root.as_str())
-                .and_then(|rest| rest.strip_prefix('/'))
-                .filter(|rest| !rest.is_empty() && !rest.contains('/'));
-            if let Some(inner) = inner {
-                return Ok(Place::Store(inner.to_owned()));
-            }
-        }
-        Ok(place)
+        Ok(match locate(name)? {
+            Place::Outside(path) => self.hop(&path),
+            inside => inside,
+        })
     }
 
+    /// Where a link's target leads: a file of the store when it names one directly (by the
+    /// store's own path, or by the directory the store is linked to), else an outside path.
+    fn hop(&self, target: &str) -> Place {
+        if let Some(inner) = inside_name(target) {
+            return Place::Store(inner.to_owned());
+        }
+        let in_root_link = self.root_link.as_deref().and_then(|root| {
+            target
+                .strip_prefix(root)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+        });
+        match in_root_link {
+            Some(inner) => Place::Store(inner.to_owned()),
+            None => Place::Outside(target.to_owned()),
+        }
+    }
+
+    /// Follows inside links from `name` to the name of a file (present or not) or an outside
+    /// path, at most [`MAX_SYMLINK_HOPS`] links, as the kernel does: a loop is `ELOOP`.
     fn resolve(&self, name: &str) -> io::Result<Resolved> {
         let mut current = match self.place(name)? {
             Place::Store(inner) => inner,
@@ -157,9 +168,9 @@ impl MemFs {
         };
         for _ in 0..=MAX_SYMLINK_HOPS {
             match self.entries.get(&current) {
-                Some(Entry::Link(target)) => match inside_name(target) {
-                    Some(inner) => current = inner.to_owned(),
-                    None => return Ok(Resolved::Outside(target.clone())),
+                Some(Entry::Link(target)) => match self.hop(target) {
+                    Place::Store(inner) => current = inner,
+                    Place::Outside(path) => return Ok(Resolved::Outside(path)),
                 },
                 _ => return Ok(Resolved::File(current)),
             }
@@ -187,13 +198,6 @@ impl MemFs {
         }
         None
     }
-
-    fn link_target(&self, name: &str) -> Option<&String> {
-        match self.entries.get(name) {
-            Some(Entry::Link(target)) => Some(target),
-            _ => None,
-        }
-    }
 }
 
 /// Where a name of the in-memory store ends after its links.
@@ -218,8 +222,18 @@ fn exists(name: &str) -> io::Error {
     )
 }
 
-/// The store can be linked anywhere but into itself (a scenario's `symlink` step with name `.`).
-fn root_link_target(target: &str) -> io::Result<()> {
+/// The store can be linked anywhere but into itself (a scenario's `symlink` step with name `.`),
+/// and once: a second link would move a store that is already a link (the directory store's
+/// rename finds no directory there), so both stores refuse it.
+fn root_link_target(target: &str, linked: bool) -> io::Result<()> {
+    if linked {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!(
+                "the store is already linked elsewhere; it cannot be linked again to '{target}'"
+            ),
+        ));
+    }
     let resolved = crate::compaction::store::resolve_lexical(target);
     if crate::compaction::store::is_within(&resolved, MEMORY_DIR) {
         return Err(io::Error::new(
@@ -312,14 +326,17 @@ impl MemoryFs for MemFs {
     fn target(&self, name: &str) -> Target {
         // By name, as the directory store judges it: a name that leaves the memory directory
         // escapes even when the store is linked to where it lands.
+        // Through every link, as Python's `resolve()` follows a chain: `MEMORY.md -> loop.md`
+        // leads out once `loop.md` is linked out. A loop resolves nowhere, as the directory
+        // store's `canonicalize` fails on `ELOOP`.
         let inner = match locate(name) {
             Ok(Place::Store(inner)) => inner,
             Ok(Place::Outside(path)) => return Target::Outside(path),
             Err(_) => return Target::Inside,
         };
-        match self.link_target(&inner) {
-            Some(target) if inside_name(target).is_none() => Target::Outside(target.clone()),
-            _ => Target::Inside,
+        match self.resolve(&inner) {
+            Ok(Resolved::Outside(path)) => Target::Outside(path),
+            Ok(Resolved::File(_)) | Err(_) => Target::Inside,
         }
     }
 
@@ -331,7 +348,7 @@ impl MemoryFs for MemFs {
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
         if name == "." {
-            root_link_target(target)?;
+            root_link_target(target, self.root_link.is_some())?;
         } else if self.entries.contains_key(&link_name(name)?) {
             return Err(exists(name));
         }
@@ -474,7 +491,8 @@ impl MemoryFs for DirFs {
 
     fn symlink(&mut self, name: &str, target: &str, text: &str) -> io::Result<()> {
         if name == "." {
-            root_link_target(target)?;
+            let linked = fs::symlink_metadata(&self.store).is_ok_and(|m| m.is_symlink());
+            root_link_target(target, linked)?;
         } else if fs::symlink_metadata(self.store.join(contained(&link_name(name)?)?)).is_ok() {
             return Err(exists(name));
         }
@@ -636,6 +654,68 @@ mod tests {
         exercise(&mut MemFs::new());
         let dir = tempfile::tempdir().unwrap();
         exercise(&mut DirFs::new(dir.path()).unwrap());
+    }
+
+    /// `MEMORY.md -> loop.md`, then `loop.md -> outside`: the first link now leads out, as
+    /// Python's `(root / "MEMORY.md").resolve()` follows the whole chain (s09 `memory_path`),
+    /// so the path guard refuses it in both stores. The in-memory store used to look one link
+    /// deep and call it inside (the 2000-case fuzz campaign's last disagreement).
+    fn chain(fs: &mut dyn MemoryFs) -> (Target, Target, String, Option<String>) {
+        fs.symlink("MEMORY.md", "/lab/work/.memory/loop.md", "")
+            .unwrap();
+        let before = fs.target("MEMORY.md");
+        fs.symlink("loop.md", "/home/lab/notes", "old").unwrap();
+        let after = fs.target("MEMORY.md");
+        fs.write("MEMORY.md", "index").unwrap();
+        (
+            after,
+            before,
+            fs.read("loop.md").unwrap(),
+            fs.outside("/home/lab/notes"),
+        )
+    }
+
+    #[test]
+    fn a_link_to_a_name_linked_out_later_leads_out_in_both_stores() {
+        let expected = (
+            Target::Outside("/home/lab/notes".into()),
+            Target::Inside,
+            "index".to_owned(),
+            Some("index".to_owned()),
+        );
+        assert_eq!(chain(&mut MemFs::new()), expected);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(chain(&mut DirFs::new(dir.path()).unwrap()), expected);
+    }
+
+    /// The store linked out twice (a 2000-case campaign): the directory store's second move
+    /// found a link where the store was (`ENOTDIR`) while the in-memory one re-pointed it; both
+    /// now refuse the second link and keep the first.
+    #[test]
+    fn the_store_is_linked_out_once_in_both_stores() {
+        let relink = |fs: &mut dyn MemoryFs| {
+            fs.write("a.md", "ay").unwrap();
+            fs.symlink(".", "/home/lab/first", "").unwrap();
+            let error = fs.symlink(".", "/home/lab/second", "").unwrap_err();
+            (
+                error.to_string(),
+                fs.read("a.md").unwrap(),
+                fs.root_escapes(),
+            )
+        };
+        let expected = (
+            "the store is already linked elsewhere; it cannot be linked again to \
+             '/home/lab/second'"
+                .to_owned(),
+            "ay".to_owned(),
+            true,
+        );
+        assert_eq!(relink(&mut MemFs::new()), expected);
+        let dir = tempfile::tempdir().unwrap();
+        let mut real = DirFs::new(dir.path()).unwrap();
+        assert_eq!(relink(&mut real), expected);
+        assert!(dir.path().join("home/lab/first/a.md").is_file());
+        assert!(!dir.path().join("home/lab/second").exists());
     }
 
     /// What each operation gives for `name`, errors as their messages.

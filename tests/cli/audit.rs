@@ -461,3 +461,91 @@ fn d13_explain_on_a_memory_scenario_names_the_file() {
         out.stderr
     );
 }
+
+/// Runs `lab` with `TMPDIR` set to `tmp`: (exit code, stdout, stderr).
+fn lab_with_tmpdir(tmp: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(args)
+        .env("TMPDIR", tmp)
+        .env("COLUMNS", "1000")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Determinism: no absolute temporary path in any output. A `--store dir` run whose directories
+/// are not given keeps them at their modelled paths below a private temporary directory, so its
+/// output, traces and errors name the modelled path, as the in-memory store does (it used to
+/// print `/tmp/.tmpXXXXXX/tool-results/toolu_0.txt` in the pointer, the trace and the spill list).
+#[test]
+fn d10_dir_store_output_and_errors_show_no_temporary_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("private-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp_text = tmp.to_string_lossy().into_owned();
+    for format in ["table", "json", "markdown"] {
+        let args = ["run", "scenarios/f01-coverage-gap.json", "--format", format];
+        let (code, memory, _) = lab_with_tmpdir(&tmp, &args);
+        let (dir_code, real, stderr) =
+            lab_with_tmpdir(&tmp, &[&args[..], &["--store", "dir"]].concat());
+        assert_eq!((code, dir_code), (0, 0), "{stderr}");
+        assert!(!real.contains(&tmp_text), "{real}");
+        assert!(real.contains("/var/folders/lab/res/toolu_0.txt"), "{real}");
+        assert_eq!(memory, real, "{format}");
+    }
+    // A 300-character raw id: the file name is too long for the file system (ENAMETOOLONG,
+    // "File name too long (os error 36)" on Linux, NAME_MAX 255 bytes).
+    let id = "t".repeat(300);
+    let text = format!(
+        r#"{{"profile":"claude-code","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Bash"}}]}}}},{{"results":[{{"id":"{id}","chars":40000}}]}},{{"prepare":true}}]}}"#
+    );
+    let file = scenario(dir.path(), "long-id.json", &text);
+    let (code, stdout, stderr) = lab_with_tmpdir(&tmp, &["run", &file, "--store", "dir"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(!stderr.contains(&tmp_text), "{stderr}");
+    let spill = "/home/lab/.claude/projects/-home-lab-repo/5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de/tool-results";
+    assert!(
+        stderr.contains(&format!("failed to write {spill}/{id}.txt: ")),
+        "{stderr}"
+    );
+    // The in-memory store refuses the same name alike (audit D11: it used to accept it).
+    let (code, _, memory_stderr) = lab_with_tmpdir(&tmp, &["run", &file]);
+    assert_eq!((code, memory_stderr), (2, stderr));
+    // Every run removed its temporary directory.
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+}
+
+/// D3, second half: course-latest with `validate_pointer` off follows a persisted-output pointer
+/// to a host file (it printed the host's `/etc/hostname`) or to `/dev/zero` (read until memory
+/// ran out). The sandbox keeps both outside the run's directories: nothing is read, the run ends
+/// at once, and both stores print the same.
+#[test]
+fn d3_pointers_to_host_files_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = dir.path().join("secret.txt");
+    std::fs::write(&host, "host secret").unwrap();
+    for target in [host.to_string_lossy().into_owned(), "/dev/zero".to_owned()] {
+        let text = format!(
+            "<persisted-output>\nFull output: {target}\nPreview:\n{}",
+            "x".repeat(250_000)
+        );
+        let scenario_json = serde_json::json!({
+            "profile": "course-latest",
+            "switches": {"validate_pointer": false},
+            "steps": [
+                {"assistant": {"calls": [{"id": "a", "name": "bash"}]}},
+                {"results": [{"id": "a", "text": text}]},
+                {"prepare": true},
+            ],
+        });
+        let file = scenario(dir.path(), "pointer.json", &scenario_json.to_string());
+        let real = lab(&["run", &file, "--store", "dir"]);
+        assert_eq!(real.code, 0, "{}", real.stderr);
+        assert!(!real.stdout.contains("host secret"), "{}", real.stdout);
+        assert_eq!(real.stdout, lab(&["run", &file]).stdout, "{target}");
+    }
+}

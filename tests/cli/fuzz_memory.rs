@@ -8,8 +8,8 @@
 //! - agreement: the in-memory and the real-directory store give the same observables, files and
 //!   index, or both refuse the run.
 //!
-//! `cargo test` runs 150 cases from a fixed seed; `FUZZ_CASES=3000 cargo test --test cli
-//! fuzz_memory::` runs a longer campaign.
+//! `cargo test` runs 150 cases from a fixed seed; `FUZZ_CASES=2000 cargo test --test cli
+//! fuzz_memory::` runs a longer campaign (`FUZZ_SEED=N`, a byte, from another seed).
 
 use std::path::Path;
 
@@ -178,7 +178,12 @@ fn generated_memory_scenarios_never_escape_panic_or_split_the_stores() {
         failure_persistence: None,
         ..Config::default()
     };
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]);
+    // `FUZZ_SEED=N` (a byte) runs a campaign from another seed; the default is CI's.
+    let seed = std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(9u8);
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]);
     let mut runner = TestRunner::new_with_rng(config, rng);
     if let Err(failure) = runner.run(&scenario_text(), |text| check(&text)) {
         panic!("{failure}");

@@ -6,6 +6,8 @@
 //! content changes. The edit is server-side: the client still holds every original, so nothing
 //! is lost for good, but the model gets no pointer to it.
 
+use std::collections::HashSet;
+
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
@@ -33,7 +35,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if ids.len() <= keep {
         return Ok(());
     }
-    let clear = &ids[..ids.len() - keep];
+    // A set, looked up per result: a scan of the list per result made one request quadratic
+    // in the tool uses (issue 13).
+    let clear: HashSet<&str> = ids[..ids.len() - keep].iter().map(String::as_str).collect();
     let placeholder = world.profile.strings.omitted;
     let estimator = world.profile.estimator;
     let targets: Vec<(usize, usize, usize)> = world
@@ -42,11 +46,13 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .into_iter()
         .filter_map(|(mi, bi)| {
             let (id, content) = world.history.result_at(mi, bi);
-            let wanted = clear.iter().any(|c| c == id) && content != placeholder;
+            if !clear.contains(id) || content == placeholder {
+                return None;
+            }
             let saved = estimator
                 .string(content)
                 .saturating_sub(estimator.string(placeholder));
-            wanted.then_some((mi, bi, saved))
+            Some((mi, bi, saved))
         })
         .collect();
     let cleared: usize = targets.iter().map(|t| t.2).sum();

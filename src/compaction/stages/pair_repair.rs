@@ -9,8 +9,9 @@
 //! user message that follows no assistant message loses its tool results (emptied: dropped, or
 //! `[Orphaned tool result removed due to conversation resume]` when it would be the first).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
+use crate::compaction::pairs::PairCheck;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
@@ -169,59 +170,18 @@ fn repair(input: &[Message]) -> Repair {
     repair
 }
 
-/// Whether `messages[index]`, a user message after an assistant message calling `uses`, answers
-/// each of them exactly once and nothing else, and is not an empty block list (which `answer`
-/// turns into `(no content)`).
-fn answers_exactly(uses: &[&str], next: &Message) -> bool {
-    if matches!(&next.content, Content::Blocks(blocks) if blocks.is_empty()) {
-        return false;
-    }
-    let mut answered: Vec<&str> = Vec::with_capacity(uses.len());
-    for (id, _) in next.tool_results() {
-        if !uses.contains(&id) || answered.contains(&id) {
-            return false;
-        }
-        answered.push(id);
-    }
-    answered.len() == uses.len()
-}
-
 /// Whether `repair(messages)` would return `messages` unchanged, checked without building
-/// anything: the common case costs one read of the list and no copy of it (issue 13, D8).
+/// anything: one read of the list and no copy of it (issue 13, D8). A replay asks the history,
+/// which keeps the check between requests ([`PairCheck`]).
 pub fn is_intact(messages: &[Message]) -> bool {
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut index = 0;
-    while index < messages.len() {
-        let message = &messages[index];
-        if message.role != Role::Assistant {
-            if message.tool_results().next().is_some() {
-                return false;
-            }
-            index += 1;
-            continue;
-        }
-        if matches!(&message.content, Content::Blocks(blocks) if blocks.is_empty()) {
-            return false;
-        }
-        let uses: Vec<&str> = message.tool_use_ids().collect();
-        if uses.iter().any(|id| !seen.insert(id)) {
-            return false;
-        }
-        match messages.get(index + 1).filter(|m| m.role == Role::User) {
-            Some(next) if answers_exactly(&uses, next) => index += 2,
-            Some(_) => return false,
-            None if uses.is_empty() => index += 1,
-            None => return false,
-        }
-    }
-    true
+    PairCheck::default().intact(messages)
 }
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if !world.profile.on(SwitchName::PairRepair) {
         return Ok(());
     }
-    if is_intact(world.history.messages()) {
+    if world.history.pairs_intact() {
         return Ok(());
     }
     let Repair { output, notes, .. } = repair(world.history.messages());
@@ -275,7 +235,7 @@ mod tests {
 
     /// Every list of up to four messages drawn from a small alphabet (answered and unanswered
     /// calls, duplicates, orphans, empty lists, text): the read-only check says "intact" exactly
-    /// when the full repair would return the list unchanged.
+    /// when the full repair would return the list unchanged, read at once or prefix by prefix.
     #[test]
     fn the_read_only_check_agrees_with_the_full_repair() {
         let alphabet = [
@@ -304,6 +264,13 @@ mod tests {
                     .collect();
                 let unchanged = repair(&list).output == list;
                 assert_eq!(is_intact(&list), unchanged, "{list:?}");
+                // Kept between requests, the check reads only what was appended and still
+                // gives the same answer for every prefix.
+                let mut kept = PairCheck::default();
+                for end in 0..=list.len() {
+                    let prefix = &list[..end];
+                    assert_eq!(kept.intact(prefix), is_intact(prefix), "{prefix:?}");
+                }
                 if unchanged { intact += 1 } else { broken += 1 }
             }
         }
