@@ -70,12 +70,22 @@ enum Place {
     Outside(String),
 }
 
+/// Linux's `NAME_MAX`: the longest file name (one path component), in bytes.
+const NAME_MAX: usize = 255;
+
 fn locate(name: &str) -> io::Result<Place> {
     if name.contains('\0') {
         // Python's open() refuses it before touching the file system.
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "ValueError: embedded null byte",
+        ));
+    }
+    if name.split('/').any(|part| part.len() > NAME_MAX) {
+        // The file system refuses a component over NAME_MAX bytes, whatever the operation.
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("[Errno 36] File name too long: '{name}'"),
         ));
     }
     let joined = if name.starts_with('/') {
@@ -777,5 +787,21 @@ mod tests {
         );
         assert_eq!(locate("/etc/x").unwrap(), Place::Outside("/etc/x".into()));
         assert_eq!(locate("x/../y.md").unwrap(), Place::Store("y.md".into()));
+        // NAME_MAX: 255 bytes in one component are a name, 256 are ENAMETOOLONG in both stores
+        // (the in-memory store used to take them; audit D11).
+        let longest = format!("{}.md", "n".repeat(252));
+        let too_long = format!("{}.md", "n".repeat(253));
+        assert_eq!(locate(&longest).unwrap(), Place::Store(longest.clone()));
+        let error = locate(&too_long).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("[Errno 36] File name too long: 'nnn")
+        );
+        for (name, written) in [(&longest, "ok "), (&too_long, "err [Errno 36] File name")] {
+            let seen = outcomes(&mut memory, name);
+            assert!(seen[0].starts_with(written), "{seen:?}");
+            assert_eq!(seen, outcomes(&mut dir, name), "{name}");
+        }
     }
 }

@@ -104,8 +104,17 @@ fn extract_reply(session: usize, facts: &[Fact]) -> String {
     serde_json::Value::Array(items).to_string()
 }
 
+/// Eight hex digits of the sha256 of a file name: tells the chunks of one pass apart in a
+/// merged record's name without nesting the earlier names in it (a name built from the whole
+/// earlier name grew by one name per pass, past the 255 bytes a file name may have).
+fn short_tag(filename: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(filename.as_bytes());
+    digest[..4].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The merge policy: per topic, the distinct fact lines of its records, the newest
-/// [`KEEP_FACTS`] kept, as one record named after the topic and the chunk's first file.
+/// [`KEEP_FACTS`] kept, as one record named after the topic and a tag of the chunk's first file.
 fn merge(records: &[Record]) -> String {
     let mut items = Vec::new();
     for (index, topic) in TOPICS.iter().enumerate() {
@@ -123,9 +132,11 @@ fn merge(records: &[Record]) -> String {
         // Oldest first by fact number, whatever the file order.
         facts.sort_by_key(|line| fact_number(line));
         let kept = &facts[facts.len().saturating_sub(KEEP_FACTS)..];
-        let tag = records.first().map_or("", |r| r.filename.as_str());
+        let tag = records
+            .first()
+            .map_or(String::new(), |r| short_tag(&r.filename));
         items.push(serde_json::json!({
-            "name": format!("{topic} notes {} {}", index + 1, tag.trim_end_matches(".md")),
+            "name": format!("{topic} notes {} {tag}", index + 1),
             "type": "project",
             "description": format!("{} {topic} facts", kept.len()),
             "body": kept.join("\n"),
