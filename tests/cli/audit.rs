@@ -497,11 +497,12 @@ fn d10_dir_store_output_and_errors_show_no_temporary_path() {
         assert!(real.contains("/var/folders/lab/res/toolu_0.txt"), "{real}");
         assert_eq!(memory, real, "{format}");
     }
-    // A 300-character raw id: the file name is too long for the file system (ENAMETOOLONG,
+    // A 300-character raw id (a Grep result: a Bash spill file is named by the task-id
+    // stand-in since D1): the file name is too long for the file system (ENAMETOOLONG,
     // "File name too long (os error 36)" on Linux, NAME_MAX 255 bytes).
     let id = "t".repeat(300);
     let text = format!(
-        r#"{{"profile":"claude-code","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Bash"}}]}}}},{{"results":[{{"id":"{id}","chars":40000}}]}},{{"prepare":true}}]}}"#
+        r#"{{"profile":"claude-code","steps":[{{"assistant":{{"calls":[{{"id":"{id}","name":"Grep"}}]}}}},{{"results":[{{"id":"{id}","chars":40000}}]}},{{"prepare":true}}]}}"#
     );
     let file = scenario(dir.path(), "long-id.json", &text);
     let (code, stdout, stderr) = lab_with_tmpdir(&tmp, &["run", &file, "--store", "dir"]);
