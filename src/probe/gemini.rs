@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use super::script::{Block, Kind, Turn, Usage};
+use super::script::{Block, Kind, Script, Turn, Usage};
 
 /// Gemini CLI's file tool; a scripted `Bash` `cat <path>` call is played as this.
 pub const READ_TOOL: &str = "read_file";
@@ -81,9 +81,13 @@ pub fn part(block: &Block) -> Value {
     }
 }
 
-/// The whole answer as one `GenerateContentResponse`.
+/// The whole answer as one `GenerateContentResponse` (a turn with no block, a scenario's last
+/// text-only turn, answers [`Script::FINAL_TEXT`]).
 pub fn response(turn: &Turn, model: &str) -> Value {
-    let parts: Vec<Value> = turn.blocks.iter().map(part).collect();
+    let mut parts: Vec<Value> = turn.blocks.iter().map(part).collect();
+    if parts.is_empty() {
+        parts.push(json!({"text": Script::FINAL_TEXT}));
+    }
     json!({
         "candidates": [{
             "content": {"role": "model", "parts": parts},
