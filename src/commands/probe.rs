@@ -1,6 +1,6 @@
-//! `lab probe`: run a scenario through the real Claude Code or Codex against the scripted model
-//! server and compare what it sent with the profile (`src/probe/`), or replay a committed
-//! conformance record without the agent. Exit 1 when an item differs.
+//! `lab probe`: run a scenario through the real Claude Code, Codex or Gemini CLI against the
+//! scripted model server and compare what it sent with the profile (`src/probe/`), or replay a
+//! committed conformance record without the agent. Exit 1 when an item differs.
 
 use std::path::PathBuf;
 
