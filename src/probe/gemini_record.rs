@@ -235,3 +235,46 @@ pub fn compare(record: &Value, lab: &[Value]) -> Vec<Row> {
     }));
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_context_is_hashed_and_user_text_kept() {
+        let n = Normaliser::identity();
+        let c = json!({"role": "user", "parts": [
+            {"text": "<session_context>\nToday's date is Thursday\n</session_context>"},
+            {"text": "go"}]});
+        let out = content(&n, &c);
+        let first = out["parts"][0]["text"].as_str().unwrap();
+        // 17 (`<session_context>`) + 1 + 24 (the date line) + 1 + 18 (the closing tag).
+        assert!(first.starts_with("<hashed chars=61 sha256="), "{first}");
+        assert_eq!(out["parts"][1]["text"], "go");
+    }
+
+    #[test]
+    fn calls_and_responses_pair_by_id_with_the_lab_cat() {
+        let record = json!({"requests": [{"kind": "main", "contents": [
+            {"role": "user", "parts": [{"text": "<hashed chars=1 sha256=0>"}, {"text": "go"}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "r1", "name": "read_file",
+                "args": {"file_path": "fixtures/r1.out"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"id": "r1", "name": "read_file",
+                "response": {"output": "abc"}}}]}]}]});
+        let lab = vec![
+            json!({"role": "user", "content": "go"}),
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "r1", "name": "Bash", "input": {"command": "cat fixtures/r1.out"}}]}),
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "r1", "content": "abd"}]}),
+        ];
+        let rows = compare(&record, &lab);
+        let got: Vec<(&str, bool)> = rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
+        assert_eq!(
+            got,
+            [
+                ("user message 1", true),
+                ("function_call r1", true),
+                ("function_response r1", false)
+            ]
+        );
+    }
+}
