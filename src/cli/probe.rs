@@ -11,7 +11,7 @@ use crate::commands::probe::ProbeCmd;
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::probe::agent::{Agent, AgentCommand};
-use crate::probe::{codex, install, session};
+use crate::probe::{codex, gemini_cli, install, session};
 use crate::render::Format;
 
 /// `lab probe`.
@@ -21,14 +21,16 @@ pub struct ProbeArgs {
     pub path: PathBuf,
     /// The agent: claude-code (`@anthropic-ai/claude-code`, Messages API) or codex
     /// (`@openai/codex`, run as `codex exec --json` against the Responses API; Bash calls are
-    /// played as its exec_command; compared with the `codex` profile).
+    /// played as its exec_command; compared with the `codex` profile) or gemini-cli
+    /// (`@google/gemini-cli`, run as `gemini -p` against the Gemini API; Bash `cat` calls are
+    /// played as its read_file; compared with the `gemini-cli` profile).
     #[arg(long, default_value = "claude-code")]
     pub agent: String,
     /// The agent's executable.
     #[arg(long, value_name = "PATH", conflicts_with = "agent_version")]
     pub agent_bin: Option<PathBuf>,
     /// The version installed in ~/.cache/harness-lab/agents/<agent>-V [default: 2.1.88 for
-    /// claude-code, 0.171.0 for codex].
+    /// claude-code, 0.171.0 for codex, 0.61.0 for gemini-cli].
     #[arg(long, value_name = "V")]
     pub agent_version: Option<String>,
     /// Install --agent-version with npm first when it is not there.
@@ -57,9 +59,10 @@ impl ProbeArgs {
         let agent = match self.agent.as_str() {
             "claude-code" => Agent::ClaudeCode,
             "codex" => Agent::Codex,
+            "gemini-cli" => Agent::GeminiCli,
             other => {
                 return Err(LabError::Usage(format!(
-                    "--agent {other}: expected claude-code or codex"
+                    "--agent {other}: expected claude-code, codex or gemini-cli"
                 )));
             }
         };
@@ -98,11 +101,13 @@ fn installed(agent: Agent, version: Option<String>, install: bool) -> Result<Pat
     let version = version.unwrap_or_else(|| match agent {
         Agent::ClaudeCode => "2.1.88".into(),
         Agent::Codex => codex::DEFAULT_VERSION.into(),
+        Agent::GeminiCli => gemini_cli::DEFAULT_VERSION.into(),
     });
     if install {
         let (bytes, fresh) = match agent {
             Agent::ClaudeCode => install::install(&version)?,
             Agent::Codex => codex::install(&version)?,
+            Agent::GeminiCli => gemini_cli::install(&version)?,
         };
         eprintln!(
             "lab: {} {version} {} ({} MB)",
@@ -118,6 +123,7 @@ fn installed(agent: Agent, version: Option<String>, install: bool) -> Result<Pat
     let bin = match agent {
         Agent::ClaudeCode => session::installed_bin(&session::install_dir(&version)),
         Agent::Codex => codex::installed_bin(&codex::install_dir(&version)),
+        Agent::GeminiCli => gemini_cli::installed_bin(&gemini_cli::install_dir(&version)),
     };
     if !bin.exists() {
         return Err(LabError::Usage(format!(

@@ -1,6 +1,6 @@
-//! `lab probe`: run a scenario through the real Claude Code or Codex against the scripted model
-//! server and compare what it sent with the profile (`src/probe/`), or replay a committed
-//! conformance record without the agent. Exit 1 when an item differs.
+//! `lab probe`: run a scenario through the real Claude Code, Codex or Gemini CLI against the
+//! scripted model server and compare what it sent with the profile (`src/probe/`), or replay a
+//! committed conformance record without the agent. Exit 1 when an item differs.
 
 use std::path::PathBuf;
 
@@ -8,7 +8,7 @@ use super::{Outcome, write_file};
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::probe::agent::{Agent, AgentCommand};
-use crate::probe::{codex, render, session};
+use crate::probe::{codex, gemini_cli, render, session};
 use crate::render::Format;
 
 /// What `lab probe` does.
@@ -40,6 +40,7 @@ pub(crate) fn execute(cmd: &ProbeCmd) -> Result<Outcome, LabError> {
             let report = match agent.agent {
                 Agent::ClaudeCode => session::probe(scenario, agent)?,
                 Agent::Codex => codex::probe(scenario, agent)?,
+                Agent::GeminiCli => gemini_cli::probe(scenario, agent)?,
             };
             if let Some(dir) = record_dir {
                 let name = scenario

@@ -79,6 +79,8 @@ pub enum Agent {
     ClaudeCode,
     /// The Codex CLI (`@openai/codex`), against the Responses API (`src/probe/codex.rs`).
     Codex,
+    /// Gemini CLI (`@google/gemini-cli`), against the Gemini API (`src/probe/gemini_cli.rs`).
+    GeminiCli,
 }
 
 impl Agent {
@@ -87,6 +89,7 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
+            Agent::GeminiCli => "gemini-cli",
         }
     }
 }

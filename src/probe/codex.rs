@@ -125,7 +125,7 @@ pub fn environment(dirs: &RunDirs, server_url: &str) -> Vec<(String, String)> {
 pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabError> {
     let scenario = Scenario::load(path)?;
     let planned = plan::plan(&scenario)?;
-    refuse_non_bash(&planned.scenario)?;
+    refuse_non_bash(&planned.scenario, "codex", "as exec_command")?;
     let dirs = RunDirs::new()?;
     for (relative, bytes) in &planned.fixtures {
         dirs.write_fixture(relative, bytes)?;
@@ -197,8 +197,13 @@ pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabErro
     Ok(report)
 }
 
-/// Codex has one shell tool: only `Bash` calls can be played to it.
-fn refuse_non_bash(scenario: &Scenario) -> Result<(), ProbeError> {
+/// Only `Bash` calls can be played to Codex (its one shell tool) and Gemini CLI (whose
+/// `read_file` plays a `cat` of the fixture); `how` says how a Bash call is played.
+pub(crate) fn refuse_non_bash(
+    scenario: &Scenario,
+    agent: &str,
+    how: &str,
+) -> Result<(), ProbeError> {
     use crate::scenario::Step;
     for (index, step) in scenario.steps.iter().enumerate() {
         let calls = match step {
@@ -210,7 +215,7 @@ fn refuse_non_bash(scenario: &Scenario) -> Result<(), ProbeError> {
                 file: scenario.file.clone(),
                 location: format!("step {}", index + 1),
                 message: format!(
-                    "call {}: tool `{}` cannot be played to codex (Bash can, as exec_command)",
+                    "call {}: tool `{}` cannot be played to {agent} (Bash can, {how})",
                     call.id, call.name
                 ),
             });
@@ -251,7 +256,9 @@ mod tests {
     fn only_bash_calls_are_played() {
         let text = r#"{"profile": "codex", "request": "r", "steps": [{"turn": {"calls": [{"id": "g1", "name": "Grep"}], "results": [{"id": "g1", "text": "a"}]}}]}"#;
         let s = Scenario::parse("t.json", "t", text).unwrap();
-        let e = refuse_non_bash(&s).unwrap_err().to_string();
+        let e = refuse_non_bash(&s, "codex", "as exec_command")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "plan t.json: step 1: call g1: tool `Grep` cannot be played to codex (Bash can, as exec_command)"

@@ -1,13 +1,17 @@
 //! `lab probe`: conformance against the real agent. A scenario is played to the installed Claude
-//! Code or Codex ([`codex`]) through a scripted model server on 127.0.0.1 ([`server`], answers
-//! from [`script`] in the wire forms of [`sse`] and [`responses`]); what the agent sends is
-//! normalised into a conformance record and compared with what the profile predicts. Method and
+//! Code, Codex ([`codex`]) or Gemini CLI ([`gemini_cli`]) through a scripted model server on
+//! 127.0.0.1 ([`server`], answers from [`script`] in the wire forms of [`sse`], [`responses`]
+//! and [`gemini`]); what the agent sends is normalised into a conformance record and compared
+//! with what the profile predicts. Method and
 //! measurements: research/claude_code_probe.md.
 
 pub mod agent;
 pub mod codex;
 pub mod codex_record;
 pub mod compare;
+pub mod gemini;
+pub mod gemini_cli;
+pub mod gemini_record;
 pub mod install;
 pub mod plan;
 pub mod record;

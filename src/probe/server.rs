@@ -17,7 +17,7 @@ use tiny_http::{Header, Method, Request, Response, Server};
 
 use super::ProbeError;
 use super::script::{self, Kind, Script};
-use super::{responses, sse};
+use super::{gemini, responses, sse};
 
 /// At most this many requests are answered; later ones get 503 (a runaway agent loop stops).
 pub const MAX_REQUESTS: usize = 2_000;
@@ -155,6 +155,13 @@ fn serve(mut request: Request, script: &Script, state: &Mutex<State>) {
             }
             other => other,
         },
+        (Method::Post, p) if p.starts_with(gemini::PATH_PREFIX) => match gemini::classify(&body) {
+            Kind::Main(_) => {
+                st.mains += 1;
+                Kind::Main(st.mains - 1)
+            }
+            other => other,
+        },
         (Method::Post, "/v1/responses") => match responses::classify(&body) {
             Kind::Main(_) => {
                 st.mains += 1;
@@ -208,6 +215,22 @@ fn answer(kind: Kind, seq: usize, path: &str, body: &Value, script: &Script) -> 
         }
         Kind::Other => return json_response(&json!({"type": "error"}), 404),
     };
+    if path.starts_with(gemini::PATH_PREFIX) {
+        let turn = match kind {
+            Kind::Side => script::Turn::text(
+                &gemini::side_text(body, Script::SIDE_TEXT),
+                script::Usage::SMALL,
+            ),
+            _ => turn,
+        };
+        let model = gemini::model_of(path);
+        return if path.contains(":streamGenerateContent") {
+            Response::from_data(gemini::stream(&turn, model).into_bytes())
+                .with_header(header("Content-Type", "text/event-stream"))
+        } else {
+            json_response(&gemini::response(&turn, model), 200)
+        };
+    }
     let id = format!("msg_lab_{seq:04}");
     let model = body
         .get("model")

@@ -220,8 +220,11 @@ pub(crate) fn compare_record(
             })
             .collect(),
         rows: {
-            let mut rows = if get("agent") == Agent::Codex.name() {
+            let agent = get("agent");
+            let mut rows = if agent == Agent::Codex.name() {
                 super::codex_record::compare(record, &lab)
+            } else if agent == Agent::GeminiCli.name() {
+                super::gemini_record::compare(record, &lab)
             } else {
                 compare::compare(compare::last_main(record).unwrap_or(&[]), &lab)
             };

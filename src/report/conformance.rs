@@ -100,14 +100,16 @@ pub(super) fn conformance_md(header: &str) -> Result<String, LabError> {
          Each cell replays one committed record of `conformance/<agent>-<version>/` (what the real \
          agent sent to the lab's scripted model server, recorded by `lab probe --record`) against \
          the profile it names: `exact` when every tool_use and tool_result it sent (Codex: every \
-         user message, function_call and function_call_output), and the number of summary \
+         user message, function_call and function_call_output; Gemini CLI: every user text, \
+         functionCall and functionResponse), and the number of summary \
          requests, are byte for byte what the profile produces after the documented \
          normalisation; in brackets the items that agree out of those compared. A record keeps the \
          messages exactly and only the length and sha256 of the system prompt, the tool schemas \
          and the compaction prompt. `not recorded`: no record for that version (p03 under \
          2.1.332: its prefix-overflow guard sends no summary request, which the `claude-code` \
-         profile does not model yet; the Claude Code scenarios under Codex and the Codex ones \
-         under Claude Code; see `docs/probe.md`).\n\n",
+         profile does not model yet; each agent's scenarios are recorded under that agent only; \
+         p26 under Gemini CLI 0.61.0 differs in the masked file's path, which the `gemini-cli` \
+         profile does not model; see `docs/probe.md`).\n\n",
     );
     out.push_str(&render::table(&header_row, rows, Format::Markdown));
     out.push_str(&format!(

@@ -1,7 +1,7 @@
 //! `lab probe`: every committed conformance record replays exactly against its profile without
 //! node or the agent (what CI proves), a broken profile constant makes a replay fail, bad records
-//! are refused with exit 2, and (opt-in, `LAB_PROBE_LIVE=1` with Claude Code 2.1.88 and Codex
-//! 0.171.0 installed by `lab probe [--agent codex] --install`) a live probe agrees with the
+//! are refused with exit 2, and (opt-in, `LAB_PROBE_LIVE=1` with Claude Code 2.1.88, Codex
+//! 0.171.0 and Gemini CLI 0.61.0 installed by `lab probe [--agent codex] --install`) a live probe agrees with the
 //! profile.
 
 use std::path::{Path, PathBuf};
@@ -43,11 +43,26 @@ fn every_committed_record_replays_exactly() {
     // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1 and
     // p10 2 + 2 + 1, each under two versions. Codex 0.171.0: p21 the user message `go`, 3 calls,
     // 3 outputs, 1; p22 `go`, 2 calls, 2 outputs, 1; p23 (compacted) `go`, the summary message,
-    // b2's call and output, 1.
-    assert_eq!(records.len(), 22);
+    // b2's call and output, 1. Gemini CLI 0.61.0: p24 `go`, 2 calls, 2 outputs, 1; p25 `go`, 3
+    // calls, 3 outputs, 1.
+    assert_eq!(records.len(), 24);
     assert_eq!(
         compared,
-        2 * 15 + 2 * 7 + 3 + 2 * 11 + 2 * 7 + 2 * 9 + 2 * 5 + 2 * 5 + 2 * 23 + 2 * 5 + 8 + 6 + 5
+        2 * 15
+            + 2 * 7
+            + 3
+            + 2 * 11
+            + 2 * 7
+            + 2 * 9
+            + 2 * 5
+            + 2 * 5
+            + 2 * 23
+            + 2 * 5
+            + 8
+            + 6
+            + 5
+            + 6
+            + 8
     );
 }
 
@@ -152,6 +167,25 @@ fn a_broken_codex_constant_makes_the_replay_fail() {
 }
 
 #[test]
+fn a_broken_gemini_constant_makes_the_replay_fail() {
+    // p25's outputs are 25000 tokens each (100000 chars / 4). Before the last request m3 (the
+    // latest turn) is skipped; protecting 24999 instead of 50000 makes m2 cross the line, so m2
+    // and m1 are prunable, 50000 tokens ≥ 30000: both are masked where Gemini CLI kept them.
+    let record = "conformance/gemini-cli-0.61.0/p25-probe-gemini-mask-below.json";
+    lab_ok(&["probe", "--replay", record]);
+    let out = lab(&["probe", "--replay", record, "--const", "mask_protect=24999"]);
+    assert_eq!(out.code, 1);
+    for item in ["m1", "m2", "m3"] {
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("function_response {item}")))
+            .unwrap();
+        assert_eq!(line.contains("differs at 0"), item != "m3", "{line}");
+    }
+}
+
+#[test]
 fn a_file_that_is_not_a_record_is_refused() {
     let out = lab(&[
         "probe",
@@ -177,12 +211,12 @@ fn a_file_that_is_not_a_record_is_refused() {
         "probe",
         "scenarios/probe/p21-probe-codex-output-cap.json",
         "--agent",
-        "gemini-cli",
+        "opencode",
     ]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr
-            .contains("--agent gemini-cli: expected claude-code or codex"),
+            .contains("--agent opencode: expected claude-code, codex or gemini-cli"),
         "{}",
         out.stderr
     );
@@ -206,6 +240,26 @@ fn live_codex_probe_agrees_with_the_profile() {
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["exact"], true, "{v}");
     assert_eq!(v["version"], "0.171.0");
+}
+
+/// Opt-in: needs node and `lab probe --agent gemini-cli --install` (0.61.0); never part of
+/// `.ci/run`.
+#[test]
+fn live_gemini_probe_agrees_with_the_profile() {
+    if std::env::var("LAB_PROBE_LIVE").as_deref() != Ok("1") {
+        return;
+    }
+    let out = lab(&[
+        "probe",
+        "scenarios/probe/p25-probe-gemini-mask-below.json",
+        "--agent",
+        "gemini-cli",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(v["version"], "0.61.0");
 }
 
 /// Opt-in: needs node and `lab probe --install` (2.1.88); never part of `.ci/run`.

@@ -53,22 +53,26 @@ fn report_writes_thirteen_files_and_checks_them() {
         "{}",
         read("findings.md")
     );
-    // Every committed conformance record replays exactly: 22 records (p01, p02, p04-p10 under
-    // 2.1.88 and 2.1.332, p03 under 2.1.88, p21-p23 under codex 0.171.0),
-    // 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 3 + 8 + 6 + 5 = 196 items.
+    // Every committed conformance record replays exactly: 24 records (p01, p02, p04-p10 under
+    // 2.1.88 and 2.1.332, p03 under 2.1.88, p21-p23 under codex 0.171.0, p24-p25 under
+    // gemini-cli 0.61.0), 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 3 + 8 + 6 + 5 + 6 + 8 =
+    // 210 items.
     let conformance = read("conformance.md");
     assert!(
-        conformance.contains("\n22 of 22 records exact; 196 of 196 compared items agree.\n"),
+        conformance.contains("\n24 of 24 records exact; 210 of 210 compared items agree.\n"),
         "{conformance}"
     );
     assert!(conformance.contains(
-        "| `p03-probe-autocompact-usage-167000` | not recorded          | exact (3/3)                      | not recorded"
+        "| `p03-probe-autocompact-usage-167000` | not recorded                   | not recorded          | exact (3/3)                      | not recorded"
     ));
     assert!(
         conformance.contains(
-            "| `p23-probe-codex-compact-at`         | exact (5/5)           | not recorded"
+            "| `p23-probe-codex-compact-at`         | not recorded                   | exact (5/5)           | not recorded"
         )
     );
+    assert!(conformance.contains(
+        "| `p25-probe-gemini-mask-below`        | exact (8/8)                    | not recorded"
+    ));
     // The field ranking (values checked against `lab montecarlo --sessions 100 --turns 60`):
     // opencode's prune leaves the outputs in its database, Kilo's erases them, so Kilo ranks
     // below opencode with originals gone; Cline's fold keeps nothing and ranks last.
