@@ -8,7 +8,6 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -45,49 +44,27 @@ pub fn profile_for(_version: &str) -> &'static str {
     "gemini-cli"
 }
 
-/// `$HOME/.cache/harness-lab/agents/gemini-cli-V`.
+/// How this agent is installed and found (`--agent-version`, `--install`).
+pub const GEMINI_CLI: install::NpmAgent = install::NpmAgent {
+    name: "gemini-cli",
+    package: "@google/gemini-cli",
+    bin: "gemini",
+    example: DEFAULT_VERSION,
+};
+
+/// Where `--agent-version V` looks for (and `--install` puts) the agent.
 pub fn install_dir(version: &str) -> PathBuf {
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| "/tmp".into());
-    home.join(".cache/harness-lab/agents")
-        .join(format!("gemini-cli-{version}"))
+    GEMINI_CLI.dir(version)
 }
 
-/// The `gemini` executable of an install directory.
+/// The executable of an install directory.
 pub fn installed_bin(dir: &Path) -> PathBuf {
-    dir.join("node_modules/.bin/gemini")
+    GEMINI_CLI.installed_bin(dir)
 }
 
-/// Installs `@google/gemini-cli@version` unless it is there; its size in bytes and whether it
-/// was installed now.
+/// Installs a version unless it is there; its size in bytes and whether it was installed now.
 pub fn install(version: &str) -> Result<(u64, bool), ProbeError> {
-    if version.is_empty()
-        || !version
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-    {
-        return Err(ProbeError::Agent(format!(
-            "--agent-version {version}: expected a version like {DEFAULT_VERSION}"
-        )));
-    }
-    let dir = install_dir(version);
-    let fresh = !installed_bin(&dir).exists();
-    if fresh {
-        fs::create_dir_all(&dir)
-            .map_err(|e| ProbeError::Io(format!("create {}", dir.display()), e))?;
-        let status = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&dir)
-            .arg(format!("@google/gemini-cli@{version}"))
-            .status()
-            .map_err(|e| ProbeError::Io("start npm".into(), e))?;
-        if !status.success() {
-            return Err(ProbeError::Agent(format!(
-                "npm install @google/gemini-cli@{version} failed ({status})"
-            )));
-        }
-    }
+    let (dir, fresh) = GEMINI_CLI.install(version)?;
     Ok((install::size(&dir), fresh))
 }
 
@@ -134,23 +111,7 @@ pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabErro
     let env = environment(&dirs, &server.url());
     let outcome = agent::run_with(command, &dirs, &FIXED_ARGS, env)?;
     let log = server.stop();
-    if outcome.timed_out {
-        return Err(ProbeError::Agent(format!(
-            "{} did not finish within {} s",
-            command.bin.display(),
-            command.timeout.as_secs()
-        ))
-        .into());
-    }
-    if !log.iter().any(|l| matches!(l.kind, Kind::Main(_))) {
-        return Err(ProbeError::Agent(format!(
-            "{} sent no request (exit {:?}): {}",
-            command.bin.display(),
-            outcome.code,
-            outcome.stderr.trim()
-        ))
-        .into());
-    }
+    agent::require_requests(command, &outcome, &log)?;
     let version = gemini_record::version(&log);
     let text = |p: &Path| p.to_string_lossy().into_owned();
     let (home, work, tmp) = (text(&dirs.home), text(&dirs.work), text(&dirs.tmp));

@@ -1,44 +1,91 @@
-//! `lab probe --install`: installs a Claude Code version with npm into the cache directory of
-//! [`session::install_dir`] (outside any repository), restores the exec bit of the vendored
-//! ripgrep that the 2.1.88 package loses (research/claude_code_probe.md §0), and measures the
-//! install's size.
+//! `lab probe --install`: installs an agent version with npm into the cache ([`NpmAgent`], one
+//! value per agent), restores the exec bit of the vendored ripgrep that Claude Code 2.1.88 loses
+//! (research/claude_code_probe.md §0), and measures the install's size.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::ProbeError;
-use super::session;
 
-/// Installs `@anthropic-ai/claude-code@version` unless it is there; returns its size in bytes
-/// and whether it was installed now.
-pub fn install(version: &str) -> Result<(u64, bool), ProbeError> {
-    if !version
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-    {
-        return Err(ProbeError::Agent(format!(
-            "--agent-version {version}: expected a version like 2.1.88"
-        )));
+/// An agent that npm installs into the cache (`$HOME/.cache/harness-lab/agents/<name>-<version>`,
+/// outside any repository).
+#[derive(Debug, Clone, Copy)]
+pub struct NpmAgent {
+    /// The directory name before `-<version>`, e.g. `claude-code`.
+    pub name: &'static str,
+    /// The npm package, e.g. `@anthropic-ai/claude-code`.
+    pub package: &'static str,
+    /// The executable npm links into `node_modules/.bin`.
+    pub bin: &'static str,
+    /// A version to show in the error for a malformed one.
+    pub example: &'static str,
+}
+
+impl NpmAgent {
+    /// Where `--agent-version V` looks for (and `--install` puts) this agent.
+    pub fn dir(&self, version: &str) -> PathBuf {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| "/tmp".into());
+        home.join(".cache/harness-lab/agents")
+            .join(format!("{}-{version}", self.name))
     }
-    let dir = session::install_dir(version);
-    let fresh = !session::installed_bin(&dir).exists();
-    if fresh {
-        fs::create_dir_all(&dir)
-            .map_err(|e| ProbeError::Io(format!("create {}", dir.display()), e))?;
-        let status = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&dir)
-            .arg(format!("@anthropic-ai/claude-code@{version}"))
-            .status()
-            .map_err(|e| ProbeError::Io("start npm".into(), e))?;
-        if !status.success() {
+
+    /// The executable of an install directory.
+    pub fn installed_bin(&self, dir: &Path) -> PathBuf {
+        dir.join("node_modules/.bin").join(self.bin)
+    }
+
+    /// Installs `package@version` with npm unless it is there; its directory and whether it was
+    /// installed now. A version is letters, digits, `.` and `-` only (it reaches npm's command
+    /// line).
+    pub fn install(&self, version: &str) -> Result<(PathBuf, bool), ProbeError> {
+        if version.is_empty()
+            || !version
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        {
             return Err(ProbeError::Agent(format!(
-                "npm install @anthropic-ai/claude-code@{version} failed ({status})"
+                "--agent-version {version}: expected a version like {}",
+                self.example
             )));
         }
+        let dir = self.dir(version);
+        let fresh = !self.installed_bin(&dir).exists();
+        if fresh {
+            fs::create_dir_all(&dir)
+                .map_err(|e| ProbeError::Io(format!("create {}", dir.display()), e))?;
+            let status = Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&dir)
+                .arg(format!("{}@{version}", self.package))
+                .status()
+                .map_err(|e| ProbeError::Io("start npm".into(), e))?;
+            if !status.success() {
+                return Err(ProbeError::Agent(format!(
+                    "npm install {}@{version} failed ({status})",
+                    self.package
+                )));
+            }
+        }
+        Ok((dir, fresh))
     }
+}
+
+/// How Claude Code is installed and found (`--agent-version`, `--install`).
+pub const CLAUDE_CODE: NpmAgent = NpmAgent {
+    name: "claude-code",
+    package: "@anthropic-ai/claude-code",
+    bin: "claude",
+    example: "2.1.88",
+};
+
+/// Installs a Claude Code version unless it is there, restoring the exec bit of its vendored
+/// ripgrep; returns its size in bytes and whether it was installed now.
+pub fn install(version: &str) -> Result<(u64, bool), ProbeError> {
+    let (dir, fresh) = CLAUDE_CODE.install(version)?;
     let rg = dir.join("node_modules/@anthropic-ai/claude-code/vendor/ripgrep/x64-linux/rg");
     if let Ok(meta) = fs::metadata(&rg) {
         let mut perms = meta.permissions();

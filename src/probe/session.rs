@@ -9,12 +9,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::ProbeError;
 use super::agent::{self, Agent, AgentCommand, RunDirs};
 use super::compare::{self, Row};
+use super::install;
 use super::plan;
 use super::record::{self, Layout, Normaliser};
-use super::script::Kind;
 use super::server::ScriptedServer;
 use crate::compaction::{driver, profile};
 use crate::error::LabError;
@@ -35,19 +34,14 @@ pub fn profile_for(_version: &str) -> &'static str {
     "claude-code"
 }
 
-/// Where `--agent-version V` looks for (and `--install` puts) an agent:
-/// `$HOME/.cache/harness-lab/agents/claude-code-V`, outside any repository.
+/// Where `--agent-version V` looks for (and `--install` puts) the agent.
 pub fn install_dir(version: &str) -> PathBuf {
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| "/tmp".into());
-    home.join(".cache/harness-lab/agents")
-        .join(format!("claude-code-{version}"))
+    install::CLAUDE_CODE.dir(version)
 }
 
-/// The `claude` executable of an install directory.
+/// The executable of an install directory.
 pub fn installed_bin(dir: &Path) -> PathBuf {
-    dir.join("node_modules/.bin/claude")
+    install::CLAUDE_CODE.installed_bin(dir)
 }
 
 /// What a probe or replay found.
@@ -87,23 +81,7 @@ pub fn probe(path: &Path, command: &AgentCommand) -> Result<ProbeReport, LabErro
     let server = ScriptedServer::start(planned.script.clone())?;
     let outcome = agent::run(command, &dirs, &server.url())?;
     let log = server.stop();
-    if outcome.timed_out {
-        return Err(ProbeError::Agent(format!(
-            "{} did not finish within {} s",
-            command.bin.display(),
-            command.timeout.as_secs()
-        ))
-        .into());
-    }
-    if !log.iter().any(|l| matches!(l.kind, Kind::Main(_))) {
-        return Err(ProbeError::Agent(format!(
-            "{} sent no request (exit {:?}): {}",
-            command.bin.display(),
-            outcome.code,
-            outcome.stderr.trim()
-        ))
-        .into());
-    }
+    agent::require_requests(command, &outcome, &log)?;
     let version = log
         .iter()
         .find_map(|l| l.headers.get("user-agent"))
