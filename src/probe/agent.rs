@@ -224,6 +224,31 @@ pub fn run_with(
     })
 }
 
+/// Refuses a run that timed out or sent the server no model request, naming the agent and
+/// what it said on stderr.
+pub fn require_requests(
+    command: &AgentCommand,
+    outcome: &AgentOutcome,
+    log: &[Logged],
+) -> Result<(), ProbeError> {
+    if outcome.timed_out {
+        return Err(ProbeError::Agent(format!(
+            "{} did not finish within {} s",
+            command.bin.display(),
+            command.timeout.as_secs()
+        )));
+    }
+    if !log.iter().any(|l| matches!(l.kind, Kind::Main(_))) {
+        return Err(ProbeError::Agent(format!(
+            "{} sent no request (exit {:?}): {}",
+            command.bin.display(),
+            outcome.code,
+            outcome.stderr.trim()
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,29 +282,4 @@ mod tests {
         dirs.write_fixture("fixtures/a.out", b"abc").unwrap();
         assert_eq!(fs::read(dirs.work.join("fixtures/a.out")).unwrap(), b"abc");
     }
-}
-
-/// Refuses a run that timed out or sent the server no model request, naming the agent and
-/// what it said on stderr.
-pub fn require_requests(
-    command: &AgentCommand,
-    outcome: &AgentOutcome,
-    log: &[Logged],
-) -> Result<(), ProbeError> {
-    if outcome.timed_out {
-        return Err(ProbeError::Agent(format!(
-            "{} did not finish within {} s",
-            command.bin.display(),
-            command.timeout.as_secs()
-        )));
-    }
-    if !log.iter().any(|l| matches!(l.kind, Kind::Main(_))) {
-        return Err(ProbeError::Agent(format!(
-            "{} sent no request (exit {:?}): {}",
-            command.bin.display(),
-            outcome.code,
-            outcome.stderr.trim()
-        )));
-    }
-    Ok(())
 }
