@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::compare::{Outcome, Row, first_difference};
+use super::compare::{Row, last_main, pair};
 use super::record::{self, FIXED_DATE, Normaliser, digest, hashed_marker};
 use super::responses::item_text;
 use super::script::Kind;
@@ -264,43 +264,9 @@ fn lab_items(messages: &[Value]) -> Vec<(String, String)> {
     out
 }
 
-/// The last main request's `input` of a record.
-pub fn last_main_input(record: &Value) -> &[Value] {
-    record
-        .get("requests")
-        .and_then(Value::as_array)
-        .and_then(|r| {
-            r.iter()
-                .rev()
-                .find(|r| r.get("kind").and_then(Value::as_str) == Some("main"))
-        })
-        .and_then(|r| r.get("input"))
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
 /// Compares the record's last main request with the profile's messages, item by item.
 pub fn compare(record: &Value, lab: &[Value]) -> Vec<Row> {
-    let real = real_items(last_main_input(record));
-    let mut lab: Vec<(String, String)> = lab_items(lab);
-    let mut rows = Vec::new();
-    for (name, text) in real {
-        let outcome = match lab.iter().position(|(k, _)| *k == name) {
-            Some(i) => first_difference(&text, &lab.remove(i).1),
-            None => Outcome::Missing { in_real: true },
-        };
-        rows.push(Row {
-            item: name,
-            chars: text.chars().count(),
-            outcome,
-        });
-    }
-    rows.extend(lab.into_iter().map(|(item, _)| Row {
-        item,
-        chars: 0,
-        outcome: Outcome::Missing { in_real: false },
-    }));
-    rows
+    pair(real_items(last_main(record, "input")), lab_items(lab))
 }
 
 #[cfg(test)]

@@ -6,8 +6,6 @@
 //! not position (concurrent tools answer in completion order, D4). One more row compares the
 //! number of summary requests with the profile's summariser calls.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::record::{self, Normaliser};
@@ -110,28 +108,35 @@ fn without_appended_reminders(s: &str) -> String {
     s.to_string()
 }
 
-/// The last main request's messages of a record.
-pub fn last_main(record: &Value) -> Option<&[Value]> {
+/// The last main request's list under `key` of a record (`messages` for the Anthropic API,
+/// `input` for the Responses API, `contents` for Gemini).
+pub fn last_main<'a>(record: &'a Value, key: &str) -> &'a [Value] {
     record
-        .get("requests")?
-        .as_array()?
-        .iter()
-        .rev()
-        .find(|r| r.get("kind").and_then(Value::as_str) == Some("main"))?
-        .get("messages")?
-        .as_array()
-        .map(Vec::as_slice)
+        .get("requests")
+        .and_then(Value::as_array)
+        .and_then(|r| {
+            r.iter()
+                .rev()
+                .find(|r| r.get("kind").and_then(Value::as_str) == Some("main"))
+        })
+        .and_then(|r| r.get(key))
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// Compares the real messages (already normalised) with the profile's raw messages.
 pub fn compare(real: &[Value], lab: &[Value]) -> Vec<Row> {
     let lab = record::messages(&Normaliser::identity(), lab, false);
-    let real_items = items(real);
-    let mut lab_items: BTreeMap<String, String> = items(&lab).into_iter().collect();
+    pair(items(real), items(&lab))
+}
+
+/// One row per real item, compared with the profile's item of the same name (the first one
+/// not yet taken), then one row per profile item the real request did not have, in order.
+pub fn pair(real: Vec<(String, String)>, mut lab: Vec<(String, String)>) -> Vec<Row> {
     let mut rows = Vec::new();
-    for (item, text) in real_items {
-        let outcome = match lab_items.remove(&item) {
-            Some(lab_text) => first_difference(&text, &lab_text),
+    for (item, text) in real {
+        let outcome = match lab.iter().position(|(name, _)| *name == item) {
+            Some(i) => first_difference(&text, &lab.remove(i).1),
             None => Outcome::Missing { in_real: true },
         };
         rows.push(Row {
@@ -140,13 +145,11 @@ pub fn compare(real: &[Value], lab: &[Value]) -> Vec<Row> {
             outcome,
         });
     }
-    for item in lab_items.into_keys() {
-        rows.push(Row {
-            item,
-            chars: 0,
-            outcome: Outcome::Missing { in_real: false },
-        });
-    }
+    rows.extend(lab.into_iter().map(|(item, _)| Row {
+        item,
+        chars: 0,
+        outcome: Outcome::Missing { in_real: false },
+    }));
     rows
 }
 

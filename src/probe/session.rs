@@ -204,7 +204,7 @@ pub(crate) fn compare_record(
             } else if agent == Agent::GeminiCli.name() {
                 super::gemini_record::compare(record, &lab)
             } else {
-                compare::compare(compare::last_main(record).unwrap_or(&[]), &lab)
+                compare::compare(compare::last_main(record, "messages"), &lab)
             };
             rows.push(compare::summary_requests(
                 counts.get("compact").and_then(Value::as_u64).unwrap_or(0) as usize,
