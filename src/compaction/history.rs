@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
+use crate::compaction::tool_uses::ClearIndex;
 use crate::transcript::{Block, Content, Message, Role};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
@@ -41,6 +42,9 @@ pub(crate) struct History {
     /// How many tool_result blocks of each tool_use_id the list holds (looked up, never
     /// iterated).
     result_ids: HashMap<String, usize>,
+    /// Context editing's clear set and targets, once a `clear_tool_uses` stage has asked;
+    /// dropped when the list is cut or rebuilt.
+    clear: Option<ClearIndex>,
 }
 
 impl History {
@@ -56,6 +60,7 @@ impl History {
             watch: None,
             pair_check: PairCheck::default(),
             result_ids: HashMap::new(),
+            clear: None,
         }
     }
 
@@ -108,6 +113,9 @@ impl History {
     pub(crate) fn push(&mut self, message: Message) {
         count_results(&mut self.result_ids, &message, true);
         let sizes = self.measure(&message);
+        if let Some(clear) = &mut self.clear {
+            clear.push(self.messages.len(), &message, &sizes.contents);
+        }
         self.sum += sizes.total;
         self.sizes.push(sizes);
         self.json.push(None);
@@ -139,6 +147,7 @@ impl History {
 
     fn before_cut(&mut self) {
         self.pair_check = PairCheck::default();
+        self.clear = None;
         if let Some(slot @ None) = &mut self.watch {
             *slot = Some(pairs::intact(&self.messages));
         }
@@ -189,10 +198,17 @@ impl History {
             .iter()
             .filter(|b| matches!(b, Block::ToolResult { .. }))
             .count();
-        let Block::ToolResult { content: slot, .. } = &mut blocks[block] else {
+        let Block::ToolResult {
+            content: slot,
+            tool_use_id,
+        } = &mut blocks[block]
+        else {
             unreachable!("set_result on a block that is not a tool_result");
         };
         let new_content = self.estimator.string(&content);
+        if let Some(clear) = &mut self.clear {
+            clear.set((message, block), tool_use_id, &content, new_content);
+        }
         let old = std::mem::replace(slot, content);
         let sizes = &mut self.sizes[message];
         let old_content = std::mem::replace(&mut sizes.contents[ordinal], new_content);
@@ -231,6 +247,50 @@ impl History {
         let sizes = self.sizes.get(start..).unwrap_or(&[]);
         self.estimator
             .list(sizes.len(), sizes.iter().map(|s| s.total).sum())
+    }
+
+    /// Context editing's targets for `keep` and `placeholder` (see [`ClearIndex`]): how many
+    /// and the tokens clearing them saves; `None` with no more than `keep` tool uses. Kept up to
+    /// date between requests, so a request reads only what changed since the last.
+    pub(crate) fn clear_targets(
+        &mut self,
+        keep: usize,
+        placeholder: &'static str,
+    ) -> Option<(usize, usize)> {
+        if !self
+            .clear
+            .as_ref()
+            .is_some_and(|c| c.is_for(keep, placeholder))
+        {
+            let size = self.estimator.string(placeholder);
+            let mut index = ClearIndex::new(keep, placeholder, size);
+            for (at, (message, sizes)) in self.messages.iter().zip(&self.sizes).enumerate() {
+                index.push(at, message, &sizes.contents);
+            }
+            self.clear = Some(index);
+        }
+        let History {
+            messages,
+            sizes,
+            clear,
+            ..
+        } = self;
+        let index = clear.as_mut()?;
+        index.advance(|(message, block, ordinal)| {
+            let Block::ToolResult { content, .. } = &messages[message].block_list()[block] else {
+                unreachable!("a waiting result is a tool_result");
+            };
+            (content.as_str(), sizes[message].contents[ordinal])
+        })
+    }
+
+    /// `(message, block, tokens saved)` of each of context editing's targets, in list order
+    /// (after [`Self::clear_targets`]).
+    pub(crate) fn clear_target_list(&self) -> Vec<(usize, usize, usize)> {
+        self.clear
+            .as_ref()
+            .map(ClearIndex::targets)
+            .unwrap_or_default()
     }
 
     /// `(message index, block index)` of every tool_result block in user

@@ -33,6 +33,7 @@ pub(crate) mod stages;
 pub mod store;
 mod summarizer;
 pub mod switches;
+mod tool_uses;
 pub mod world;
 
 /// Claude Code's pair repair, read-only: whether a history needs no repair (benched in

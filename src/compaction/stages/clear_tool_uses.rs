@@ -6,12 +6,9 @@
 //! content changes. The edit is server-side: the client still holds every original, so nothing
 //! is lost for good, but the model gets no pointer to it.
 
-use std::collections::HashSet;
-
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Role};
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let c = world.profile.constants;
@@ -20,44 +17,15 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if estimate <= c.edit_trigger {
         return Ok(());
     }
-    let ids: Vec<String> = world
-        .history
-        .messages()
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .flat_map(|m| m.block_list())
-        .filter_map(|b| match b {
-            Block::ToolUse { id, .. } => Some(id.clone()),
-            _ => None,
-        })
-        .collect();
     let keep = c.keep_tool_uses;
-    if ids.len() <= keep {
-        return Ok(());
-    }
-    // A set, looked up per result: a scan of the list per result made one request quadratic
-    // in the tool uses (issue 13).
-    let clear: HashSet<&str> = ids[..ids.len() - keep].iter().map(String::as_str).collect();
     let placeholder = world.profile.strings.omitted;
-    let estimator = world.profile.estimator;
-    let targets: Vec<(usize, usize, usize)> = world
-        .history
-        .result_positions()
-        .into_iter()
-        .filter_map(|(mi, bi)| {
-            let (id, content) = world.history.result_at(mi, bi);
-            if !clear.contains(id) || content == placeholder {
-                return None;
-            }
-            let saved = estimator
-                .string(content)
-                .saturating_sub(estimator.string(placeholder));
-            Some((mi, bi, saved))
-        })
-        .collect();
-    let cleared: usize = targets.iter().map(|t| t.2).sum();
-    if targets.is_empty() || cleared < c.clear_at_least {
-        if !targets.is_empty() {
+    // The history keeps the clear set and the targets up to date as it grows: scanning every
+    // tool use and every result at each request made a replay quadratic (issue 13).
+    let Some((count, cleared)) = world.history.clear_targets(keep, placeholder) else {
+        return Ok(());
+    };
+    if count == 0 || cleared < c.clear_at_least {
+        if count > 0 {
             world.record(
                 Event::new("clear_tool_uses", "skip")
                     .before(estimate)
@@ -69,6 +37,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         }
         return Ok(());
     }
+    let targets = world.history.clear_target_list();
     for (mi, bi, _) in targets {
         world.replace_result(
             mi,
