@@ -1,5 +1,6 @@
 //! Every `--format json` output is one JSON object whose first key, `schema`, names the document
-//! and its version (`lab.<document>/<version>`), and docs/json.md documents that name.
+//! and its version (`lab.<document>/<version>`), and docs/json.md has a section of that name
+//! that names each of the document's fields.
 
 use serde_json::Value;
 
@@ -25,12 +26,26 @@ fn assert_schema(args: &[&str], schema: &str) -> Value {
     assert_eq!(first, "schema", "lab {all:?}: first key");
     assert_eq!(value, schema, "lab {all:?}");
     assert!(schema.ends_with("/1"), "{schema}");
-    let docs = std::fs::read_to_string(manifest_dir().join("docs/json.md")).unwrap();
-    assert!(
-        docs.contains(&format!("`{schema}`")),
-        "docs/json.md does not document {schema}"
-    );
+    let section = docs_section(schema);
+    for key in object.keys() {
+        assert!(
+            section.contains(&format!("`{key}`")) || section.contains(&format!("\"{key}\"")),
+            "docs/json.md, section {schema}, does not name the field `{key}` of lab {all:?}"
+        );
+    }
     doc
+}
+
+/// The section of docs/json.md headed by the schema's name, up to the next `## ` heading.
+fn docs_section(schema: &str) -> String {
+    let docs = std::fs::read_to_string(manifest_dir().join("docs/json.md")).unwrap();
+    let heading = format!("\n## `{schema}`\n");
+    let start = docs
+        .find(&heading)
+        .unwrap_or_else(|| panic!("docs/json.md has no section {heading:?}"));
+    let rest = &docs[start + heading.len()..];
+    let end = rest.find("\n## ").unwrap_or(rest.len());
+    rest[..end].to_owned()
 }
 
 #[test]
