@@ -1,37 +1,49 @@
 //! Renders a probe or replay: the requests by kind, then one row per compared item, `exact` or
-//! the first differing offset with both snippets; JSON is the record with the rows appended.
+//! the first differing offset with both snippets; JSON is the `lab.probe/1` document: the
+//! record's identity with the rows appended.
 
+use serde::{Serialize, Serializer};
 use serde_json::json;
 
 use super::compare::Outcome;
 use super::session::ProbeReport;
 use crate::render::Format;
+use crate::render::schema::{self, Document, document};
 
 /// The report in `format`.
 pub fn render(report: &ProbeReport, format: Format) -> String {
     match format {
-        Format::Json => {
-            let rows: Vec<_> = report
-                .rows
-                .iter()
-                .map(|r| json!({"item": r.item, "chars": r.chars, "comparison": describe(&r.outcome)}))
-                .collect();
-            let value = json!({
-                "scenario": report.scenario,
-                "agent": report.agent,
-                "version": report.version,
-                "profile": report.profile,
-                "requests": report.requests.iter().map(|(k, n)| json!([k, n])).collect::<Vec<_>>(),
-                "rows": rows,
-                "exact": report.exact(),
-            });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&value).expect("a JSON value")
-            )
-        }
+        Format::Json => document(&Probe(report)),
         _ => table(report),
     }
+}
+
+/// A probe as its JSON document: the record's identity, the request counts and the rows.
+struct Probe<'a>(&'a ProbeReport);
+
+impl Serialize for Probe<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.0;
+        let rows: Vec<_> = report
+            .rows
+            .iter()
+            .map(|r| json!({"item": r.item, "chars": r.chars, "comparison": describe(&r.outcome)}))
+            .collect();
+        json!({
+            "scenario": report.scenario,
+            "agent": report.agent,
+            "version": report.version,
+            "profile": report.profile,
+            "requests": report.requests.iter().map(|(k, n)| json!([k, n])).collect::<Vec<_>>(),
+            "rows": rows,
+            "exact": report.exact(),
+        })
+        .serialize(serializer)
+    }
+}
+
+impl Document for Probe<'_> {
+    const SCHEMA: &'static str = schema::PROBE;
 }
 
 fn describe(outcome: &Outcome) -> String {

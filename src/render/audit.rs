@@ -1,8 +1,13 @@
 //! `lab audit`: per session (worst first) and in total, what each profile loses and where it
 //! compacts beside the real agent.
 
+use super::schema::{self, Document};
 use super::{Format, heading, render, table};
 use crate::commands::audit::{AuditReport, SessionAudit};
+
+impl Document for AuditReport {
+    const SCHEMA: &'static str = schema::AUDIT;
+}
 
 fn turns(list: &[usize]) -> String {
     if list.is_empty() {

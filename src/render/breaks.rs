@@ -2,11 +2,20 @@
 //! against its baseline, as one block per break in a terminal or one table row in markdown. Both
 //! families share the layout of their changes.
 
+use super::schema::{self, Document};
 use super::{Format, render, table};
 use crate::diff::{Change, describe_changes, describe_or_nothing};
 use crate::experiments::breaks::BreakReport;
 use crate::fmt::text;
 use crate::memory::breaks::MemoryBreakReport;
+
+impl Document for BreakReport {
+    const SCHEMA: &'static str = schema::BREAKS;
+}
+
+impl Document for MemoryBreakReport {
+    const SCHEMA: &'static str = schema::MEMORY_BREAKS;
+}
 
 /// `lab --break` and `lab run --break` as a table, markdown or JSON.
 pub fn breaks(report: &BreakReport, format: Format) -> String {

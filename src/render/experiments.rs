@@ -1,12 +1,29 @@
 //! The tabular experiments: `lab matrix`, `lab sweep` (with its cliffs), `lab compare` and
 //! `lab memory --growth`.
 
+use super::schema::{self, Document};
 use super::{Format, render, table};
 use crate::experiments::compare::{CompareReport, CompareRow};
 use crate::experiments::matrix::MatrixReport;
 use crate::experiments::sweep::SweepReport;
 use crate::fmt::{short, text};
 use crate::memory::growth::GrowthReport;
+
+impl Document for MatrixReport {
+    const SCHEMA: &'static str = schema::MATRIX;
+}
+
+impl Document for SweepReport {
+    const SCHEMA: &'static str = schema::SWEEP;
+}
+
+impl Document for CompareReport {
+    const SCHEMA: &'static str = schema::COMPARE;
+}
+
+impl Document for GrowthReport {
+    const SCHEMA: &'static str = schema::MEMORY_GROWTH;
+}
 
 /// `lab matrix` as a table, markdown or JSON.
 pub fn matrix(report: &MatrixReport, format: Format) -> String {

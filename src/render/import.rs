@@ -2,8 +2,13 @@
 
 use std::path::Path;
 
+use super::schema::{self, Document};
 use super::{Format, heading, render, table};
 use crate::import::ImportReport;
+
+impl Document for ImportReport {
+    const SCHEMA: &'static str = schema::IMPORT;
+}
 
 /// The summary of an import into `out`.
 pub fn import(report: &ImportReport, out: &Path, format: Format) -> String {

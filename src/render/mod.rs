@@ -1,6 +1,7 @@
 //! Renderers: pure functions from a result value to text (a terminal table, GitHub markdown, or
-//! JSON). The core never prints. JSON is the result's serde schema, produced in one place
-//! ([`render`]); each result module here only writes its table and markdown forms.
+//! JSON). The core never prints. JSON is the result's serde schema under its versioned name
+//! ([`schema`]), produced in one place ([`render`]); each result module here only writes its
+//! table and markdown forms and names its schema.
 
 mod audit;
 mod breaks;
@@ -9,6 +10,7 @@ mod import;
 mod montecarlo;
 mod profiles;
 mod run;
+pub mod schema;
 mod screen;
 mod search;
 mod verify;
@@ -50,15 +52,16 @@ impl Default for Format {
     }
 }
 
-/// A result in `format`: its JSON schema, or the table or markdown that `text` writes. Every
-/// renderer goes through here, so JSON output is handled once for every result type.
-fn render<T: Serialize + ?Sized>(
+/// A result in `format`: its JSON document (`{"schema": T::SCHEMA, ...}`), or the table or
+/// markdown that `text` writes. Every renderer goes through here, so JSON output is handled
+/// once for every result type.
+fn render<T: schema::Document>(
     value: &T,
     format: Format,
     text: impl FnOnce(&T, Format) -> String,
 ) -> String {
     match format {
-        Format::Json => json(value),
+        Format::Json => schema::document(value),
         Format::Markdown => text(value, format),
         Format::Table(screen) => {
             let fitted = screen::fit(&text(value, format), screen.width);
@@ -71,8 +74,8 @@ fn render<T: Serialize + ?Sized>(
     }
 }
 
-/// A value as pretty-printed JSON with a final newline: the documented schema of `--format
-/// json`, and the format of a `lab montecarlo --shard` file.
+/// A value as pretty-printed JSON with a final newline: the body of every `--format json`
+/// document ([`schema::document`]), and the format of a `lab montecarlo --shard` file.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("reports serialise to JSON");
     text.push('\n');

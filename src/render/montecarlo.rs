@@ -1,8 +1,13 @@
 //! `lab montecarlo` and `lab merge`: the study's generator in one line, then per cell the mean
 //! and 95% interval of each loss, P(any loss) in percent.
 
+use super::schema::{self, Document};
 use super::{Format, render, table};
 use crate::experiments::montecarlo::{Estimate, MonteCarloReport};
+
+impl Document for MonteCarloReport {
+    const SCHEMA: &'static str = schema::MONTECARLO;
+}
 
 /// `lab montecarlo` / `lab merge` as a table, markdown or JSON.
 pub fn montecarlo(report: &MonteCarloReport, format: Format) -> String {

@@ -1,20 +1,27 @@
 //! `lab profiles`: each compaction profile (estimator, pipeline, stage steps, constants,
-//! switches, provenance), then each memory profile, as tables or as one JSON list.
+//! switches, provenance), then each memory profile, as tables or as one JSON document whose
+//! `profiles` list holds them.
 
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use super::schema::{self, Document};
 use super::{Format, compact_object, fields, heading_at, render};
 use crate::compaction::profile::{PROFILES, Profile, describe_pipeline};
 use crate::memory::profile::{MEMORY_PROFILES, MemoryProfile};
 
-/// Profiles as their JSON list: each one through `value`.
+/// Profiles as their JSON document, `{"profiles": [...]}`: each one through `value`.
 struct Listed<'a, T>(&'a [T], fn(&T) -> Value);
 
 impl<T> Serialize for Listed<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(self.1))
+        profiles_map(serializer, self.0.iter().map(self.1).collect())
     }
+}
+
+impl<T> Document for Listed<'_, T> {
+    const SCHEMA: &'static str = schema::PROFILES;
 }
 
 /// Every profile: the compaction profiles, then the memory profiles.
@@ -23,8 +30,20 @@ struct AllProfiles;
 impl Serialize for AllProfiles {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let compaction = PROFILES.iter().map(profile_value);
-        serializer.collect_seq(compaction.chain(MEMORY_PROFILES.iter().map(memory_profile_value)))
+        let memory = MEMORY_PROFILES.iter().map(memory_profile_value);
+        profiles_map(serializer, compaction.chain(memory).collect())
     }
+}
+
+impl Document for AllProfiles {
+    const SCHEMA: &'static str = schema::PROFILES;
+}
+
+/// `{"profiles": list}`.
+fn profiles_map<S: Serializer>(serializer: S, list: Vec<Value>) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry("profiles", &list)?;
+    map.end()
 }
 
 /// `lab profiles`: the compaction profiles, then the memory profiles.
@@ -36,7 +55,7 @@ pub fn all_profiles(format: Format) -> String {
     })
 }
 
-/// Compaction profiles as tables, markdown or a JSON list.
+/// Compaction profiles as tables, markdown or a JSON document.
 pub fn profiles(profiles: &[Profile], format: Format) -> String {
     render(&Listed(profiles, profile_value), format, |list, format| {
         profiles_text(list.0, format)
@@ -102,7 +121,7 @@ pub fn profile_value(p: &Profile) -> Value {
     })
 }
 
-/// Memory profiles as tables, markdown or a JSON list, as `lab profiles` lists them after the
+/// Memory profiles as tables, markdown or a JSON document, as `lab profiles` lists them after the
 /// compaction profiles.
 pub fn memory_profiles(profiles: &[MemoryProfile], format: Format) -> String {
     render(

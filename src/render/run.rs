@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::schema::{self, Document};
 use super::{Format, compact_object, heading, heading_at, render, table};
 use crate::check::CheckOutcome;
 use crate::compaction::driver::RunReport;
@@ -9,6 +10,18 @@ use crate::compaction::explain::Explanation;
 use crate::fmt::{mark, short};
 use crate::memory::run::MemoryReport;
 use crate::python::json::char_len;
+
+impl Document for RunReport {
+    const SCHEMA: &'static str = schema::RUN;
+}
+
+impl Document for MemoryReport {
+    const SCHEMA: &'static str = schema::MEMORY_RUN;
+}
+
+impl Document for Explanation {
+    const SCHEMA: &'static str = schema::EXPLAIN;
+}
 
 /// `lab run` as a table, markdown or JSON.
 pub fn run(report: &RunReport, format: Format) -> String {

@@ -3,20 +3,29 @@
 
 use std::path::Path;
 
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use super::schema::{self, Document};
 use super::{Format, render, table};
 use crate::search::SearchReport;
 use crate::search::properties::Property;
 
-/// The property registry in `lab search --list --format json`.
+/// The property registry in `lab search --list --format json`: `{"properties": [...]}`.
 struct Properties<'a>(&'a [Property]);
 
 impl Serialize for Properties<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(property_value))
+        let list: Vec<Value> = self.0.iter().map(property_value).collect();
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("properties", &list)?;
+        map.end()
     }
+}
+
+impl Document for Properties<'_> {
+    const SCHEMA: &'static str = schema::PROPERTIES;
 }
 
 fn property_value(p: &Property) -> Value {
@@ -54,12 +63,61 @@ pub fn search(
     command: &str,
     format: Format,
 ) -> String {
-    match format {
-        Format::Table(screen) => {
-            super::screen::fit(&search_text(report, written, command), screen.width)
-        }
-        _ => search_text(report, written, command),
+    let search = Search {
+        report,
+        written,
+        command,
+    };
+    render(&search, format, |s, _| {
+        search_text(s.report, s.written, s.command)
+    })
+}
+
+/// A search as its JSON document: what was searched, and what was found (or `null`).
+struct Search<'a> {
+    report: &'a SearchReport,
+    written: Option<&'a Path>,
+    command: &'a str,
+}
+
+impl Serialize for Search<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.report;
+        let found = report.found.as_ref().map(|found| {
+            let measured: serde_json::Map<String, Value> =
+                found.frame.expect.iter().cloned().collect();
+            serde_json::json!({
+                "candidate": found.candidate,
+                "candidate_seed": format!("{:#018x}", found.candidate_seed),
+                "original_turns": found.original_turns,
+                "original_calls": found.original_calls,
+                "turns": found.workload.turns(),
+                "calls": found.workload.calls(),
+                "shrink": {
+                    "accepted": found.shrink.accepted,
+                    "runs": found.shrink.runs,
+                    "passes": found.shrink.passes,
+                },
+                "measured": measured,
+                "written": self.written.map(|p| p.display().to_string()),
+            })
+        });
+        serde_json::json!({
+            "property": report.property.name,
+            "violated_when": report.property.violated_when,
+            "profile": report.profile,
+            "seed": report.seed,
+            "budget": report.budget,
+            "tried": report.tried,
+            "found": found,
+            "command": self.command,
+        })
+        .serialize(serializer)
     }
+}
+
+impl Document for Search<'_> {
+    const SCHEMA: &'static str = schema::SEARCH;
 }
 
 fn search_text(report: &SearchReport, written: Option<&Path>, command: &str) -> String {

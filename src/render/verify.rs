@@ -1,10 +1,19 @@
 //! `lab verify` (every scenario's expectations, then the findings table) and `lab --selftest`.
 
+use super::schema::{self, Document};
 use super::{Format, heading, render, table};
 use crate::experiments::findings::FindingRow;
 use crate::experiments::selftest::Selftest;
 use crate::experiments::verify::VerifyReport;
 use crate::fmt::{mark, short, text};
+
+impl Document for VerifyReport {
+    const SCHEMA: &'static str = schema::VERIFY;
+}
+
+impl Document for Selftest {
+    const SCHEMA: &'static str = schema::SELFTEST;
+}
 
 /// `lab verify` as a table, markdown or JSON.
 pub fn verify(report: &VerifyReport, format: Format) -> String {

@@ -18,6 +18,7 @@ mod probe;
 mod readme;
 mod reports;
 mod run;
+mod schemas;
 mod search;
 mod snapshots;
 mod stores;

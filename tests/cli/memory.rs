@@ -238,7 +238,9 @@ fn memory_commands_refuse_what_they_cannot_run() {
 fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
     let out = lab(&["profiles", "--format", "json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let list: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "lab.profiles/1");
+    let list = doc["profiles"].as_array().unwrap();
     let names: Vec<(&str, &str)> = list
         .iter()
         .map(|p| (p["name"].as_str().unwrap(), p["kind"].as_str().unwrap()))

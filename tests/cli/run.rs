@@ -70,6 +70,7 @@ fn json_follows_the_documented_schema() {
     assert_eq!(
         keys,
         [
+            "schema",
             "scenario",
             "profile",
             "context_unit",
@@ -83,6 +84,7 @@ fn json_follows_the_documented_schema() {
             "expect"
         ]
     );
+    assert_eq!(report["schema"], "lab.run/1");
     assert_eq!(report["scenario"], "f01-coverage-gap");
     assert_eq!(report["profile"], "course-main");
     // course-main estimates len(json.dumps(messages)): characters.
