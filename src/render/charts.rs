@@ -414,6 +414,21 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_checked_in_charts_have_no_overprinted_labels() {
+        for (name, svg) in [
+            (
+                "memory-growth",
+                include_str!("../../reports/memory-growth.svg"),
+            ),
+            ("sweep-path", include_str!("../../reports/sweep-path.svg")),
+            ("montecarlo", include_str!("../../reports/montecarlo.svg")),
+        ] {
+            assert_eq!(overlap(svg), None, "{name}");
+            assert!(label_boxes(svg).len() >= 10, "{name}");
+        }
+    }
+
+    #[test]
     fn ticks_print_integers_plainly() {
         assert_eq!(tick(40000.0), "40000");
         assert_eq!(tick(-0.0), "0");
