@@ -384,12 +384,18 @@ pub struct SweepArgs {
         default_value = "dropped_unsaved,pointer_lost"
     )]
     pub observe: Vec<String>,
+    /// Also draw the sweep as an SVG line chart into FILE (its directory must exist).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
     #[command(flatten)]
     pub options: CliRunOptions,
 }
 
 impl SweepArgs {
     pub(crate) fn into_command(self, format: Format) -> Result<Command, LabError> {
+        if let Some(path) = &self.chart {
+            crate::commands::check_chart_path(path)?;
+        }
         let scenario = load_or_replay(self.scenario.as_deref())?;
         let options = RunOptions::from(self.options);
         let vary = Vary::parse(&self.vary, &scenario, &options)?;
@@ -401,6 +407,7 @@ impl SweepArgs {
             observe: self.observe,
             options,
             format,
+            chart: self.chart,
         }))
     }
 }
@@ -483,11 +490,19 @@ pub struct MonteCarloArgs {
     /// Worker threads (default: one per core). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Also draw P(any loss) per cell with its interval as an SVG chart into FILE (its
+    /// directory must exist).
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub chart: Option<PathBuf>,
 }
 
 impl MonteCarloArgs {
-    /// The study; its profile names and switch values are checked when it runs.
-    pub(crate) fn into_command(self, format: Format) -> Command {
+    /// The study; its profile names and switch values are checked when it runs, the chart's
+    /// path before.
+    pub(crate) fn into_command(self, format: Format) -> Result<Command, LabError> {
+        if let Some(path) = &self.chart {
+            crate::commands::check_chart_path(path)?;
+        }
         let profiles: Vec<String> = if self.profiles.is_empty() {
             PROFILES.iter().map(|p| p.name.to_owned()).collect()
         } else {
@@ -498,12 +513,13 @@ impl MonteCarloArgs {
             generator: self.generator.into(),
             cells: mc::cells(&profiles, &self.grid),
         };
-        Command::MonteCarlo(MonteCarloCmd {
+        Ok(Command::MonteCarlo(MonteCarloCmd {
             study,
             shard: self.shard,
             threads: self.threads,
             format,
-        })
+            chart: self.chart,
+        }))
     }
 }
 

@@ -56,8 +56,9 @@ pub(crate) const MATRIX: &str = concat!(
 
 /// `lab sweep --help`.
 pub(crate) const SWEEP: &str = concat!(
-    "Example:\n",
-    "  lab sweep --vary path --from 86 --to 94 --set unseen_guard=off\n\n",
+    "Examples:\n",
+    "  lab sweep --vary path --from 86 --to 94 --set unseen_guard=off\n",
+    "  lab sweep --vary path --from 60 --to 120 --chart sweep.svg\n\n",
     exit_codes!()
 );
 
@@ -88,6 +89,7 @@ pub(crate) const MEMORY: &str = concat!(
 pub(crate) const MONTECARLO: &str = concat!(
     "Examples:\n",
     "  lab montecarlo --sessions 100 --profiles course-main,course-latest --grid unseen_guard=on,off\n",
+    "  lab montecarlo --sessions 100 --chart loss.svg\n",
     "  lab montecarlo --sessions 100 --shard 1/2 > shard-1.json\n\n",
     exit_codes!()
 );

@@ -201,7 +201,7 @@ impl Cli {
             }),
             CliCommand::Compare(args) => args.into_command(format)?,
             CliCommand::Memory(args) => args.into_command(format)?,
-            CliCommand::Montecarlo(args) => args.into_command(format),
+            CliCommand::Montecarlo(args) => args.into_command(format)?,
             CliCommand::Merge(args) => args.into_command(format)?,
             CliCommand::Gen(args) => args.into_command()?,
             CliCommand::Search(args) => args.into_command(format)?,

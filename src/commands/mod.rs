@@ -131,6 +131,53 @@ fn write_file(path: &Path, text: &str) -> Result<(), LabError> {
     std::fs::write(path, text).map_err(error)
 }
 
+/// Checks a `--chart FILE` path before the run: its directory exists, it is not a directory,
+/// and it can be opened for writing (a probe file made here is removed again). Exit code 2 with
+/// the file's name otherwise.
+pub(crate) fn check_chart_path(path: &Path) -> Result<(), LabError> {
+    let name = path.display();
+    if path.is_dir() {
+        return Err(LabError::Usage(format!(
+            "--chart {name}: is a directory; name the SVG file to write"
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(LabError::Usage(format!(
+            "--chart {name}: the directory {} does not exist",
+            dir.display()
+        )));
+    }
+    let existed = path.exists();
+    match std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+    {
+        Ok(_) => {
+            if !existed {
+                // Only the probe made above; the chart is written after the run.
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => Err(LabError::Usage(format!(
+            "--chart {name}: cannot be written: {e}"
+        ))),
+    }
+}
+
+/// Writes a `--chart` file where the user said, without creating directories.
+fn write_chart(path: &Path, svg: &str) -> Result<(), LabError> {
+    std::fs::write(path, svg).map_err(|source| LabError::Write {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

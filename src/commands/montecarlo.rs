@@ -1,7 +1,9 @@
 //! `lab montecarlo`: N generated sessions under profiles × a switch grid, per cell the mean and
 //! a 95% interval of each loss; with a shard, one slice's sums as JSON for `lab merge`.
 
-use super::Outcome;
+use std::path::PathBuf;
+
+use super::{Outcome, write_chart};
 use crate::error::LabError;
 use crate::experiments::montecarlo::{self as mc, Study};
 use crate::render::{self, Format};
@@ -17,6 +19,8 @@ pub struct MonteCarloCmd {
     pub threads: Option<usize>,
     /// The format of the result (a shard is always JSON).
     pub format: Format,
+    /// `--chart`: where to draw P(any loss) per cell as SVG (never with a shard).
+    pub chart: Option<PathBuf>,
 }
 
 pub(crate) fn execute(
@@ -28,8 +32,9 @@ pub(crate) fn execute(
     if cmd.shard.is_some() {
         return Ok(Outcome::new(render::json(&shard), true));
     }
-    Ok(Outcome::new(
-        render::montecarlo(&mc::report(&shard), cmd.format),
-        true,
-    ))
+    let report = mc::report(&shard);
+    if let Some(path) = &cmd.chart {
+        write_chart(path, &render::forest::montecarlo_svg(&report))?;
+    }
+    Ok(Outcome::new(render::montecarlo(&report, cmd.format), true))
 }

@@ -1,7 +1,9 @@
 //! `lab sweep`: one parameter over a range, each cliff reported (the first value where an
 //! observable changes).
 
-use super::Outcome;
+use std::path::PathBuf;
+
+use super::{Outcome, write_chart};
 use crate::error::LabError;
 use crate::experiments::sweep::{self, Vary};
 use crate::options::RunOptions;
@@ -20,6 +22,8 @@ pub struct SweepCmd {
     pub observe: Vec<String>,
     pub options: RunOptions,
     pub format: Format,
+    /// `--chart`: where to draw the sweep as SVG (its directory checked to exist).
+    pub chart: Option<PathBuf>,
 }
 
 pub(crate) fn execute(
@@ -34,5 +38,10 @@ pub(crate) fn execute(
         &cmd.options,
         progress,
     )?;
+    if let Some(path) = &cmd.chart {
+        let title = report.scenario.clone();
+        let svg = render::charts::sweep_svg(&[(title, report.clone())])?;
+        write_chart(path, &svg)?;
+    }
     Ok(Outcome::new(render::sweep(&report, cmd.format), true))
 }

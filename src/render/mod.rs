@@ -5,7 +5,9 @@
 
 mod audit;
 mod breaks;
+pub(crate) mod charts;
 mod experiments;
+pub(crate) mod forest;
 mod import;
 mod montecarlo;
 mod profiles;

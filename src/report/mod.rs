@@ -2,7 +2,6 @@
 //! with their SVG charts, regenerated and compared in CI (`--check`). Everything here is computed
 //! by runs; no cell is typed by hand.
 
-mod charts;
 mod conformance;
 mod field;
 mod pages;
@@ -21,13 +20,24 @@ pub fn generate() -> Result<BTreeMap<String, String>, LabError> {
     files.insert("breaks.md".to_owned(), pages::breaks_md()?);
     files.insert("matrix.md".to_owned(), pages::matrix_md()?);
     files.insert("sweep-path.md".to_owned(), pages::sweep_md(&sweeps));
-    files.insert("sweep-path.svg".to_owned(), charts::sweep_svg(&sweeps)?);
+    files.insert(
+        "sweep-path.svg".to_owned(),
+        crate::render::charts::sweep_svg(&sweeps)?,
+    );
     files.insert("profiles.md".to_owned(), pages::profiles_md()?);
     files.insert("memory.md".to_owned(), pages::memory_md()?);
     let growth = crate::memory::growth::run();
     files.insert("memory-growth.md".to_owned(), pages::growth_md(&growth));
-    files.insert("memory-growth.svg".to_owned(), charts::growth_svg(&growth)?);
-    files.insert("montecarlo.md".to_owned(), pages::montecarlo_md()?);
+    files.insert(
+        "memory-growth.svg".to_owned(),
+        crate::render::charts::growth_svg(&growth)?,
+    );
+    let (montecarlo, every) = pages::montecarlo_md()?;
+    files.insert("montecarlo.md".to_owned(), montecarlo);
+    files.insert(
+        "montecarlo.svg".to_owned(),
+        crate::render::forest::montecarlo_svg(&every),
+    );
     files.insert("field.md".to_owned(), field::field_md(pages::HEADER)?);
     files.insert(
         "conformance.md".to_owned(),

@@ -4,6 +4,7 @@
 
 use crate::error::LabError;
 use crate::experiments::matrix::{self, Axis};
+use crate::experiments::montecarlo as mc;
 use crate::experiments::spill::{SHORT_SPILL_DIR, with_spill_dir};
 use crate::experiments::sweep::{self, SweepReport, Vary};
 use crate::experiments::{breaks, compare, findings, prototype_replay};
@@ -409,7 +410,8 @@ pub(super) fn index_md() -> String {
          - [memory-growth.md](memory-growth.md): sixty sessions against the reverse gate (M8), \
          with [a chart](memory-growth.svg).\n\
          - [montecarlo.md](montecarlo.md): loss rates with 95% intervals over 500 generated \
-         sessions, per profile and for course-main's safeguards.\n\
+         sessions, per profile (with [a chart](montecarlo.svg)) and for course-main's \
+         safeguards.\n\
          - [field.md](field.md): every compaction profile on 100 sessions of 60 turns, ranked \
          by how often a session loses something, with what each loses and whether it can get it \
          back.\n\
@@ -421,8 +423,8 @@ pub(super) fn index_md() -> String {
 
 /// The Monte Carlo studies of `reports/montecarlo.md`: the five profiles on one workload
 /// distribution, and course-main's two safeguards as a grid.
-pub(super) fn montecarlo_md() -> Result<String, LabError> {
-    use crate::experiments::montecarlo as mc;
+/// `montecarlo.md`, and the result of its first study (every profile) for `montecarlo.svg`.
+pub(super) fn montecarlo_md() -> Result<(String, mc::MonteCarloReport), LabError> {
     const SESSIONS: u64 = 500;
     let study = |profiles: &[&str], grid: &[(&str, &[&str])]| mc::Study {
         sessions: SESSIONS,
@@ -465,12 +467,11 @@ pub(super) fn montecarlo_md() -> Result<String, LabError> {
     out.push_str(
         "## Every profile
 
-`lab montecarlo --sessions 500 --format markdown`\n\n",
+`lab montecarlo --sessions 500 --format markdown --chart montecarlo.svg`\n\n\
+         ![P(any loss) per profile with its 95% Wilson interval](montecarlo.svg)\n\n",
     );
-    out.push_str(&render::montecarlo_table(
-        &mc::report(&mc::run_shard(&all, 1, 1)?),
-        Format::Markdown,
-    ));
+    let every = mc::report(&mc::run_shard(&all, 1, 1)?);
+    out.push_str(&render::montecarlo_table(&every, Format::Markdown));
     out.push_str(
         "\n\n## course-main: unseen guard × stage order\n\n\
          `lab montecarlo --sessions 500 --profiles course-main --grid unseen_guard=on,off \
@@ -481,5 +482,5 @@ pub(super) fn montecarlo_md() -> Result<String, LabError> {
         Format::Markdown,
     ));
     out.push('\n');
-    Ok(out)
+    Ok((out, every))
 }

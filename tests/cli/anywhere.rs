@@ -190,6 +190,7 @@ fn every_help_has_examples_that_run_and_the_exit_codes() {
             "report",
             "merge",
             " -o ",
+            "--chart",
             "montecarlo",
             ">",
         ];

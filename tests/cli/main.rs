@@ -3,6 +3,7 @@
 
 mod anywhere;
 mod audit;
+mod charts;
 mod cline;
 mod combos;
 mod errors;

@@ -1,11 +1,11 @@
-//! `lab report` and `lab verify` through the binary: the thirteen report files, their `--check`
+//! `lab report` and `lab verify` through the binary: the fourteen report files, their `--check`
 //! (stale, missing, a lost final newline), their determinism, the checked-in `reports/` being
 //! current, and every finding of SPEC §7 reproduced by `lab verify`.
 
 use crate::util::{arg, lab, lab_in, lab_ok, manifest_dir, table_cells};
 
 /// The report files, in the order `lab report` lists them.
-const REPORT_FILES: [&str; 13] = [
+const REPORT_FILES: [&str; 14] = [
     "README.md",
     "breaks.md",
     "conformance.md",
@@ -16,6 +16,7 @@ const REPORT_FILES: [&str; 13] = [
     "memory-growth.svg",
     "memory.md",
     "montecarlo.md",
+    "montecarlo.svg",
     "profiles.md",
     "sweep-path.md",
     "sweep-path.svg",
@@ -23,14 +24,14 @@ const REPORT_FILES: [&str; 13] = [
 
 #[test]
 #[ignore = "regenerates every report (over 30 s in a debug build): .ci/run runs it"]
-fn report_writes_thirteen_files_and_checks_them() {
+fn report_writes_fourteen_files_and_checks_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("reports");
     let out = lab_ok(&["report", "--out", arg(&out_dir)]);
     assert_eq!(
         out.stdout,
         format!(
-            "wrote 13 reports to {}: {}\n",
+            "wrote 14 reports to {}: {}\n",
             out_dir.display(),
             REPORT_FILES.join(", ")
         )
@@ -43,6 +44,18 @@ fn report_writes_thirteen_files_and_checks_them() {
     assert_eq!(names, REPORT_FILES);
     let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).unwrap();
     assert!(read("sweep-path.svg").starts_with("<svg"));
+    // The Monte Carlo chart: one dot and one whisker per profile of the "every profile" table.
+    let montecarlo = read("montecarlo.svg");
+    assert!(montecarlo.starts_with("<svg"));
+    let profiles = lab::compaction::profile::PROFILES.len();
+    assert_eq!(
+        montecarlo.matches("<circle class=\"rate\"").count(),
+        profiles
+    );
+    assert_eq!(
+        montecarlo.matches("<path class=\"interval\"").count(),
+        profiles
+    );
     // FINDINGS and FIELD have 101 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
     // F13 ×2, F14, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
     // B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, anthropic-api A1-A3, codex X1-X3, cline L1 ×2, L2, L3,
@@ -104,7 +117,7 @@ fn report_writes_thirteen_files_and_checks_them() {
     let check = lab_ok(&["report", "--out", arg(&out_dir), "--check"]);
     assert_eq!(
         check.stdout,
-        format!("13 reports in {} are up to date\n", out_dir.display())
+        format!("14 reports in {} are up to date\n", out_dir.display())
     );
 
     // One line appended to matrix.md: the first difference is that new last line.
@@ -179,7 +192,7 @@ fn the_checked_in_reports_are_current() {
         "stdout: {}\nstderr: {}",
         out.stdout, out.stderr
     );
-    assert_eq!(out.stdout, "13 reports in reports are up to date\n");
+    assert_eq!(out.stdout, "14 reports in reports are up to date\n");
 }
 
 #[test]
