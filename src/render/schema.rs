@@ -73,16 +73,19 @@ pub const SCHEMAS: &[&str] = &[
 ];
 
 /// `value` as a pretty-printed JSON document: `{"schema": T::SCHEMA, ...its fields}` with a
-/// final newline.
+/// final newline, written in one pass (the fields are flattened into the document, not
+/// collected into a map first).
 pub fn document<T: Document>(value: &T) -> String {
-    let body = serde_json::to_value(value).expect("reports serialise to JSON");
-    let serde_json::Value::Object(fields) = body else {
-        panic!("{} serialises to a JSON object", T::SCHEMA);
-    };
-    let mut doc = serde_json::Map::with_capacity(fields.len() + 1);
-    doc.insert("schema".to_owned(), T::SCHEMA.into());
-    doc.extend(fields);
-    super::json(&doc)
+    #[derive(Serialize)]
+    struct Doc<'a, T> {
+        schema: &'static str,
+        #[serde(flatten)]
+        body: &'a T,
+    }
+    super::json(&Doc {
+        schema: T::SCHEMA,
+        body: value,
+    })
 }
 
 #[cfg(test)]
