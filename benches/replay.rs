@@ -14,9 +14,12 @@
 //! Scenarios are built once, outside the timed closure, by `lab::workload::generate` (what
 //! `lab gen` writes) from a fixed master seed: `turns` agent-loop turns of the default tool mix
 //! with 1-3 calls each, idle gaps, follow-up requests and a final answer, result sizes log-normal
-//! (median about 1 800 chars) capped at 20 000 chars so that 30 000 turns stay within the
-//! generator's bound on the characters one run may hold (30 000 × 3 × 20 000 = 1.8e9 < 2e9);
-//! `lab gen` itself stops at 10 000 turns, so the 30 000-turn session comes from the library.
+//! (median about 1 800 chars) capped at 4 000 chars: every size uses the same flags, so the cost
+//! per turn is comparable, and the cap keeps the 30 000-turn session within the scenario limit on
+//! the result characters a run may hold (`limits::MAX_TOTAL_RESULT_CHARS`, 1e8: about 8.8e7 chars
+//! here; a cap of 20 000 passes it at step 16 374). `lab gen --max-calls 3 --size-max 4000`
+//! writes the 300- and 3 000-turn sessions; it stops at 10 000 turns, so the 30 000-turn session
+//! comes from the library.
 
 use std::hint::black_box;
 
@@ -39,7 +42,7 @@ fn synthetic(turns: u64) -> Scenario {
         seed: SEED,
         turns: usize::try_from(turns).expect("a turn count fits in usize"),
         max_calls: 3,
-        size_max: 20_000,
+        size_max: 4_000,
         ..GenParams::default()
     };
     // `lab gen` refuses more than 10 000 turns; the library generator has no such bound, and the
