@@ -5,6 +5,8 @@
 //! modelling choice). Key order is exactly `type, text` / `type, id, name, input` /
 //! `type, tool_use_id, content`, and `role, content` for messages.
 
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
 use crate::python::json::{self, Counter, Dialect, Sink};
@@ -253,10 +255,10 @@ impl Block {
         match self {
             Block::Text { text } => rough_tokens(text),
             Block::ToolResult { content, .. } => rough_tokens(content),
-            Block::ToolUse { name, input, .. } => rough_tokens(&format!(
-                "{name}{}",
-                js_stringify(&Value::Object(input.clone()))
-            )),
+            // `Math.round((name + JSON.stringify(input)).length / 4)`.
+            Block::ToolUse { name, input, .. } => {
+                rough_units(utf16_len(name) + js_stringify_len(input))
+            }
         }
     }
 
@@ -307,19 +309,120 @@ impl Block {
 
 /// JavaScript's `string.length`: UTF-16 code units.
 pub fn utf16_len(text: &str) -> usize {
-    // One unit per character (every byte but the UTF-8 continuation bytes 0x80..0xbf), and a
-    // second for the characters above U+FFFF (lead bytes 0xf0 and up), which take a surrogate
-    // pair: a byte sum the compiler vectorises.
-    text.as_bytes()
-        .iter()
-        .map(|&b| usize::from(b & 0xc0 != 0x80) + usize::from(b >= 0xf0))
-        .sum()
+    utf16_units(text.as_bytes())
+}
+
+/// The UTF-16 code units of UTF-8 `bytes`: one per character (every byte but the continuation
+/// bytes 0x80..0xbf), and a second for the characters above U+FFFF (lead bytes 0xf0 and up),
+/// which take a surrogate pair. Each byte counts on its own, so a text may be counted in pieces
+/// split anywhere. A byte sum the compiler vectorises: each 64-byte chunk is summed in a `u8`
+/// (at most 128), so the vector lanes are bytes, not 64-bit words.
+fn utf16_units(bytes: &[u8]) -> usize {
+    let units = |b: u8| u8::from(b & 0xc0 != 0x80) + u8::from(b >= 0xf0);
+    let mut chunks = bytes.chunks_exact(64);
+    let mut total = 0;
+    for chunk in &mut chunks {
+        total += usize::from(chunk.iter().fold(0u8, |sum, &b| sum + units(b)));
+    }
+    total
+        + chunks
+            .remainder()
+            .iter()
+            .map(|&b| usize::from(units(b)))
+            .sum::<usize>()
+}
+
+/// Counts the UTF-16 units of the UTF-8 text written to it.
+#[derive(Default)]
+struct Utf16Counter(usize);
+
+impl std::io::Write for Utf16Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += utf16_units(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `JSON.stringify(value).length`, without building the string.
+pub fn js_stringify_len<T: Serialize + ?Sized>(value: &T) -> usize {
+    let mut counter = Utf16Counter::default();
+    serde_json::to_writer(&mut counter, value).expect("a JSON value serialises");
+    counter.0
+}
+
+/// `JSON.stringify(message)` of [`Message::to_value`], serialised from the message itself.
+pub struct JsMessage<'a>(pub &'a Message);
+
+impl Serialize for JsMessage<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("role", self.0.role.as_str())?;
+        match &self.0.content {
+            Content::Text(text) => map.serialize_entry("content", text)?,
+            Content::Blocks(blocks) => map.serialize_entry("content", &JsBlocks(blocks))?,
+        }
+        map.end()
+    }
+}
+
+struct JsBlocks<'a>(&'a [Block]);
+
+impl Serialize for JsBlocks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for block in self.0 {
+            seq.serialize_element(&JsBlock(block))?;
+        }
+        seq.end()
+    }
+}
+
+struct JsBlock<'a>(&'a Block);
+
+impl Serialize for JsBlock<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The keys of `Block::to_value`, in its order.
+        match self.0 {
+            Block::Text { text } => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", text)?;
+                map.end()
+            }
+            Block::ToolUse { id, name, input } => {
+                let mut map = serializer.serialize_map(Some(4))?;
+                map.serialize_entry("type", "tool_use")?;
+                map.serialize_entry("id", id)?;
+                map.serialize_entry("name", name)?;
+                map.serialize_entry("input", input)?;
+                map.end()
+            }
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => {
+                let mut map = serializer.serialize_map(Some(3))?;
+                map.serialize_entry("type", "tool_result")?;
+                map.serialize_entry("tool_use_id", tool_use_id)?;
+                map.serialize_entry("content", content)?;
+                map.end()
+            }
+        }
+    }
 }
 
 /// Claude Code's `roughTokenCountEstimation`: `Math.round(length / 4)` in UTF-16 units.
 pub fn rough_tokens(text: &str) -> usize {
-    // Math.round rounds halves up; lengths are non-negative.
-    (utf16_len(text) * 2 + 4) / 8
+    rough_units(utf16_len(text))
+}
+
+/// `Math.round(units / 4)`: halves round up; lengths are non-negative.
+fn rough_units(units: usize) -> usize {
+    (units * 2 + 4) / 8
 }
 
 /// `JSON.stringify(value)`: no spaces, non-ASCII kept.
@@ -410,6 +513,33 @@ mod tests {
             messages[2].repr(),
             "{'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_0', 'content': 'line1\\nline2\\t😀'}]}"
         );
+    }
+
+    #[test]
+    fn js_lengths_are_those_of_the_built_strings() {
+        // The counted JSON.stringify of each message and block equals the UTF-16 length of the
+        // string serde_json builds from its value (the emoji is a surrogate pair: 2 units).
+        let mut messages = sample();
+        messages.push(Message::user_text("say \"é😀\"\n"));
+        for message in &messages {
+            let built = js_stringify(&message.to_value());
+            let units: usize = built.chars().map(char::len_utf16).sum();
+            assert_eq!(js_stringify_len(&JsMessage(message)), units, "{built}");
+            for block in message.block_list() {
+                let text = match block {
+                    Block::ToolUse { name, input, .. } => {
+                        format!("{name}{}", js_stringify(&Value::Object(input.clone())))
+                    }
+                    Block::Text { text } => text.clone(),
+                    Block::ToolResult { content, .. } => content.clone(),
+                };
+                assert_eq!(block.rough_tokens(), rough_tokens(&text), "{text}");
+            }
+        }
+        // By hand: {"role":"user","content": is 25 units, "say \"é😀\"\n" 15 (the emoji
+        // two, each escape two) and } one.
+        assert_eq!(js_stringify_len(&JsMessage(&messages[3])), 41);
+        assert_eq!(js_stringify_len("a\u{1}"), 2 + 1 + 6);
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! context is still recoverable (finding F9, C5).
 
 use crate::compaction::profile::TranscriptName;
-use crate::compaction::store;
-use crate::compaction::world::{TranscriptRecord, World};
+use crate::compaction::store::{self, Store};
+use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::trace::Event;
@@ -117,12 +117,34 @@ pub(crate) fn log_session(world: &mut World, messages: &[Message]) -> Result<(),
     let Some(index) = world.archive.session else {
         return Ok(());
     };
-    let path = world.archive.transcripts[index].path.clone();
+    let mut log = SessionLog {
+        store: world.store.as_mut(),
+        ledger: &mut world.ledger,
+        archive: &mut world.archive,
+        index,
+    };
     for message in messages {
-        let chars = message.json_chars() + 1;
-        world
-            .store
-            .append_transcript(&path, message, chars)
+        log.append(message, message.json_chars() + 1)?;
+    }
+    Ok(())
+}
+
+/// The parts of the world a session-log entry changes, borrowed beside the history.
+struct SessionLog<'a> {
+    store: &'a mut dyn Store,
+    ledger: &'a mut Ledger,
+    archive: &'a mut Archive,
+    /// The session transcript's record.
+    index: usize,
+}
+
+impl SessionLog<'_> {
+    /// Logs one message whose JSON line is `chars` long (the newline included) and marks the
+    /// results it holds verbatim as archived.
+    fn append(&mut self, message: &Message, chars: usize) -> Result<(), RunError> {
+        let path = &self.archive.transcripts[self.index].path;
+        self.store
+            .append_transcript(path, message, chars)
             .map_err(|source| RunError::Store {
                 path: path.clone(),
                 source,
@@ -130,36 +152,48 @@ pub(crate) fn log_session(world: &mut World, messages: &[Message]) -> Result<(),
         let mut originals = 0;
         let mut placeholders = 0;
         for (id, _) in message.tool_results() {
-            match world.ledger.results.get_mut(id) {
+            match self.ledger.results.get_mut(id) {
                 Some(record) if record.is_original => {
                     record.archived_verbatim = true;
-                    world
-                        .archive
-                        .holds
-                        .entry(path.clone())
-                        .or_default()
-                        .insert(id.to_owned());
+                    let path = &self.archive.transcripts[self.index].path;
+                    match self.archive.holds.get_mut(path) {
+                        Some(ids) => ids.insert(id.to_owned()),
+                        None => {
+                            let ids = self.archive.holds.entry(path.clone()).or_default();
+                            ids.insert(id.to_owned())
+                        }
+                    };
                     originals += 1;
                 }
                 _ => placeholders += 1,
             }
         }
-        let record = &mut world.archive.transcripts[index];
+        let record = &mut self.archive.transcripts[self.index];
         record.messages += 1;
         record.chars += chars;
         record.originals += originals;
         record.placeholders += placeholders;
+        Ok(())
     }
-    Ok(())
 }
 
 /// Logs the newest message of the history to the session transcript (a result batch, once the
-/// arrival rule has applied).
+/// profile's arrival rule has run), without copying it: its JSON length is the history's.
 pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
-    match world.history.messages().last().cloned() {
-        Some(message) => log_session(world, &[message]),
-        None => Ok(()),
-    }
+    let Some(index) = world.archive.session else {
+        return Ok(());
+    };
+    let Some(last) = world.history.len().checked_sub(1) else {
+        return Ok(());
+    };
+    let chars = world.history.json_chars_at(last) + 1;
+    let mut log = SessionLog {
+        store: world.store.as_mut(),
+        ledger: &mut world.ledger,
+        archive: &mut world.archive,
+        index,
+    };
+    log.append(&world.history.messages()[last], chars)
 }
 
 #[cfg(test)]

@@ -235,6 +235,16 @@ impl History {
             .sum()
     }
 
+    /// `len(json.dumps(messages[index], ensure_ascii=False))`, measured at most once while the
+    /// message is unchanged.
+    pub(crate) fn json_chars_at(&mut self, index: usize) -> usize {
+        if self.estimator == Estimator::PythonJson {
+            return self.sizes[index].total;
+        }
+        let message = &self.messages[index];
+        *self.json[index].get_or_insert_with(|| message.json_chars())
+    }
+
     /// The estimate of `messages[..end]` alone (what a summariser is handed).
     pub(crate) fn estimate_prefix(&self, end: usize) -> usize {
         let sum = self.sizes[..end].iter().map(|s| s.total).sum();

@@ -139,6 +139,9 @@ fn chunk_edges_and_fixed_cases() {
     }
     check("");
     check(&"x".repeat(100_000));
+    // By hand: utf16_len sums 64-byte chunks in a byte; a surrogate pair is two units.
+    assert_eq!(utf16_len(&"😀".repeat(1000)), 2000);
+    assert_eq!(utf16_len(&"中".repeat(1000)), 1000);
     // By hand: 2 quotes + 1000 plain + 1000 newlines at two each.
     assert_eq!(json_str_chars(&"a\n".repeat(1000)), 3002);
     // repr picks `"` for text with `'` and no `"`, so the `'` inside costs one: 2 + 4.

@@ -23,7 +23,7 @@ pub enum Estimator {
 
 /// Cline's estimate of one message (`estimateTokens` with `CHARS_PER_TOKEN` 3).
 pub fn cline_tokens(message: &Message) -> usize {
-    crate::transcript::utf16_len(&crate::transcript::js_stringify(&message.to_value()))
+    crate::transcript::js_stringify_len(&crate::transcript::JsMessage(message))
         .div_ceil(3)
         .max(1)
 }
@@ -86,10 +86,7 @@ impl Estimator {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
             Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
-            Estimator::ClineTokens => {
-                crate::transcript::utf16_len(&crate::transcript::js_stringify(&text.into()))
-                    .div_ceil(3)
-            }
+            Estimator::ClineTokens => crate::transcript::js_stringify_len(text).div_ceil(3),
         }
     }
 
