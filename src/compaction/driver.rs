@@ -496,7 +496,7 @@ fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunRe
             .constants
             .to_value(world.profile.constant_names),
         observables,
-        messages: world.history.context(),
+        messages: world.history.into_context(),
         spill,
         transcripts: world.archive.transcripts,
         trace: world.trace,

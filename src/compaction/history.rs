@@ -84,6 +84,14 @@ impl History {
             .collect()
     }
 
+    /// What a request sends, as [`Self::context`], taking the messages instead of copying them.
+    pub(crate) fn into_context(self) -> Vec<Message> {
+        match self.pinned {
+            Some((pinned, _)) => std::iter::once(pinned).chain(self.messages).collect(),
+            None => self.messages,
+        }
+    }
+
     /// The messages, oldest first (the pinned message is not among them).
     pub(crate) fn messages(&self) -> &[Message] {
         &self.messages

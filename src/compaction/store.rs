@@ -77,6 +77,11 @@ pub(crate) fn normalize(path: &str) -> String {
 
 /// Lexical `resolve`: normalises and collapses `..` (never above the root).
 pub(crate) fn resolve_lexical(path: &str) -> String {
+    // Most paths are resolved already: `/` then components none of which is empty, `.` or `..`.
+    let resolved = |rest: &str| rest.split('/').all(|p| !matches!(p, "" | "." | ".."));
+    if path.strip_prefix('/').is_some_and(resolved) {
+        return path.to_owned();
+    }
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
@@ -516,6 +521,25 @@ impl Store for DirStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lexical_resolution_keeps_resolved_paths_and_collapses_the_rest() {
+        for (path, resolved) in [
+            ("/a/b", "/a/b"),
+            ("/", "/"),
+            ("", "/"),
+            ("a/b", "/a/b"),
+            ("/a//b/", "/a/b"),
+            ("/a/./b/../c", "/a/c"),
+            ("/..", "/"),
+            ("/a/b/..", "/a"),
+            ("/a/.", "/a"),
+            ("/a/...", "/a/..."),
+            ("/.hidden/x", "/.hidden/x"),
+        ] {
+            assert_eq!(resolve_lexical(path), resolved, "{path}");
+        }
+    }
 
     #[cfg(unix)]
     #[test]

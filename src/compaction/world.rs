@@ -94,23 +94,45 @@ pub(crate) struct Ledger {
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
 /// sorted (two calls are the same call when both are equal).
 fn call_key(name: &str, input: &Map<String, Value>) -> String {
-    fn sorted(value: &Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sorted(&map[k])))
-                        .collect(),
-                )
+    let mut key = format!("{name}\u{0}").into_bytes();
+    serde_json::to_writer(&mut key, &SortedMap(input)).expect("a JSON value serialises");
+    String::from_utf8(key).expect("serde_json writes UTF-8")
+}
+
+/// A JSON object serialised with its keys sorted, at every depth (without copying it).
+struct SortedMap<'a>(&'a Map<String, Value>);
+
+impl Serialize for SortedMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut entries: Vec<(&String, &Value)> = self.0.iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let mut map = serializer.serialize_map(Some(entries.len()))?;
+        for (key, value) in entries {
+            map.serialize_entry(key, &Sorted(value))?;
+        }
+        map.end()
+    }
+}
+
+/// A JSON value whose objects serialise with their keys sorted.
+struct Sorted<'a>(&'a Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        match self.0 {
+            Value::Object(map) => SortedMap(map).serialize(serializer),
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Sorted(item))?;
+                }
+                seq.end()
             }
-            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-            other => other.clone(),
+            other => other.serialize(serializer),
         }
     }
-    let input = sorted(&Value::Object(input.clone()));
-    format!("{name}\u{0}{input}")
 }
 
 impl Ledger {
@@ -540,6 +562,21 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn call_keys_sort_object_keys_at_every_depth() {
+        // Parsed as a scenario's input is: the number keeps its text.
+        let input: Map<String, Value> = serde_json::from_str(
+            r#"{"z": [{"b": 1, "a": "é\n"}, 2.50, null], "a": {"y": true, "x": {"d": [], "c": "q"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            call_key("Read", &input),
+            "Read\u{0}{\"a\":{\"x\":{\"c\":\"q\",\"d\":[]},\"y\":true},\
+             \"z\":[{\"a\":\"é\\n\",\"b\":1},2.50,null]}"
+        );
+        assert_eq!(call_key("Bash", &Map::new()), "Bash\u{0}{}");
+    }
     use crate::compaction::profile::COURSE_MAIN;
 
     #[test]
