@@ -48,12 +48,13 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
                     first_copies.push(id.to_owned());
                 }
                 record.archived_verbatim = true;
-                world
-                    .archive
-                    .holds
-                    .entry(path.clone())
-                    .or_default()
-                    .insert(id.to_owned());
+                match world.archive.holds.get_mut(&path) {
+                    Some(ids) => ids.insert(id.to_owned()),
+                    None => {
+                        let ids = world.archive.holds.entry(path.clone()).or_default();
+                        ids.insert(id.to_owned())
+                    }
+                };
                 originals += 1;
             }
             _ => placeholders += 1,
