@@ -161,6 +161,18 @@ pub fn json_str_chars(text: &str) -> usize {
     })
 }
 
+/// `JSON.stringify(text).length`: the quotes, `\"`, `\\` and the short escapes of `\b \t \n
+/// \f \r` two units, the other C0 controls six (`\u00XX`), any other character its UTF-16
+/// length (a string of Rust holds no lone surrogate to escape).
+pub fn js_str_units(text: &str) -> usize {
+    let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
+    2 + count_runs(text, plain, |c| match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        c => c.len_utf16(),
+    })
+}
+
 /// The summed cost of the characters of `text`, where every byte `plain` accepts is an ASCII
 /// character costing one and every other character costs `other(c)`. Runs of plain bytes are
 /// counted in bulk (a vectorisable scan of 32-byte chunks), so plain text costs about a memory

@@ -73,6 +73,8 @@ fn check(text: &str) {
     }
     let units: usize = text.chars().map(char::len_utf16).sum();
     assert_eq!(utf16_len(text), units, "utf16 {text:?}");
+    let built = crate::transcript::js_stringify(&text.into());
+    assert_eq!(js_str_units(text), utf16_len(&built), "js {text:?}");
 }
 
 /// Characters from every class the estimates treat apart, weighted towards plain ASCII so that
@@ -142,6 +144,8 @@ fn chunk_edges_and_fixed_cases() {
     // By hand: utf16_len sums 64-byte chunks in a byte; a surrogate pair is two units.
     assert_eq!(utf16_len(&"😀".repeat(1000)), 2000);
     assert_eq!(utf16_len(&"中".repeat(1000)), 1000);
+    // By hand: 2 quotes, a, \u0001 (6), 😀 (2 units), \n (2).
+    assert_eq!(js_str_units("a\u{1}😀\n"), 13);
     // By hand: 2 quotes + 1000 plain + 1000 newlines at two each.
     assert_eq!(json_str_chars(&"a\n".repeat(1000)), 3002);
     // repr picks `"` for text with `'` and no `"`, so the `'` inside costs one: 2 + 4.

@@ -86,7 +86,7 @@ impl Estimator {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
             Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
-            Estimator::ClineTokens => crate::transcript::js_stringify_len(text).div_ceil(3),
+            Estimator::ClineTokens => crate::python::json::js_str_units(text).div_ceil(3),
         }
     }
 
