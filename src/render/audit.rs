@@ -56,21 +56,32 @@ const FIRST_PART: [usize; 2] = [8, 9];
 const LEGEND: &str = "dropped, ptr lost, unrecov: dropped_unsaved, pointer_lost, \
 unrecoverable (below). pairs: whether the final request keeps every tool_use/tool_result pair \
 (totals: the sessions where it does not). calls: model calls. compacts: the turns before which \
-the profile compacted or snipped (totals: how many times). vs agent: its first compaction \
+the profile compacted or snipped, `5-9` for 5 to 9 (totals: how many times). vs agent: its first compaction \
 against the agent's; same turn (totals): the sessions where both compacted at the same turn. \
 peak: the largest context, in the profile's unit (totals: the largest of any session). final \
 tok: the final context in common tokens, comparable across profiles. rereads: calls repeated \
 after their result was cleared; dangling: pointers to missing files; churn: compactions that \
 shrank the context by less than 5%; split: pairs a stage split.";
 
+/// Turns as a short list, runs of three or more as ranges: `2, 5-9, 12`, or `never`.
 fn turns(list: &[usize]) -> String {
     if list.is_empty() {
         return "never".to_owned();
     }
-    list.iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for end in 1..=list.len() {
+        if end < list.len() && list[end] == list[end - 1] + 1 {
+            continue;
+        }
+        let run = &list[start..end];
+        match run {
+            [a, .., b] if run.len() >= 3 => parts.push(format!("{a}-{b}")),
+            _ => parts.extend(run.iter().map(usize::to_string)),
+        }
+        start = end;
+    }
+    parts.join(", ")
 }
 
 /// The audit as tables.
@@ -197,4 +208,18 @@ fn split_table(header: &[&str], rows: Vec<Vec<String>>, first: usize, format: Fo
     };
     let rest: Vec<usize> = std::iter::once(0).chain(first..header.len()).collect();
     part(&(0..first).collect::<Vec<_>>()) + &part(&rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turns;
+
+    #[test]
+    fn turn_lists_shorten_runs() {
+        assert_eq!(turns(&[]), "never");
+        assert_eq!(turns(&[3]), "3");
+        assert_eq!(turns(&[2, 3]), "2, 3");
+        assert_eq!(turns(&[5, 6, 7, 8, 9, 10, 11, 12]), "5-12");
+        assert_eq!(turns(&[1, 4, 5, 6, 9, 10]), "1, 4-6, 9, 10");
+    }
 }
