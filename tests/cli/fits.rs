@@ -126,7 +126,7 @@ fn a_profile_is_a_vertical_block_and_colour_is_asked_for() {
     assert!(lines[0].starts_with("memory-site — "), "{}", out.stdout);
     // Each key on its own line, its value indented below it; no other profile.
     let kind = lines.iter().position(|l| *l == "kind").unwrap();
-    assert_eq!(lines[kind + 1], "  memory store (SPEC §8)");
+    assert_eq!(lines[kind + 1], "  memory store (docs/memory.md)");
     assert!(!out.stdout.contains("memory-main"), "{}", out.stdout);
     let (_, _, coloured) = widest(&["--color", "always", "--break", "D3"]);
     // The new value of each change is highlighted: `pairs_intact  true → false`.

@@ -5,7 +5,7 @@
 //! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read
 //! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
 //! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units,
-//! except Bash's (D2 of research/claude_code_probe.md §2, probed: p04): a Bash result is the
+//! except Bash's (D2 in docs/probe.md, probed: p04): a Bash result is the
 //! raw output, measured in UTF-8 bytes with its trailing newline, and the model sees it with its
 //! leading blank lines and trailing white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`);
 //! a persisted one names its size in bytes and previews the trimmed first 30000 bytes.

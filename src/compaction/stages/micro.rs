@@ -1,6 +1,6 @@
 //! Micro: replace old, seen tool results with one-line placeholders.
 //!
-//! Course s08 `micro_compact` at f9e8b28 (seed 000 §3-§4, M1-M2): every tool_result block in
+//! Course s08 `micro_compact` at f9e8b28 (negentropy 173-claude-code-memory-management.md §3-§4, M1-M2): every tool_result block in
 //! order; with the unseen guard, drop those after the last assistant message; of the rest, every
 //! one but the last `keep_results` (Python `[:-k]`, so k = 0 replaces nothing) whose content is
 //! longer than `micro_min` becomes `[Earlier tool result saved at {path}]` when a line of it

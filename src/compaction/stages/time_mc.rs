@@ -7,7 +7,7 @@
 //! tool_use) except the last `max(1, 5)` becomes `[Old tool result content cleared]`. Already
 //! cleared results are skipped. The originals stay in the session transcript. The shipped build
 //! has it off (GrowthBook `tengu_slate_heron`, and REPL-only when on); so has the profile, switch
-//! `time_based_mc` (D11 of research/claude_code_probe.md §4: switched on, an interactive resume
+//! `time_based_mc` (D11 in docs/probe.md: switched on, an interactive resume
 //! after 120 minutes cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
 
 use std::collections::BTreeSet;

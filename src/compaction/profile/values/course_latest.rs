@@ -26,7 +26,7 @@ pub const COURSE_LATEST: Profile = Profile {
     provenance: Provenance {
         system: "learn-claude-code s08_context_compact/code.py after f9e8b28 (ce8f9f18 era; code read at 182c6582)",
         sources: &[
-            "research/lcc_revisions.md §1 (revision chain) and §3 (lcc_memory_lab: the ce8f9f18 pipeline)",
+            "Bill-Billion/learn-claude-code s08_context_compact/code.py history (7e2f2fd, b5bd0dd, b6b5f33); ThreeFish-AI/negentropy docs/research/agent-harness/assets/lcc_memory_lab.py @ 19efdbb0 (learn-claude-code ce8f9f18 pipeline)",
             "shareAI-lab/learn-claude-code s08_context_compact/code.py @ 182c6582 (ContextCompactor)",
         ],
         absent: &["MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step"],

@@ -31,8 +31,8 @@ pub const COURSE_MAIN: Profile = Profile {
     provenance: Provenance {
         system: "learn-claude-code s08_context_compact/code.py, ContextCompactor at f9e8b28 (2026-08-18)",
         sources: &[
-            "seeds/000_52a05e0d3b77db11.txt §3-§5",
-            "research/lcc_revisions.md §1 (revision chain, b6b5f33 = the f9e8b28 form)",
+            "ThreeFish-AI/negentropy docs/research/agent-harness/173-claude-code-memory-management.md §3-§5",
+            "shareAI-lab/learn-claude-code s08_context_compact/code.py @ b6b5f33 (the f9e8b28 form; read in the fork Bill-Billion/learn-claude-code)",
         ],
         absent: &["MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step"],
     },
