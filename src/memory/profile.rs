@@ -1,4 +1,4 @@
-//! Memory profiles: the persistent-memory store of learn-claude-code s09 as data (SPEC §8).
+//! Memory profiles: the persistent-memory store of learn-claude-code s09 as data (docs/memory.md).
 //!
 //! `memory-main` is s09 at f9e8b28 (logic identical from 168fff8 to e0f1430f,
 //! shareAI-lab/learn-claude-code s09_memory/code.py @ 168fff8); `memory-site` is the older revision

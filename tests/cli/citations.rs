@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::util::{lab, manifest_dir};
 
-/// Names of the private notes and seeds, in any spelling a citation used.
+/// Names of the private notes, seeds and project spec, in any spelling a citation used.
 const PRIVATE: &[&str] = &[
     "lcc_revisions",
     "peers_2026",
@@ -20,6 +20,9 @@ const PRIVATE: &[&str] = &[
     "rust_anchors",
     "seeds/",
     "000_52a05e0d3b77db11",
+    "003_8a618625ef9fbc37",
+    "seed 003",
+    "SPEC §",
 ];
 
 /// The private citations in `text`: any name of [`PRIVATE`], and any `research/<name>.md`

@@ -1,6 +1,6 @@
-//! The findings registry: every finding of SPEC §7 (course profiles, the prototype, Claude Code
-//! and the memory store), each with its seed section, what it shows, its expected values and the
-//! experiment that measures them. Data only; `evaluate` runs it.
+//! The findings registry: every finding of docs/findings.md (course profiles, the prototype, Claude
+//! Code and the memory store), each with its seed section, what it shows, its expected values and
+//! the experiment that measures them. Data only; `evaluate` runs it.
 
 use crate::experiments::spill::SHORT_SPILL_DIR;
 
@@ -342,7 +342,7 @@ pub const FINDINGS: &[Finding] = &[
     },
     Finding {
         id: "C1",
-        source: "003 §二 (first drawer)",
+        source: "claude-code-best/claude-code @ f90eee85d (the Claude Code 2.1.88 source map) src/utils/toolResultStorage.ts",
         shows: "Claude Code persists a result on arrival when it exceeds its tool's threshold (Grep 20000, Bash 30000, others 50000); Read is never persisted.",
         check: scenario!(
             "scenarios/c1-per-tool-thresholds.json",
@@ -355,7 +355,7 @@ pub const FINDINGS: &[Finding] = &[
     },
     Finding {
         id: "C2",
-        source: "003 §二 (third drawer)",
+        source: "claude-code-best/claude-code @ f90eee85d (the Claude Code 2.1.88 source map) src/services/compact/ (timeBasedMCConfig.ts)",
         shows: "Time-based microcompact clears only compactable tools, only after 60 idle minutes, and keeps the last 5.",
         check: scenario!(
             "scenarios/c2-time-based-microcompact.json",
@@ -369,7 +369,7 @@ pub const FINDINGS: &[Finding] = &[
     },
     Finding {
         id: "C3",
-        source: "003 §二 (fifth drawer)",
+        source: "claude-code-best/claude-code @ f90eee85d (the Claude Code 2.1.88 source map) src/services/compact/ (autoCompact.ts: >= threshold)",
         shows: "Autocompact fires at 167000 tokens (200000 − 20000 − 13000) and not at 166999.",
         check: scenario!(
             "scenarios/c3-autocompact-threshold.json",
@@ -382,7 +382,7 @@ pub const FINDINGS: &[Finding] = &[
     },
     Finding {
         id: "C4",
-        source: "003 §三 (file restoration, CLAUDE.md)",
+        source: "claude-code-best/claude-code @ f90eee85d (the Claude Code 2.1.88 source map) src/services/compact/ (post-compact restoration)",
         shows: "After each compaction at most five recent files come back (large ones as references) and CLAUDE.md is still sent.",
         check: scenario!(
             "scenarios/c4-restore-and-claude-md.json",
@@ -395,7 +395,7 @@ pub const FINDINGS: &[Finding] = &[
     },
     Finding {
         id: "C5",
-        source: "003 §二 (third drawer: 原始数据还躺在本地 JSONL 日志里)",
+        source: "claude-code-best/claude-code @ f90eee85d (the Claude Code 2.1.88 source map) src/utils/sessionStorage.ts (the session transcript)",
         shows: "Cleared results have no pointer in context (dropped_unsaved 2) but the session transcript holds them (unrecoverable 0).",
         check: scenario!(
             "scenarios/c2-time-based-microcompact.json",

@@ -1,9 +1,9 @@
-//! Claude Code v2.1.88 as the public source shows it (the source map of 2026-03-31; SPEC §5.5,
-//! seed 003). Not a revision of the course, so it is written in full rather than as differences
-//! from [`COURSE_MAIN`](super::COURSE_MAIN): it shares none of the course's stages. The course
-//! stage policies (`persist`, `micro`, `target_per_mille`, `snip_*`, `transcript_name`,
-//! `reactive_small`) hold the course's values only because every profile must name one; no
-//! stage Claude Code runs reads them.
+//! Claude Code v2.1.88 as the public source shows it (the source map of 2026-03-31;
+//! docs/profiles.md). Not a revision of the course, so it is written in full rather than
+//! as differences from [`COURSE_MAIN`](super::COURSE_MAIN): it shares none of the course's stages.
+//! The course stage policies (`persist`, `micro`, `target_per_mille`, `snip_*`, `transcript_name`,
+//! `reactive_small`) hold the course's values only because every profile must name one; no stage
+//! Claude Code runs reads them.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
@@ -17,11 +17,11 @@ const PIPELINE: &[Pipe] = &[
     Pipe::Run(Stage::PairRepair),
 ];
 
-/// Claude Code v2.1.88 as the public source shows it (SPEC §5.5, seed 003): per-tool persistence as
-/// results arrive, time-based microcompact after an idle hour (off by default, as shipped),
-/// autocompact at window − min(max_output, 20000) − 13000 tokens with a 9-section summary, restored
-/// files and CLAUDE.md, every message in the session transcript, and pair repair before each
-/// request.
+/// Claude Code v2.1.88 as the public source shows it (docs/profiles.md): per-tool
+/// persistence as results arrive, time-based microcompact after an idle hour (off by default, as
+/// shipped), autocompact at window − min(max_output, 20000) − 13000 tokens with a 9-section
+/// summary, restored files and CLAUDE.md, every message in the session transcript, and pair repair
+/// before each request.
 pub const CLAUDE_CODE: Profile = Profile {
     name: "claude-code",
     estimator: Estimator::ClaudeTokens,

@@ -1,7 +1,7 @@
 //! learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, 2026-09-28; code read at 182c6582;
-//! SPEC §5.2), written as its differences from its parent [`COURSE_MAIN`]: micro runs only over
-//! the limit and down to 80% of it, saves before it replaces and recognises (and validates) both
-//! pointer forms; the new fit stage; a snip tail one message shorter; persisting through
+//! docs/profiles.md), written as its differences from its parent [`COURSE_MAIN`]: micro runs only
+//! over the limit and down to 80% of it, saves before it replaces and recognises (and validates)
+//! both pointer forms; the new fit stage; a snip tail one message shorter; persisting through
 //! `save_output`; no second archive of an archive marker; no `order` switch.
 
 use super::COURSE_MAIN;
@@ -18,7 +18,7 @@ const PIPELINE: &[Pipe] = &[
     ]),
 ];
 
-/// learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, SPEC §5.2): micro only over the
+/// learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, docs/profiles.md): micro only over the
 /// limit and down to 80%, save before replace, pointer-aware and validated pointers, the fit
 /// stage, a tail one shorter and no second archive of an archive marker.
 pub const COURSE_LATEST: Profile = Profile {

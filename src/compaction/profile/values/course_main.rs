@@ -1,4 +1,4 @@
-//! learn-claude-code s08 `ContextCompactor` at f9e8b28 (2026-08-18; SPEC §5.1), the lab's
+//! learn-claude-code s08 `ContextCompactor` at f9e8b28 (2026-08-18; docs/profiles.md), the lab's
 //! default profile and the base every other course revision is written against: budget, snip and
 //! micro every turn, compact when over the limit, reactive on demand; micro with the unseen guard
 //! (b6b5f33), snip archiving to a transcript, pair protection. Written in full.
@@ -24,7 +24,7 @@ const SWAPPED: &[Pipe] = &[
     Pipe::IfOverLimit(&[Pipe::Run(Stage::Compact)]),
 ];
 
-/// learn-claude-code s08 `ContextCompactor` at f9e8b28 (SPEC §5.1).
+/// learn-claude-code s08 `ContextCompactor` at f9e8b28 (docs/profiles.md).
 pub const COURSE_MAIN: Profile = Profile {
     name: "course-main",
     estimator: Estimator::PythonJson,

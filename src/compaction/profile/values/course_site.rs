@@ -1,6 +1,6 @@
 //! The course web site's older s08 (learn.shareai.run/zh/s08 = 67a9126c, compaction code as at
-//! ac822662, 2026-07; SPEC §5.3; 13dc539 differs: its compaction takes an `active_request`). It
-//! predates [`COURSE_MAIN`] (the chain 7e2f2fd → b5bd0dd → b6b5f33 = f9e8b28 rewrote it as
+//! ac822662, 2026-07; docs/profiles.md; 13dc539 differs: its compaction takes an `active_request`).
+//! It predates [`COURSE_MAIN`] (the chain 7e2f2fd → b5bd0dd → b6b5f33 = f9e8b28 rewrote it as
 //! `ContextCompactor`), but is written as its differences from it, the lab's base, so that each
 //! field below is something that chain changed: a repr-based estimate, raw-id spill paths, a snip
 //! marker without archive and a head guard bounded by the length, micro without unseen guard or
@@ -15,7 +15,7 @@ use crate::compaction::profile::{
 };
 use crate::compaction::switches::{SwitchName, Switches};
 
-/// The course web site's older s08 (SPEC §5.3): a repr-based estimate, raw-id spill paths, a
+/// The course web site's older s08 (docs/profiles.md): a repr-based estimate, raw-id spill paths, a
 /// snip marker without archive, micro without unseen guard or save, a summary message without
 /// request separation, and a compact tool that compacts in the middle of its batch.
 pub const COURSE_SITE: Profile = Profile {
