@@ -1,5 +1,5 @@
 //! The trace: one event per action of a run, so that `lab explain` can tell what happened to a
-//! result and why (SPEC §4). Events are built by intent, e.g.
+//! result and why (docs/observables.md). Events are built by intent, e.g.
 //! `Event::new("budget", "keep").id(id).sizes(len, len).reason(why)`; the recorder stamps the
 //! step. Field order is the JSON order.
 

@@ -1,8 +1,9 @@
-//! The transcript model: messages and blocks in the Anthropic Messages shape (SPEC §1).
+//! The transcript model: messages and blocks in the Anthropic Messages shape
+//! (docs/scenario-format.md).
 //!
 //! The course code holds assistant blocks as SDK objects that `json.dumps(default=str)` prints as
-//! their repr; the lab serialises them as the plain dicts of SPEC §1 instead (a documented
-//! modelling choice). Key order is exactly `type, text` / `type, id, name, input` /
+//! their repr; the lab serialises them as the plain dicts of docs/scenario-format.md instead (a
+//! documented modelling choice). Key order is exactly `type, text` / `type, id, name, input` /
 //! `type, tool_use_id, content`, and `role, content` for messages.
 
 use serde::Serialize;
@@ -134,7 +135,7 @@ impl Message {
         })
     }
 
-    /// The canonical JSON value of SPEC §1.
+    /// The canonical JSON value of docs/scenario-format.md.
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("role".into(), Value::from(self.role.as_str()));

@@ -529,16 +529,28 @@ pub struct MergeArgs {
     /// The shard files (every shard of the split, each once).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Also draw P(any loss) per cell with its interval as an SVG chart into FILE (its
+    /// directory must exist), as `lab montecarlo --chart` does.
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
 }
 
 impl MergeArgs {
+    /// The shards, read here; the chart's path is checked before they are.
     pub(crate) fn into_command(self, format: Format) -> Result<Command, LabError> {
+        if let Some(path) = &self.chart {
+            crate::commands::check_chart_path(path)?;
+        }
         let shards = self
             .files
             .iter()
             .map(|path| merge::read_shard(path))
             .collect::<Result<_, _>>()?;
-        Ok(Command::Merge(MergeCmd { shards, format }))
+        Ok(Command::Merge(MergeCmd {
+            shards,
+            format,
+            chart: self.chart,
+        }))
     }
 }
 

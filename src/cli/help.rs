@@ -96,8 +96,9 @@ pub(crate) const MONTECARLO: &str = concat!(
 
 /// `lab merge --help`.
 pub(crate) const MERGE: &str = concat!(
-    "Example:\n",
-    "  lab merge shard-1.json shard-2.json\n\n",
+    "Examples:\n",
+    "  lab merge shard-1.json shard-2.json\n",
+    "  lab merge shard-*.json --chart loss.svg\n\n",
     exit_codes!()
 );
 

@@ -1,8 +1,8 @@
 //! `lab merge`: the shard files of one `lab montecarlo` study combined into its result.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::Outcome;
+use super::{Outcome, write_chart};
 use crate::error::LabError;
 use crate::experiments::montecarlo::{self as mc, Shard};
 use crate::render::{self, Format};
@@ -13,6 +13,8 @@ pub struct MergeCmd {
     /// Every shard of the split, each once, with the name errors give it (its path).
     pub shards: Vec<(String, Shard)>,
     pub format: Format,
+    /// `--chart`: where to draw P(any loss) per cell as SVG (its path checked before reading).
+    pub chart: Option<PathBuf>,
 }
 
 /// Reads one shard file.
@@ -33,9 +35,9 @@ pub fn read_shard(path: &Path) -> Result<(String, Shard), LabError> {
 }
 
 pub(crate) fn execute(cmd: MergeCmd) -> Result<Outcome, LabError> {
-    let whole = mc::merge(cmd.shards)?;
-    Ok(Outcome::new(
-        render::montecarlo(&mc::report(&whole), cmd.format),
-        true,
-    ))
+    let report = mc::report(&mc::merge(cmd.shards)?);
+    if let Some(path) = &cmd.chart {
+        write_chart(path, &render::forest::montecarlo_svg(&report))?;
+    }
+    Ok(Outcome::new(render::montecarlo(&report, cmd.format), true))
 }

@@ -1,8 +1,8 @@
 //! The transcript archive: whole histories written as JSONL before snip, compact and reactive cut
-//! them (course s08 `write_transcript` at f9e8b28, seed 000 §3; SPEC §5.1), and the session
-//! transcript Claude Code appends every message to as it enters the history (v2.1.88
-//! `sessionStorage.ts`; SPEC §5.5). What an archive holds decides whether a result that left the
-//! context is still recoverable (finding F9, C5).
+//! them (course s08 `write_transcript` at f9e8b28, negentropy 173-claude-code-memory-management.md
+//! §3; docs/profiles.md), and the session transcript Claude Code appends every message to as it
+//! enters the history (v2.1.88 `sessionStorage.ts`; docs/profiles.md). What an archive holds
+//! decides whether a result that left the context is still recoverable (finding F9, C5).
 
 use crate::compaction::profile::TranscriptName;
 use crate::compaction::store::{self, Store};

@@ -1,9 +1,10 @@
 //! The history a request sends: the message list with a size estimate kept up to date on every
 //! change, and the message pinned before it (Claude Code's CLAUDE.md user context). Checking the
 //! limit never re-serialises the whole history, so the replay cost stays linear in the turns; a
-//! test holds the incremental estimate equal to the profile's full serialisation (SPEC §2). Each
-//! string is measured once: a message's size and the size of every tool_result content in it are
-//! kept, so replacing a result, cutting the middle out or archiving the list rescans nothing kept.
+//! test holds the incremental estimate equal to the profile's full serialisation
+//! (docs/profiles.md). Each string is measured once: a message's size and the size of every
+//! tool_result content in it are kept, so replacing a result, cutting the middle out or archiving
+//! the list rescans nothing kept.
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -1,6 +1,6 @@
 //! The compaction lab: the transcript world, the stages of each pipeline, the profiles that
 //! configure them, the spill and transcript stores, the observables, and the driver that replays
-//! a scenario through them (SPEC §1-§5).
+//! a scenario through them (docs/scenario-format.md, docs/profiles.md).
 //!
 //! Where each mechanism lives:
 //! - state: `world.rs` (the `World` and its ledger, archive, script, clock and counters),

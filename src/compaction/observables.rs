@@ -1,4 +1,5 @@
-//! Observables: pure functions of a run's state (messages, spill store, archives, trace), SPEC §4.
+//! Observables: pure functions of a run's state (messages, spill store, archives, trace),
+//! docs/observables.md.
 //!
 //! `dropped_unsaved` and `pointer_lost` follow the companion prototype's `probe` exactly (its
 //! `lost_forever`): a result whose content in the final context is a no-pointer placeholder is
@@ -544,7 +545,8 @@ mod tests {
             "[3 messages archived at /lab/.transcripts/transcript_1.jsonl]",
         ));
         let observed = measure(&world);
-        // t0's file and both transcripts are missing; /etc/passwd is outside (forged, not dangling).
+        // t0's file and both transcripts are missing; /etc/passwd is outside (forged, not
+        // dangling).
         assert_eq!(observed.dangling_pointers, 3);
         assert_eq!(observed.forged_pointers, 2);
         world

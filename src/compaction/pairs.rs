@@ -1,7 +1,7 @@
 //! Tool_use/tool_result pairs and the stages that split them (observable
 //! `pairs_broken_by_compaction`; the 400 "tool_use ids were found without tool_result blocks"
-//! users report after a compaction: anthropics/claude-code#2796, openclaw/openclaw#3243, see
-//! research `peers_2026.md` §12 rows 1 and 3).
+//! users report after a compaction: anthropics/claude-code#2796, #2630, #5594, #24670;
+//! openclaw/openclaw#3243, #4739, #8525).
 //!
 //! A pair is *intact* when the API would accept it: the tool_use is in an assistant message and
 //! the next message is a user message holding exactly one tool_result for it. The pipeline

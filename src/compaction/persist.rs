@@ -2,10 +2,11 @@
 //! by a persisted-output block (a `Full output: {path}` line and a preview).
 //!
 //! Two rules, chosen by the profile's `Persist`: course s08 `persist_large_output` at f9e8b28
-//! (seed 000 §3, SPEC §5.1) writes only if the file is absent, so a stale file with other text
-//! wins; the later `persisted_preview` / `save_output` (SPEC §5.2) keeps a recognised pointer
-//! and otherwise always overwrites. Budget persists with the profile's rule, fit builds
-//! previews, micro with `save_before_replace` saves, and Claude Code's arrival writes once.
+//! (negentropy 173-claude-code-memory-management.md §3, docs/profiles.md) writes only if the file
+//! is absent, so a stale file with other text wins; the later `persisted_preview` / `save_output`
+//! (docs/profiles.md) keeps a recognised pointer and otherwise always overwrites. Budget persists
+//! with the profile's rule, fit builds previews, micro with `save_before_replace` saves, and Claude
+//! Code's arrival writes once.
 
 use crate::compaction::profile::{Persist, fill};
 use crate::compaction::world::World;

@@ -2,13 +2,13 @@
 //! which pointers are valid.
 //!
 //! The harness writes two kinds: micro's `[Earlier tool result saved at {path}]` placeholder and
-//! the `<persisted-output>` block whose `Full output: {path}` line names the spill file. Course
-//! s08 at f9e8b28 (seed 000 §4, SPEC §5.1) takes the path of *any* line starting `Full output: `,
-//! unchecked, and does not recognise its own `saved at` placeholder: that is the idempotency
-//! defect (finding F4, a second micro pass turns a long `saved at` placeholder into `omitted`)
-//! and the forged pointer of F13. Course latest (SPEC §5.2) fixes both with the switches
-//! `pointer_aware` and `validate_pointer`. This module is a leaf: the world, the stages and the
-//! observables all read pointers through it.
+//! the `<persisted-output>` block whose `Full output: {path}` line names the spill file. Course s08
+//! at f9e8b28 (negentropy 173-claude-code-memory-management.md §4, docs/profiles.md) takes the path
+//! of *any* line starting `Full output: `, unchecked, and does not recognise its own `saved at`
+//! placeholder: that is the idempotency defect (finding F4, a second micro pass turns a long `saved
+//! at` placeholder into `omitted`) and the forged pointer of F13. Course latest (docs/profiles.md)
+//! fixes both with the switches `pointer_aware` and `validate_pointer`. This module is a leaf: the
+//! world, the stages and the observables all read pointers through it.
 
 use crate::compaction::profile::{Profile, Strings};
 use crate::compaction::store::{self, Store};

@@ -1,10 +1,10 @@
 //! The scripted summarisers: the model call compaction makes, answered without a model so runs
 //! are deterministic. The scenario's `summary` text is the answer when given.
 //!
-//! Course s08 `summarize_history` at f9e8b28 (SPEC §5.1): one call over the messages handed to
-//! it, answering `summary of {N} messages`; the course cuts an input longer than `summary_input`
-//! to its head and tail. Claude Code v2.1.88 (`compact.ts`, SPEC §5.5 C3): the 9-section summary
-//! as `formatCompactSummary` leaves it.
+//! Course s08 `summarize_history` at f9e8b28 (docs/profiles.md): one call over the messages handed
+//! to it, answering `summary of {N} messages`; the course cuts an input longer than `summary_input`
+//! to its head and tail. Claude Code v2.1.88 (`compact.ts`, docs/profiles.md C3): the 9-section
+//! summary as `formatCompactSummary` leaves it.
 
 use crate::compaction::js_str::js_trim;
 use crate::compaction::world::World;

@@ -1,5 +1,5 @@
-//! Safeguard switches (SPEC §6): each one turns a single mechanism off or changes it, so an
-//! experiment can show what that mechanism protects. A profile lists the switches it has; naming
+//! Safeguard switches (docs/commands.md): each one turns a single mechanism off or changes it, so
+//! an experiment can show what that mechanism protects. A profile lists the switches it has; naming
 //! one it lacks is an error, never a silent no-op.
 
 use serde_json::{Map, Value};

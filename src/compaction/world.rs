@@ -494,7 +494,7 @@ impl World {
 
 /// Claude Code names a Bash spill file by the shell task that ran the command, not by the
 /// tool_use id (`BashTool.tsx` links the task's output file to
-/// `getToolResultPath(result.outputTaskId)`; D1 of research/claude_code_probe.md). A task id is
+/// `getToolResultPath(result.outputTaskId)`; D1 in docs/probe.md). A task id is
 /// `b` and 8 characters of `0-9a-z`, each a random byte modulo 36 (`Task.ts` generateTaskId);
 /// the lab's deterministic stand-in takes those 8 bytes from the sha256 of the tool_use id, so
 /// a file keeps its real shape and `lab probe` maps a real task id onto the same name.

@@ -1,5 +1,5 @@
-//! Named breaks (SPEC §6): sets of switch changes taken from the companion prototype, run against
-//! a baseline so that each observable that changed is listed (`pointer_lost 0 → 1`), or "no
+//! Named breaks (docs/commands.md): sets of switch changes taken from the companion prototype, run
+//! against a baseline so that each observable that changed is listed (`pointer_lost 0 → 1`), or "no
 //! observable difference".
 
 use serde::Serialize;

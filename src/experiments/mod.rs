@@ -1,7 +1,7 @@
 //! Experiments: named breaks, n×m matrices, parameter sweeps with cliff detection, profile
-//! comparisons, Monte Carlo studies, the prototype's selftest, and the findings registry that
-//! `lab verify` and `lab report` check (SPEC §6-§7). Each produces a result value; `render`
-//! turns it into text.
+//! comparisons, Monte Carlo studies, the prototype's selftest, and the findings registry that `lab
+//! verify` and `lab report` check (docs/commands.md, docs/findings.md). Each produces a result
+//! value; `render` turns it into text.
 
 pub mod breaks;
 pub mod compare;

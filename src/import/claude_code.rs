@@ -1,6 +1,6 @@
 //! Claude Code session logs (`~/.claude/projects/<encoded cwd>/<session>.jsonl`; research
-//! `peers_2026.md` §1.3, claude-code-log `dev-docs/dag.md`, and the 2.1.88 / 2.1.332 logs of
-//! `fixtures/sessions/claude-code`).
+//! daaain/claude-code-log `dev-docs/dag.md` @ a7bef38d and `dev-docs/messages.md` @ 57c310d0, and
+//! the 2.1.88 / 2.1.332 logs of `fixtures/sessions/claude-code`).
 //!
 //! The file is append-only and its records form a tree through `parentUuid`: a rewind leaves a
 //! dead branch, a resume replays records with the same `uuid`, a `compact_boundary` starts a new

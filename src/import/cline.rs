@@ -1,11 +1,12 @@
-//! Cline sessions (`<session>.messages.json`; research `peers_2026.md` §7 and §14, the real
-//! session of `fixtures/sessions/cline` from cline/cline's SDK fixtures): one JSON document
-//! `{version, sessionId, messages: [{id, role, content, ts, metrics}]}` whose content is in the
-//! Anthropic block format (`text`, `tool_use`, `tool_result`, plus `file` blocks carrying the
-//! files the user attached). A message with `metadata.kind: "compaction"` is Cline's own
-//! compaction: an observed step, then its text as the user message the agent continued from
-//! (Cline rewrites the file, so nothing before it is left). A whole document, not a stream:
-//! Cline keeps one file per session of moderate size.
+//! Cline sessions (`<session>.messages.json`; cline/cline @ 21cb8d25
+//! `sdk/packages/core/fixtures/session/session.messages.json`, the real session of
+//! `fixtures/sessions/cline` from cline/cline's SDK fixtures): one JSON document `{version,
+//! sessionId, messages: [{id, role, content, ts, metrics}]}` whose content is in the Anthropic
+//! block format (`text`, `tool_use`, `tool_result`, plus `file` blocks carrying the files the user
+//! attached). A message with `metadata.kind: "compaction"` is Cline's own compaction: an observed
+//! step, then its text as the user message the agent continued from (Cline rewrites the file, so
+//! nothing before it is left). A whole document, not a stream: Cline keeps one file per session of
+//! moderate size.
 
 use std::collections::BTreeMap;
 use std::path::Path;

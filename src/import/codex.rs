@@ -1,11 +1,12 @@
-//! Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`; research `peers_2026.md`
-//! §3.6, and the 0.171.0 rollouts of `fixtures/sessions/codex`): one `{timestamp, type, payload}`
-//! per line. `response_item`s are the conversation: `message` (user / assistant; developer
-//! messages are the harness's instructions and are not replayed), `function_call`,
-//! `custom_tool_call` and `local_shell_call` with their outputs paired by `call_id`; `compacted`
-//! is the agent's own compaction (its summary model's answer, logged just before it as an
-//! assistant message, is folded into it); `event_msg` `token_count` gives the usage of the last
-//! response. Read in one streaming pass: a response stays open until its outputs are in.
+//! Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`; openai/codex
+//! `codex-rs/protocol/src/protocol.rs` `RolloutItem`, and the 0.171.0 rollouts of
+//! `fixtures/sessions/codex`): one `{timestamp, type, payload}` per line. `response_item`s are the
+//! conversation: `message` (user / assistant; developer messages are the harness's instructions and
+//! are not replayed), `function_call`, `custom_tool_call` and `local_shell_call` with their outputs
+//! paired by `call_id`; `compacted` is the agent's own compaction (its summary model's answer,
+//! logged just before it as an assistant message, is folded into it); `event_msg` `token_count`
+//! gives the usage of the last response. Read in one streaming pass: a response stays open until
+//! its outputs are in.
 
 use std::collections::BTreeMap;
 use std::fs::File;

@@ -1,7 +1,8 @@
-//! Gemini CLI chats (`<project temp>/chats/session-*.jsonl`; research `peers_2026.md` §4.6). The
-//! research describes the record shapes from `chatRecordingService.ts`, but there is no real log
-//! to check an importer against yet, so the lab does not guess one: `--from gemini-cli` and a
-//! detected Gemini log are refused with this explanation (listed under "not modelled").
+//! Gemini CLI chats (`<project temp>/chats/session-*.jsonl`; google-gemini/gemini-cli @ 5411f113
+//! packages/core/src/services/chatRecordingService.ts). The research describes the record shapes
+//! from `chatRecordingService.ts`, but there is no real log to check an importer against yet, so
+//! the lab does not guess one: `--from gemini-cli` and a detected Gemini log are refused with this
+//! explanation (listed under "not modelled").
 
 use std::path::Path;
 

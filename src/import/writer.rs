@@ -1,7 +1,7 @@
-//! Writing one imported session as a scenario file (SPEC §3), step by step as the importer reads
-//! it, so that memory does not grow with the session: the header, then one step per line, then
-//! the closing brackets. Every importer hands its messages over in the same neutral shape
-//! ([`Turn`]); redaction ([`super::redact`]) happens here, once for all formats.
+//! Writing one imported session as a scenario file (docs/scenario-format.md), step by step as the
+//! importer reads it, so that memory does not grow with the session: the header, then one step per
+//! line, then the closing brackets. Every importer hands its messages over in the same neutral
+//! shape ([`Turn`]); redaction ([`super::redact`]) happens here, once for all formats.
 
 use std::io::{self, Write};
 

@@ -1,7 +1,7 @@
-//! The memory breaks MB1..MB5 (SPEC §8): each turns one safeguard of memory-main off and runs
-//! the finding scenario that exercises it, baseline against broken, listing every memory
-//! observable that changed. `protects` names the observables the safeguard is there for; a
-//! break that changes anything else is a modelling error, and the tests say so.
+//! The memory breaks MB1..MB5 (docs/memory.md): each turns one safeguard of memory-main off and
+//! runs the finding scenario that exercises it, baseline against broken, listing every memory
+//! observable that changed. `protects` names the observables the safeguard is there for; a break
+//! that changes anything else is a modelling error, and the tests say so.
 
 use serde::Serialize;
 

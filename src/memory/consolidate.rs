@@ -1,5 +1,5 @@
 //! memory-main's consolidation: the only deletion path of the store (s09 `consolidate_memories`;
-//! seed 000 §7, M5; findings M6-M9). memory-site's is in `site.rs`.
+//! negentropy 173-claude-code-memory-management.md §7, M5; findings M6-M9). memory-site's is in `site.rs`.
 //!
 //! It runs when a turn stored at least one record and the store has at least 10. A catalog over
 //! 20000 characters raises before the model call (the pass is skipped, silently, every time:

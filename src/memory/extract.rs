@@ -1,6 +1,6 @@
 //! memory-main's extraction: after a turn without tool calls, a side call proposes memory
 //! candidates and two gates decide what is stored (s09 `extract_memories`,
-//! `validate_memory_record`, `should_store_memory`; seed 000 §7, M5). memory-site's is in
+//! `validate_memory_record`, `should_store_memory`; negentropy 173-claude-code-memory-management.md §7, M5). memory-site's is in
 //! `site.rs`.
 //!
 //! The validity gate ([`validate`]): a dict with name, one of the four types, description, body,

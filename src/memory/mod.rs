@@ -1,6 +1,6 @@
 //! The memory lab: learn-claude-code s09's persistent-memory store, its gates, recall,
 //! extraction and consolidation, as faithful models driven by scripted side-call replies
-//! (SPEC §8; seed 000 §6-§7, M4-M5).
+//! (docs/memory.md; negentropy 173-claude-code-memory-management.md §6-§7, M4-M5).
 //!
 //! `world.rs` holds the state of a run and nothing else; each mechanism is a function in the file
 //! named after it, taking the world explicitly. `run.rs` drives a scenario and picks memory-main's

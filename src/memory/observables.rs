@@ -1,4 +1,5 @@
-//! Observables of a memory run (SPEC §8): pure functions of the store and the run's counters.
+//! Observables of a memory run (docs/memory.md): pure functions of the store and the run's
+//! counters.
 
 use serde::Serialize;
 

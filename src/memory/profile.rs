@@ -1,9 +1,9 @@
-//! Memory profiles: the persistent-memory store of learn-claude-code s09 as data (SPEC §8).
+//! Memory profiles: the persistent-memory store of learn-claude-code s09 as data (docs/memory.md).
 //!
 //! `memory-main` is s09 at f9e8b28 (logic identical from 168fff8 to e0f1430f,
-//! research/lcc_revisions.md §2); `memory-site` is the older revision the course web site shows
-//! (§1 "Site s09"). Each safeguard of memory-main is a switch, so that a break (MB1..MB5) can
-//! turn one off and show what it protects.
+//! shareAI-lab/learn-claude-code s09_memory/code.py @ 168fff8); `memory-site` is the older revision
+//! the course web site shows (§1 "Site s09"). Each safeguard of memory-main is a switch, so that a
+//! break (MB1..MB5) can turn one off and show what it protects.
 
 use serde_json::{Map, Value};
 
@@ -166,8 +166,8 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
     name: "memory-main",
     system: "learn-claude-code s09_memory/code.py at f9e8b28 (logic as at 168fff8..e0f1430f)",
     sources: &[
-        "seeds/000_52a05e0d3b77db11.txt §6-§7 (M4, M5)",
-        "research/lcc_revisions.md §2",
+        "ThreeFish-AI/negentropy docs/research/agent-harness/173-claude-code-memory-management.md §6-§7 (M4, M5)",
+        "shareAI-lab/learn-claude-code s09_memory/code.py @ 168fff8",
         "shareAI-lab/learn-claude-code s09_memory/code.py @ e0f1430f",
     ],
     revision: Revision::Main,
@@ -202,7 +202,7 @@ pub const MEMORY_MAIN: MemoryProfile = MemoryProfile {
 pub const MEMORY_SITE: MemoryProfile = MemoryProfile {
     name: "memory-site",
     system: "learn-claude-code s09 as the course web site shows it (site revision, 67a9126c era)",
-    sources: &["research/lcc_revisions.md §1 (Site s09)"],
+    sources: &["shareAI-lab/learn-claude-code @ 67a9126c, site-track s09"],
     revision: Revision::Site,
     constants: Constants {
         recall_limit: 0,

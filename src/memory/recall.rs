@@ -1,5 +1,5 @@
 //! memory-main's recall: choose the records relevant to the current request and put them in the
-//! system prompt (s09 `select_relevant_memories`, `load_memories`, `build_system`; seed 000
+//! system prompt (s09 `select_relevant_memories`, `load_memories`, `build_system`; negentropy 173-claude-code-memory-management.md
 //! §6-§7, M4-M5). memory-site's recall is in `site.rs`.
 //!
 //! The selector sees the last three user texts (tool results are not text, so they never reach

@@ -1,6 +1,6 @@
 //! A memory record as s09's `list_memory_files` returns it, the record types memory-main
 //! accepts, and the text normalisation its storage gates and observables compare records by
-//! (research/lcc_revisions.md §2; seed 000 §6, M4).
+//! (shareAI-lab/learn-claude-code s09_memory/code.py @ 168fff8; negentropy 173-claude-code-memory-management.md §6, M4).
 
 use crate::python::str::py_split;
 

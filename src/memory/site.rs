@@ -1,7 +1,8 @@
 //! The agent loop of the older s09 the course web site shows (`memory-site`,
-//! research/lcc_revisions.md §1 "Site s09"): the same four mechanisms as memory-main with none
-//! of its safeguards. The driver (`run.rs`) calls these instead of memory-main's when the
-//! profile's revision is `Site`; this file depends only on the store and the shared helpers.
+//! shareAI-lab/learn-claude-code @ 67a9126c, site-track s09): the same four mechanisms as
+//! memory-main with none of its safeguards. The driver (`run.rs`) calls these instead of
+//! memory-main's when the profile's revision is `Site`; this file depends only on the store and the
+//! shared helpers.
 //!
 //! - Store: [`write`] has no validation and no path guard, and rebuilds the index after every
 //!   write, raising on an unreadable file; the record format is in `format/memory_site.rs`.

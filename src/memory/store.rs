@@ -1,7 +1,7 @@
 //! The record store of s09: the path guard, the store's file operations (through the injected
 //! faults, counting every path that leaves the store), memory-main's `write_memory_file`, the
-//! derived `MEMORY.md` index and the record listing (research/lcc_revisions.md §2; seed 000 §6,
-//! M4).
+//! derived `MEMORY.md` index and the record listing (shareAI-lab/learn-claude-code
+//! s09_memory/code.py @ 168fff8; negentropy 173-claude-code-memory-management.md §6, M4).
 //!
 //! A record is `slug(name).md` with frontmatter (name, description, type) and a body, in the
 //! revision's format (`format/`). The index is rebuilt from every file after every write, so it

@@ -3,7 +3,7 @@
 //! from nothing (`env -i`: base URL and proxies at the server, a dummy key, telemetry,
 //! auto-update and non-essential traffic off, `IS_SANDBOX=1` when root), and a timeout after
 //! which the agent is killed. No address but 127.0.0.1 is ever named. Method:
-//! research/claude_code_probe.md §0, §6.3.
+//! docs/probe.md.
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;

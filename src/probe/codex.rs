@@ -5,7 +5,7 @@
 //! directory and TMPDIR; an environment built from nothing (a dummy key, proxies at the server
 //! so stray traffic is refused and logged). Installs go to
 //! `$HOME/.cache/harness-lab/agents/codex-V`, outside any repository. Method:
-//! research/claude_code_probe.md §5.
+//! docs/probe.md "Codex".
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! conformance record against the messages of the profile's run of the same (planned) scenario,
 //! block by block per tool_use id: the tool_use (name and input) and its tool_result (content).
 //! Both sides pass through the same normaliser; reminders the agent appended to a result (D3 of
-//! research/claude_code_probe.md) are left out of the comparison, and results are matched by id,
+//! docs/probe.md) are left out of the comparison, and results are matched by id,
 //! not position (concurrent tools answer in completion order, D4). One more row compares the
 //! number of summary requests with the profile's summariser calls.
 

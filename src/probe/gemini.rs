@@ -6,7 +6,7 @@
 //! the scenario's call id; the turn's `usage` becomes `usageMetadata`. The model-router
 //! classifier (a request whose `generationConfig.responseMimeType` is `application/json`) gets a
 //! JSON answer, without which Gemini CLI retries until it times out. Method:
-//! research/claude_code_probe.md §5, docs/probe.md "Gemini CLI".
+//! docs/probe.md "Codex" and "Gemini CLI".
 
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
 //! `lab probe --install`: installs an agent version with npm into the cache ([`NpmAgent`], one
 //! value per agent), restores the exec bit of the vendored ripgrep that Claude Code 2.1.88 loses
-//! (research/claude_code_probe.md §0), and measures the install's size.
+//! (docs/probe.md), and measures the install's size.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -3,7 +3,7 @@
 //! 127.0.0.1 ([`server`], answers from [`script`] in the wire forms of [`sse`], [`responses`]
 //! and [`gemini`]); what the agent sends is normalised into a conformance record and compared
 //! with what the profile predicts. Method and
-//! measurements: research/claude_code_probe.md.
+//! measurements: docs/probe.md.
 
 pub mod agent;
 pub mod codex;

@@ -1,6 +1,6 @@
 //! From a scenario to a probe: every result becomes a fixture file and every call a real tool
 //! call that yields exactly that text through the agent's own tool, so the agent's thresholds
-//! and persistence are exercised rather than bypassed (research/claude_code_probe.md §6.2).
+//! and persistence are exercised rather than bypassed (docs/probe.md).
 //!
 //! - `Bash`: `cat fixtures/<id>.out`, the fixture holding the result's exact bytes.
 //! - `Grep`: content mode over `fixtures/<id>.grep` with the pattern `^` (every line matches),

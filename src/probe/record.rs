@@ -9,7 +9,7 @@
 //! folder name, the session id, today's date (the profile's fixed 2026-03-31), and the shell
 //! task id that names a Bash spill file (random in the agent; replaced by the profile's
 //! deterministic stand-in, `bash_task_id` of the tool_use id: D1 of
-//! research/claude_code_probe.md).
+//! docs/probe.md).
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};

@@ -3,7 +3,7 @@
 //! (`response.created`, then `response.output_item.added` / `response.output_item.done` per
 //! item, then `response.completed` with the turn's `usage`). A scripted `Bash` call becomes
 //! Codex's own shell tool, `exec_command` with `{"cmd": …}`, under the scenario's call id.
-//! Method: research/claude_code_probe.md §5.
+//! Method: docs/probe.md "Codex".
 
 use serde_json::{Value, json};
 

@@ -1,7 +1,7 @@
 //! What the scripted model server answers: the scenario's assistant turns (tool_use blocks with
 //! the scenario's ids and a per-turn `usage`), the summary of a compaction request and a short
 //! text for side requests (titles, topic checks). Answers are built as Messages API values here;
-//! `sse` turns them into an event stream. Method: research/claude_code_probe.md §0, §6.1.
+//! `sse` turns them into an event stream. Method: docs/probe.md.
 
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 //! `POST /v1/messages/count_tokens` with the mock count of [`script::count_tokens`]; `POST
 //! /v1/responses` (Codex) as a Responses event stream ([`responses`]); a proxy
 //! `CONNECT` (stray traffic of an agent whose `HTTPS_PROXY` points here) is logged and refused
-//! with 403; anything else gets 404. Method: research/claude_code_probe.md §0.
+//! with 403; anything else gets 404. Method: docs/probe.md.
 
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -1,12 +1,12 @@
 //! Python's text views of a transcript, to the character.
 //!
 //! The course measures context with `len(json.dumps(messages, default=str, ensure_ascii=False))`
-//! (learn-claude-code s08 `estimate_chars` at f9e8b28; SPEC §2). Thresholds decide the findings, so
-//! the lab reproduces that count exactly: separators `", "` and `": "`, keys in insertion order,
-//! non-ASCII kept, only `"`, `\` and the C0 controls escaped. The course site's older revision
-//! measures `len(str(messages))` instead, Python's `repr`: quote choice, `\xNN`/`\uNNNN` escapes of
-//! what CPython 3.11 calls non-printable. Python's `str.splitlines`, which the micro stage uses to
-//! find a `Full output: ` line, lives here too.
+//! (learn-claude-code s08 `estimate_chars` at f9e8b28; docs/profiles.md). Thresholds decide the
+//! findings, so the lab reproduces that count exactly: separators `", "` and `": "`, keys in
+//! insertion order, non-ASCII kept, only `"`, `\` and the C0 controls escaped. The course site's
+//! older revision measures `len(str(messages))` instead, Python's `repr`: quote choice,
+//! `\xNN`/`\uNNNN` escapes of what CPython 3.11 calls non-printable. Python's `str.splitlines`,
+//! which the micro stage uses to find a `Full output: ` line, lives here too.
 
 use serde_json::{Number, Value};
 

@@ -1,22 +1,87 @@
 //! `lab audit`: per session (worst first) and in total, what each profile loses and where it
-//! compacts beside the real agent.
+//! compacts beside the real agent. Headers are short words explained by a legend under the
+//! tables; when all the columns do not fit the terminal, each table splits in two (losses and
+//! compactions, then sizes and side effects), both keyed by the profile.
 
 use super::schema::{self, Document};
+use super::screen::{Screen, width_of};
 use super::{Format, heading, render, table};
-use crate::commands::audit::{AuditReport, SessionAudit};
+use crate::commands::audit::{AuditReport, ProfileTotal, SessionAudit};
 
 impl Document for AuditReport {
     const SCHEMA: &'static str = schema::AUDIT;
 }
 
+/// Columns of a session table: the first [`FIRST_PART`] (profile included) are the losses and
+/// compactions, the rest the sizes and side effects.
+const SESSION_HEADER: [&str; 14] = [
+    "profile",
+    "dropped",
+    "ptr lost",
+    "unrecov",
+    "pairs",
+    "calls",
+    "compacts",
+    "vs agent",
+    "peak",
+    "final tok",
+    "rereads",
+    "dangling",
+    "churn",
+    "split",
+];
+
+/// Columns of the totals table, split the same way.
+const TOTAL_HEADER: [&str; 14] = [
+    "profile",
+    "sessions",
+    "dropped",
+    "ptr lost",
+    "unrecov",
+    "pairs",
+    "calls",
+    "compacts",
+    "same turn",
+    "peak",
+    "rereads",
+    "dangling",
+    "churn",
+    "split",
+];
+
+/// Columns of the first part of a split table (both headers).
+const FIRST_PART: [usize; 2] = [8, 9];
+
+/// What the short headers mean (printed once, under the tables).
+const LEGEND: &str = "dropped, ptr lost, unrecov: dropped_unsaved, pointer_lost, \
+unrecoverable (below). pairs: whether the final request keeps every tool_use/tool_result pair \
+(totals: the sessions where it does not). calls: model calls. compacts: the turns before which \
+the profile compacted or snipped, `5-9` for 5 to 9 (totals: how many times). vs agent: its first compaction \
+against the agent's; same turn (totals): the sessions where both compacted at the same turn. \
+peak: the largest context, in the profile's unit (totals: the largest of any session). final \
+tok: the final context in common tokens, comparable across profiles. rereads: calls repeated \
+after their result was cleared; dangling: pointers to missing files; churn: compactions that \
+shrank the context by less than 5%; split: pairs a stage split.";
+
+/// Turns as a short list, runs of three or more as ranges: `2, 5-9, 12`, or `never`.
 fn turns(list: &[usize]) -> String {
     if list.is_empty() {
         return "never".to_owned();
     }
-    list.iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for end in 1..=list.len() {
+        if end < list.len() && list[end] == list[end - 1] + 1 {
+            continue;
+        }
+        let run = &list[start..end];
+        match run {
+            [a, .., b] if run.len() >= 3 => parts.push(format!("{a}-{b}")),
+            _ => parts.extend(run.iter().map(usize::to_string)),
+        }
+        start = end;
+    }
+    parts.join(", ")
 }
 
 /// The audit as tables.
@@ -27,6 +92,10 @@ pub fn audit(report: &AuditReport, format: Format) -> String {
             text.push_str(&session_table(session, format));
         }
         text.push_str(&totals_table(report, format));
+        text.push_str(&format!(
+            "{LEGEND} {}\n",
+            crate::compaction::observables::LOSS_LEGEND
+        ));
         if report.skipped_lines > 0 {
             text.push_str(&format!(
                 "skipped {} bad line(s) of the logs; `lab import -o DIR` lists them\n",
@@ -37,7 +106,8 @@ pub fn audit(report: &AuditReport, format: Format) -> String {
     })
 }
 
-/// One session: a heading with what the agent did, then one row per profile.
+/// One session: a heading with what the agent did, one row per profile that replayed, and a
+/// line for each that could not.
 fn session_table(session: &SessionAudit, format: Format) -> String {
     let agent = match session.agent_compactions.as_slice() {
         [] => "the agent did not compact".to_owned(),
@@ -53,51 +123,33 @@ fn session_table(session: &SessionAudit, format: Format) -> String {
     let rows = session
         .profiles
         .iter()
-        .map(|p| match &p.error {
-            Some(error) => {
-                let mut row = vec![p.profile.clone(), format!("cannot replay: {error}")];
-                row.resize(14, String::new());
-                row
-            }
-            None => vec![
+        .filter(|p| p.error.is_none())
+        .map(|p| {
+            vec![
                 p.profile.clone(),
                 p.dropped_unsaved.to_string(),
                 p.pointer_lost.to_string(),
                 p.unrecoverable.to_string(),
                 if p.pairs_broken { "broken" } else { "ok" }.to_owned(),
-                format!("{} {}", p.peak_context, p.unit),
-                p.common_tokens.to_string(),
                 p.model_calls.to_string(),
                 turns(&p.compactions),
                 p.versus_agent.clone(),
+                format!("{} {}", p.peak_context, p.unit),
+                p.common_tokens.to_string(),
                 p.reread_after_clear.to_string(),
                 p.dangling_pointers.to_string(),
                 p.compaction_churn.to_string(),
                 p.pairs_broken_by_compaction.to_string(),
-            ],
+            ]
         })
         .collect();
-    text.push_str(&table(
-        &[
-            "profile",
-            "dropped_unsaved",
-            "pointer_lost",
-            "unrecoverable",
-            "pairs",
-            "peak",
-            "final (common tokens)",
-            "model calls",
-            "compacts before turn",
-            "vs the agent",
-            "rereads",
-            "dangling",
-            "churn",
-            "pairs split",
-        ],
-        rows,
-        format,
-    ));
-    text.push_str("\n\n");
+    text.push_str(&split_table(&SESSION_HEADER, rows, FIRST_PART[0], format));
+    for p in &session.profiles {
+        if let Some(error) = &p.error {
+            text.push_str(&format!("{} cannot replay: {error}\n", p.profile));
+        }
+    }
+    text.push('\n');
     text
 }
 
@@ -107,48 +159,67 @@ fn totals_table(report: &AuditReport, format: Format) -> String {
         &format!("total over {} sessions", report.sessions.len()),
         format,
     );
-    let rows = report
-        .totals
-        .iter()
-        .map(|t| {
-            vec![
-                t.profile.clone(),
-                t.sessions.to_string(),
-                t.dropped_unsaved.to_string(),
-                t.pointer_lost.to_string(),
-                t.unrecoverable.to_string(),
-                t.sessions_pairs_broken.to_string(),
-                format!("{} {}", t.largest_peak, t.unit),
-                t.model_calls.to_string(),
-                t.compactions.to_string(),
-                t.same_turn.to_string(),
-                t.reread_after_clear.to_string(),
-                t.dangling_pointers.to_string(),
-                t.compaction_churn.to_string(),
-                t.pairs_broken_by_compaction.to_string(),
-            ]
-        })
-        .collect();
-    text.push_str(&table(
-        &[
-            "profile",
-            "sessions",
-            "dropped_unsaved",
-            "pointer_lost",
-            "unrecoverable",
-            "pairs broken in",
-            "largest peak",
-            "model calls",
-            "compactions",
-            "same turn as the agent",
-            "rereads",
-            "dangling",
-            "churn",
-            "pairs split",
-        ],
-        rows,
-        format,
-    ));
+    let rows = report.totals.iter().map(total_row).collect();
+    text.push_str(&split_table(&TOTAL_HEADER, rows, FIRST_PART[1], format));
     text.push('\n');
     text
+}
+
+fn total_row(t: &ProfileTotal) -> Vec<String> {
+    vec![
+        t.profile.clone(),
+        t.sessions.to_string(),
+        t.dropped_unsaved.to_string(),
+        t.pointer_lost.to_string(),
+        t.unrecoverable.to_string(),
+        t.sessions_pairs_broken.to_string(),
+        t.model_calls.to_string(),
+        t.compactions.to_string(),
+        t.same_turn.to_string(),
+        format!("{} {}", t.largest_peak, t.unit),
+        t.reread_after_clear.to_string(),
+        t.dangling_pointers.to_string(),
+        t.compaction_churn.to_string(),
+        t.pairs_broken_by_compaction.to_string(),
+    ]
+}
+
+/// One table of every column when it fits the screen (or in markdown); else two, the first
+/// `first` columns and then the profile with the rest. Each ends in a newline.
+fn split_table(header: &[&str], rows: Vec<Vec<String>>, first: usize, format: Format) -> String {
+    let Format::Table(screen) = format else {
+        return table(header, rows, format) + "\n";
+    };
+    let whole = table(
+        header,
+        rows.clone(),
+        Format::Table(Screen::new(usize::MAX, false)),
+    );
+    if whole.lines().map(width_of).max().unwrap_or(0) <= screen.width {
+        return whole + "\n";
+    }
+    let part = |columns: &[usize]| {
+        let head: Vec<&str> = columns.iter().map(|&c| header[c]).collect();
+        let cells = rows
+            .iter()
+            .map(|row| columns.iter().map(|&c| row[c].clone()).collect())
+            .collect();
+        table(&head, cells, format) + "\n"
+    };
+    let rest: Vec<usize> = std::iter::once(0).chain(first..header.len()).collect();
+    part(&(0..first).collect::<Vec<_>>()) + &part(&rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turns;
+
+    #[test]
+    fn turn_lists_shorten_runs() {
+        assert_eq!(turns(&[]), "never");
+        assert_eq!(turns(&[3]), "3");
+        assert_eq!(turns(&[2, 3]), "2, 3");
+        assert_eq!(turns(&[5, 6, 7, 8, 9, 10, 11, 12]), "5-12");
+        assert_eq!(turns(&[1, 4, 5, 6, 9, 10]), "1, 4-6, 9, 10");
+    }
 }

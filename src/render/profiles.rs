@@ -150,7 +150,7 @@ fn memory_profiles_text(profiles: &[MemoryProfile], format: Format) -> String {
             constants
         };
         let rows = vec![
-            ("kind", vec!["memory store (SPEC §8)".to_owned()]),
+            ("kind", vec!["memory store (docs/memory.md)".to_owned()]),
             ("constants", vec![constants]),
             (
                 "switches (defaults)",

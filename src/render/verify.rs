@@ -98,7 +98,7 @@ pub fn findings_table(rows: &[FindingRow], format: Format) -> String {
         })
         .collect();
     table(
-        &["finding", "seed", "expected", "measured", ""],
+        &["finding", "source", "expected", "measured", ""],
         rows,
         format,
     )

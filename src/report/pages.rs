@@ -23,9 +23,11 @@ pub(super) fn findings_md() -> Result<String, LabError> {
     let mut out = String::from(HEADER);
     out.push_str("# Findings\n\n");
     out.push_str(
-        "Every finding of SPEC §7 the lab reproduces (course profiles, the prototype and Claude \
+        "Every finding the lab reproduces (course profiles, the prototype and Claude \
          Code), measured by a run of the lab (`lab verify` prints the same table). The expected values were derived \
-         by hand from the rules of the modelled code before the engine ran.\n\n",
+         by hand from the rules of the modelled code before the engine ran. \
+         `negentropy note 173` is ThreeFish-AI/negentropy \
+         `docs/research/agent-harness/173-claude-code-memory-management.md`.\n\n",
     );
     let failed = rows.iter().filter(|r| !r.ok).count();
     out.push_str(&format!(
@@ -268,7 +270,7 @@ pub(super) fn memory_md() -> Result<String, LabError> {
     let mut out = String::from(HEADER);
     out.push_str("# Memory lab\n\n");
     out.push_str(
-        "The persistent-memory store of learn-claude-code s09 in two revisions (SPEC §8): \
+        "The persistent-memory store of learn-claude-code s09 in two revisions (docs/memory.md): \
          `memory-main` (f9e8b28) with its path guard, derived index, storage gates, guarded \
          consolidation and snapshot restore, and `memory-site` (the older revision the course site \
          shows) with none of them. Every value below is a run of the lab.\n\n",

@@ -1,6 +1,6 @@
-//! Tool calls and tool results as scenario files write them (SPEC §3), and [`Ids`], the ledger
-//! of call ids that loading keeps across steps: a call id is issued once, answered once, and
-//! only after an assistant message called it (the pairing rule of the Messages API).
+//! Tool calls and tool results as scenario files write them (docs/scenario-format.md), and [`Ids`],
+//! the ledger of call ids that loading keeps across steps: a call id is issued once, answered once,
+//! and only after an assistant message called it (the pairing rule of the Messages API).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,6 +1,6 @@
 //! Duplicate keys in a scenario's JSON objects. `serde_json` keeps the last of two equal keys, so
-//! `{"steps": [...], "steps": []}` would silently run nothing; the lab refuses such a file and names
-//! both places (research `fuzz_audit.md` D13). The scan runs on text that already parsed as JSON,
+//! `{"steps": [...], "steps": []}` would silently run nothing; the lab refuses such a file and
+//! names both places (issue 11, fuzz audit D13). The scan runs on text that already parsed as JSON,
 //! so it only has to follow strings, escapes and nesting.
 
 /// Where a key stands in the text: 1-based line and column (in characters).

@@ -1,7 +1,7 @@
-//! Expectations (SPEC §3 `expect`, and `check` steps): what a run must show, keyed by an
-//! observable name, `result:<id>`, `message:<n>`, or a memory key (`guard:<name>`,
-//! `file:<name>`, `index`, `system`, `recall`). Which profile a key belongs to is checked later,
-//! by [`super::Scenario::validate_for`] for compaction and by the memory driver for memory.
+//! Expectations (docs/scenario-format.md `expect`, and `check` steps): what a run must show, keyed
+//! by an observable name, `result:<id>`, `message:<n>`, or a memory key (`guard:<name>`,
+//! `file:<name>`, `index`, `system`, `recall`). Which profile a key belongs to is checked later, by
+//! [`super::Scenario::validate_for`] for compaction and by the memory driver for memory.
 
 use std::collections::BTreeMap;
 

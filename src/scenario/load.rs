@@ -1,7 +1,8 @@
-//! Loading a scenario file (SPEC §3): JSON text → [`Scenario`]. Malformed JSON is reported with
-//! line and column; then every top-level field is checked by hand so that each error names the
-//! file, the place and what was expected. Steps are parsed by [`super::steps`], expectations by
-//! [`super::expect`]; checks that need the profile wait for [`Scenario::validate_for`].
+//! Loading a scenario file (docs/scenario-format.md): JSON text → [`Scenario`]. Malformed JSON is
+//! reported with line and column; then every top-level field is checked by hand so that each error
+//! names the file, the place and what was expected. Steps are parsed by [`super::steps`],
+//! expectations by [`super::expect`]; checks that need the profile wait for
+//! [`Scenario::validate_for`].
 
 use std::path::Path;
 

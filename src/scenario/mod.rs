@@ -1,5 +1,5 @@
-//! Scenario files (SPEC §3): a scripted agent session and, optionally, what it must show. This
-//! module holds the loaded types; the files below hold how they are read and checked:
+//! Scenario files (docs/scenario-format.md): a scripted agent session and, optionally, what it must
+//! show. This module holds the loaded types; the files below hold how they are read and checked:
 //!
 //! - `load.rs`: JSON text → [`Scenario`], the top-level fields;
 //! - `steps.rs`: the table of step kinds (key, profiles that run it, keys, parser);

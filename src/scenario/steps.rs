@@ -1,7 +1,7 @@
-//! The step kinds of a scenario file (SPEC §3 `steps`), written once: [`STEPS`] holds, for each
-//! kind, its key (`{"turn": ...}`), the profiles that run it, the keys its payload may have and
-//! its parser. [`Step::kind`], [`Step::is_memory`], [`Step::is_compaction`] and the lists in
-//! error messages all read the table, so adding a step kind is one row, one parser and one
+//! The step kinds of a scenario file (docs/scenario-format.md `steps`), written once: [`STEPS`]
+//! holds, for each kind, its key (`{"turn": ...}`), the profiles that run it, the keys its payload
+//! may have and its parser. [`Step::kind`], [`Step::is_memory`], [`Step::is_compaction`] and the
+//! lists in error messages all read the table, so adding a step kind is one row, one parser and one
 //! [`Step`] variant.
 
 use std::collections::BTreeSet;

@@ -1,6 +1,7 @@
-//! Properties for `lab search`: named predicates over the observables of a run (SPEC §4). A
-//! property is *violated* when its predicate holds of the final state; `lab search` looks for a
-//! generated workload that violates one and `lab search --list` prints this registry.
+//! Properties for `lab search`: named predicates over the observables of a run
+//! (docs/observables.md). A property is *violated* when its predicate holds of the final state;
+//! `lab search` looks for a generated workload that violates one and `lab search --list` prints
+//! this registry.
 
 use serde_json::Value;
 

@@ -1,6 +1,7 @@
 //! A workload as a scenario file: the [`Frame`] of fixed top-level fields a caller adds (name,
-//! provenance, profile, overrides, `expect`), the value in SPEC §3's key order, and the file text
-//! with one top-level key per line and one step per line, byte-identical on every machine.
+//! provenance, profile, overrides, `expect`), the value in docs/scenario-format.md's key order, and
+//! the file text with one top-level key per line and one step per line, byte-identical on every
+//! machine.
 
 use serde_json::{Map, Value, json};
 
@@ -46,7 +47,7 @@ impl Workload {
             .collect()
     }
 
-    /// The scenario as a JSON value, top-level keys in the order of SPEC §3.
+    /// The scenario as a JSON value, top-level keys in the order of docs/scenario-format.md.
     pub fn to_value(&self, frame: &Frame) -> Value {
         let mut top = Map::new();
         top.insert("name".into(), frame.name.clone().into());

@@ -1,4 +1,4 @@
-//! `lab gen`: seeded synthetic agent sessions in the scenario format (SPEC §3).
+//! `lab gen`: seeded synthetic agent sessions in the scenario format (docs/scenario-format.md).
 //!
 //! A workload is a list of agent-loop `turn` steps (1..k tool calls each, so every profile runs
 //! its whole pipeline before each assistant message), `idle` gaps and new `user` requests, ended

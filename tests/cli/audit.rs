@@ -1,4 +1,4 @@
-//! Regression tests for the fuzz and file-system audit (`research/fuzz_audit.md`, issue 11):
+//! Regression tests for the fuzz and file-system audit (issue 11):
 //! each rebuilds a reproducer from the audit's text and checks the lab now refuses it cleanly
 //! (exit 2, file and place named) or runs it without touching anything outside its directories.
 

@@ -1,7 +1,7 @@
-//! The experiments of SPEC §6-§7 through the binary: `lab --break`, `lab --selftest`,
-//! `lab run --break`, `lab matrix` and `lab sweep` (`lab report` and `lab verify` are in
-//! `reports`). Every value below was derived by hand from SPEC §5.1 (course-main) and §5.4
-//! (prototype) before it was asserted; the comment next to each says how.
+//! The experiments of docs/commands.md, docs/findings.md through the binary: `lab --break`, `lab
+//! --selftest`, `lab run --break`, `lab matrix` and `lab sweep` (`lab report` and `lab verify` are
+//! in `reports`). Every value below was derived by hand from docs/profiles.md (course-main) and
+//! §5.4 (prototype) before it was asserted; the comment next to each says how.
 
 use serde_json::{Value, json};
 

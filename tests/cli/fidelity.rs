@@ -1,5 +1,5 @@
 //! Constants with which the real course code crashes are refused before the run (exit 2), naming
-//! the exception and the line that would raise it (research real_code_differential.md §6 F, G).
+//! the exception and the line that would raise it (the course code run beside the lab).
 
 use crate::util::*;
 

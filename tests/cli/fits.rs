@@ -4,7 +4,7 @@
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::util::{Output, arg, lab_at_width, manifest_dir};
+use crate::util::{Output, arg, lab_at_width, manifest_dir, table_cells};
 
 const WIDTH: usize = 100;
 
@@ -126,7 +126,7 @@ fn a_profile_is_a_vertical_block_and_colour_is_asked_for() {
     assert!(lines[0].starts_with("memory-site — "), "{}", out.stdout);
     // Each key on its own line, its value indented below it; no other profile.
     let kind = lines.iter().position(|l| *l == "kind").unwrap();
-    assert_eq!(lines[kind + 1], "  memory store (SPEC §8)");
+    assert_eq!(lines[kind + 1], "  memory store (docs/memory.md)");
     assert!(!out.stdout.contains("memory-main"), "{}", out.stdout);
     let (_, _, coloured) = widest(&["--color", "always", "--break", "D3"]);
     // The new value of each change is highlighted: `pairs_intact  true → false`.
@@ -154,4 +154,83 @@ fn an_unknown_profile_names_the_known_ones() {
         "{}",
         out.stderr
     );
+}
+
+/// The tables of a boxed output: each one's header lines and body lines (between `┌`, `├` and
+/// `└`).
+fn boxed_tables(text: &str) -> Vec<(Vec<&str>, Vec<&str>)> {
+    let mut tables = Vec::new();
+    let mut current: Option<(Vec<&str>, Vec<&str>, bool)> = None;
+    for line in text.lines() {
+        if line.starts_with('┌') {
+            current = Some((Vec::new(), Vec::new(), false));
+        } else if line.starts_with('├') {
+            if let Some(table) = current.as_mut() {
+                table.2 = true;
+            }
+        } else if line.starts_with('└') {
+            if let Some((head, body, _)) = current.take() {
+                tables.push((head, body));
+            }
+        } else if let Some((head, body, in_body)) = current.as_mut() {
+            if *in_body { body } else { head }.push(line);
+        }
+    }
+    tables
+}
+
+/// `lab audit` at 100 columns: every table's header is one line of whole words and each profile
+/// one line (no cell broken mid-word: `2183/88 c/hars`), the legend says what the short headers
+/// are; at 200 columns each session is one table of all 14 columns.
+#[test]
+fn audit_tables_keep_whole_words_at_100_columns() {
+    let folder = "tests/fixtures/import/claude-code";
+    let (width, line, out) = widest(&["audit", folder]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(width <= WIDTH, "a line of {width}: {line}");
+    let tables = boxed_tables(&out.stdout);
+    // Three sessions and the totals, each split in two.
+    assert_eq!(tables.len(), 8, "{}", out.stdout);
+    let profiles = 14;
+    for (head, body) in &tables {
+        assert_eq!(head.len(), 1, "a header wraps: {head:#?}");
+        assert_eq!(body.len(), profiles, "a row wraps: {body:#?}");
+    }
+    let headers: Vec<Vec<String>> = tables.iter().map(|(h, _)| table_cells(h[0])).collect();
+    assert_eq!(
+        headers[0],
+        [
+            "profile", "dropped", "ptr lost", "unrecov", "pairs", "calls", "compacts", "vs agent"
+        ]
+    );
+    assert_eq!(
+        headers[1],
+        [
+            "profile",
+            "peak",
+            "final tok",
+            "rereads",
+            "dangling",
+            "churn",
+            "split"
+        ]
+    );
+    assert_eq!(headers[7][0..2], ["profile", "peak"]);
+    // The agent of sess-a compacted before turn 3; claude-code's peak cell is whole.
+    let peak = tables[1]
+        .1
+        .iter()
+        .map(|l| table_cells(l))
+        .find(|cells| cells[0] == "claude-code")
+        .unwrap();
+    assert!(peak[1].ends_with(" tokens"), "{peak:?}");
+    assert!(
+        out.stdout
+            .contains("ptr lost, unrecov: dropped_unsaved, pointer_lost")
+    );
+    let wide = lab_at_width(manifest_dir(), 200, &["audit", folder]);
+    let tables = boxed_tables(&wide.stdout);
+    assert_eq!(tables.len(), 4, "{}", wide.stdout);
+    assert_eq!(table_cells(tables[0].0[0]).len(), 14);
+    assert!(wide.stdout.lines().all(|l| l.width() <= 200));
 }

@@ -285,8 +285,8 @@ fn real_session_logs_import_and_audit() {
     }
     // The 2.1.88 autocompaction: the agent compacted before the third request; the usage the
     // API reported for the second response (1000 input + 165700 cache read + 10 output) plus
-    // the estimate of the results after it is what crossed 167000 (research claude_code_probe
-    // §3). The claude-code profile does not read reported usage yet (issue 14), so it does not
+    // the estimate of the results after it is what crossed 167000 (docs/probe.md,
+    // D6). The claude-code profile does not read reported usage yet (issue 14), so it does not
     // compact here; the scenario carries what it needs.
     let auto = dir
         .path()

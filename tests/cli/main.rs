@@ -4,6 +4,7 @@
 mod anywhere;
 mod audit;
 mod charts;
+mod citations;
 mod cline;
 mod combos;
 mod errors;

@@ -1,6 +1,6 @@
 //! `lab report` and `lab verify` through the binary: the fourteen report files, their `--check`
 //! (stale, missing, a lost final newline), their determinism, the checked-in `reports/` being
-//! current, and every finding of SPEC §7 reproduced by `lab verify`.
+//! current, and every finding of docs/findings.md reproduced by `lab verify`.
 
 use crate::util::{arg, lab, lab_in, lab_ok, manifest_dir, table_cells};
 
@@ -56,11 +56,11 @@ fn report_writes_fourteen_files_and_checks_them() {
         montecarlo.matches("<path class=\"interval\"").count(),
         profiles
     );
-    // FINDINGS and FIELD have 101 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11 ×3, F12,
-    // F13 ×2, F14, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity rows: A,
-    // B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, anthropic-api A1-A3, codex X1-X3, cline L1 ×2, L2, L3,
-    // opencode N1-N3, kilo K1-K3, opencode-v2 V1-V3, gemini-cli G1-G3, openhands H1-H3 and
-    // codex-remote XR1-XR3).
+    // FINDINGS and FIELD have 101 rows (F1-F4, F5 ×2, F6 ×2, F7 ×4, D2, D6 ×2, F8 ×3, F9, F10, F11
+    // ×3, F12, F13 ×2, F14, C1-C5, C6 ×2, M1-M11, seven site rows, MB1-MB5, twelve R-* fidelity
+    // rows: A, B, C ×2, D, E, H, I, J ×3, K, the observables O1-O4, anthropic-api A1-A3, codex
+    // X1-X3, cline L1 ×2, L2, L3, opencode N1-N3, kilo K1-K3, opencode-v2 V1-V3, gemini-cli G1-G3,
+    // openhands H1-H3 and codex-remote XR1-XR3).
     assert!(
         read("findings.md").contains("\n101 findings, 101 reproduced, 0 not.\n"),
         "{}",

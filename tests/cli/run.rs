@@ -1,5 +1,5 @@
-//! `lab run`, `lab explain` and `lab verify` on the F1 coverage-gap scenario (SPEC §7 F1): what
-//! they print, their JSON schema, their exit codes and their determinism.
+//! `lab run`, `lab explain` and `lab verify` on the F1 coverage-gap scenario (docs/findings.md F1):
+//! what they print, their JSON schema, their exit codes and their determinism.
 
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
 //! Insta JSON snapshots of every scenario run. The values they lock were first checked by hand
-//! against SPEC §7 and the seed (each scenario's `expect` block holds those checks); a snapshot
-//! adds the rest of the run: messages, spill store, transcripts and trace.
+//! against docs/findings.md and the seed (each scenario's `expect` block holds those checks); a
+//! snapshot adds the rest of the run: messages, spill store, transcripts and trace.
 
 use lab::experiments::verify::scenario_files;
 use lab::options::RunOptions;
@@ -83,7 +83,7 @@ fn with_spill(dir: Option<&str>) -> RunOptions {
 }
 
 /// Every break on the prototype replay, on its deep default path and on a short one. The values
-/// were checked against SPEC §7 (F6, F7) and the prototype's recorded output.
+/// were checked against docs/findings.md (F6, F7) and the prototype's recorded output.
 #[test]
 fn every_break_matches_its_snapshot() {
     use lab::experiments::breaks;

@@ -1,5 +1,5 @@
 //! The memory store and the real-directory store must give the same observables for the same
-//! path lengths (SPEC §3), for every scenario the crate ships.
+//! path lengths (docs/scenario-format.md), for every scenario the crate ships.
 
 use std::path::Path;
 
@@ -277,8 +277,8 @@ fn stores_agree_on_long_paths_archives_and_forged_pointers() {
     assert_eq!(real.observables.forged_pointers, 1);
 }
 
-/// SPEC §3 puts no rule against one directory for both stores. The real directory then lists
-/// the transcript next to the spill files; the memory store must see the same.
+/// docs/scenario-format.md puts no rule against one directory for both stores. The real directory
+/// then lists the transcript next to the spill files; the memory store must see the same.
 #[test]
 fn stores_agree_when_spill_and_transcripts_share_a_directory() {
     let dir = tempfile::tempdir().unwrap();

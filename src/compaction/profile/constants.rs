@@ -1,5 +1,5 @@
-//! A profile's numeric constants (SPEC §5): the course's `CONTEXT_LIMIT`, `KEEP_RECENT` and
-//! friends, and Claude Code's token thresholds, as one struct whose fields can also be read and
+//! A profile's numeric constants (docs/profiles.md): the course's `CONTEXT_LIMIT`, `KEEP_RECENT`
+//! and friends, and Claude Code's token thresholds, as one struct whose fields can also be read and
 //! overridden by name (`--const`, a scenario's `constants`, sweep and matrix axes).
 
 use serde_json::{Map, Value};

@@ -1,11 +1,11 @@
-//! How a profile measures the size of the context (SPEC §2): the course's
+//! How a profile measures the size of the context (docs/profiles.md): the course's
 //! `len(json.dumps(messages))`, the course site's `len(str(messages))`, or Claude Code's rough
 //! token count. Stages compare these sizes with the profile's limits.
 
 use crate::python::json::{ContentCounter, Dialect};
 use crate::transcript::{Block, Content, Message};
 
-/// How a profile measures the size of the context (SPEC §2).
+/// How a profile measures the size of the context (docs/profiles.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Estimator {
     /// `len(json.dumps(messages, default=str, ensure_ascii=False))`, the course's estimate.

@@ -1,4 +1,4 @@
-//! Profiles: one real system (or one revision of it) as a value (SPEC §5).
+//! Profiles: one real system (or one revision of it) as a value (docs/profiles.md).
 //!
 //! A profile is data: constants, marker strings, the stage order of `prepare`, default switches
 //! and provenance naming the modelled system and commit. The stages in

@@ -1,6 +1,6 @@
-//! The stage order of `prepare` as data (SPEC §4): which stages a profile runs, in which order,
-//! and which of them only run while the estimate is over `context_limit`. The stages themselves
-//! are code in [`crate::compaction::stages`].
+//! The stage order of `prepare` as data (docs/observables.md): which stages a profile runs, in
+//! which order, and which of them only run while the estimate is over `context_limit`. The stages
+//! themselves are code in [`crate::compaction::stages`].
 
 use crate::compaction::switches::name_table;
 

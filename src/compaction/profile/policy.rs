@@ -2,7 +2,7 @@
 //! carries and the stages match on (nextest's `config/elements`): how budget persists, which
 //! results micro replaces, where snip cuts, how files are named, how the compact tool and
 //! reactive compaction behave, and what happens to a result as it arrives. Each variant names
-//! the revision it models (SPEC §5).
+//! the revision it models (docs/profiles.md).
 
 /// How budget persists a large result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

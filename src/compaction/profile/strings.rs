@@ -1,4 +1,4 @@
-//! The marker strings and templates a profile writes into the history (SPEC §5): persisted
+//! The marker strings and templates a profile writes into the history (docs/profiles.md): persisted
 //! previews, micro's placeholders, snip's marker, the summary message and its labels, and the
 //! one-pass template engine [`fill`] that expands their `{name}` fields.
 

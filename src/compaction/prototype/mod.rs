@@ -1,6 +1,6 @@
 //! The companion prototype's three non-memory layers as tiny deterministic models, each with one
-//! switch (SPEC §5.4): the agent loop's stop criterion (D1), the permission gate order (D4) and
-//! the stage barrier (D5). Their observables join the compaction replay's in `lab --break`.
+//! switch (docs/profiles.md): the agent loop's stop criterion (D1), the permission gate order (D4)
+//! and the stage barrier (D5). Their observables join the compaction replay's in `lab --break`.
 
 mod agent_loop;
 mod barrier;

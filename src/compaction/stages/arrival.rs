@@ -1,14 +1,14 @@
 //! Arrival: what happens to a tool result before it enters the history.
 //!
-//! Claude Code v2.1.88 `maybePersistLargeToolResult` (toolResultStorage.ts; SPEC §5.5, C1): an
-//! empty or whitespace-only result becomes `(<tool> completed with no output)`; a result longer
-//! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read
-//! never) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
-//! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units,
-//! except Bash's (D2 of research/claude_code_probe.md §2, probed: p04): a Bash result is the
-//! raw output, measured in UTF-8 bytes with its trailing newline, and the model sees it with its
-//! leading blank lines and trailing white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`);
-//! a persisted one names its size in bytes and previews the trimmed first 30000 bytes.
+//! Claude Code v2.1.88 `maybePersistLargeToolResult` (toolResultStorage.ts; docs/profiles.md, C1):
+//! an empty or whitespace-only result becomes `(<tool> completed with no output)`; a result longer
+//! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read never)
+//! is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>` block
+//! with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units, except
+//! Bash's (D2 in docs/probe.md, probed: p04): a Bash result is the raw output, measured in UTF-8
+//! bytes with its trailing newline, and the model sees it with its leading blank lines and trailing
+//! white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`); a persisted one names its size in
+//! bytes and previews the trimmed first 30000 bytes.
 
 use crate::compaction::js_str::{js_is_space, js_trim};
 use crate::compaction::profile::{Arrival, fill};

@@ -1,15 +1,16 @@
 //! Autocompact: when the token count reaches the threshold, summarise the whole history into one
 //! message and restore the most recent files.
 //!
-//! Claude Code v2.1.88 `autoCompact.ts` / `compact.ts` (SPEC §5.5, C3-C4): threshold = window −
-//! min(max output, 20000) − 13000 tokens (167000 for a 200K window), compared with `>=` to the
-//! last usage the API reported plus the estimate of the later messages (`tokenCountWithEstimation`;
-//! measured at 166999/167000 in research/claude_code_probe.md §3, D6); one
-//! summariser call with the 9-section prompt; the history becomes the summary message (with the
-//! path of the session transcript and, for autocompact, the instruction to continue), followed by
-//! up to 5 files re-read from the most recent Reads: a file of more than 5000 tokens becomes a
-//! one-line reference, and files are accepted while their tokens together stay within 50000. The
-//! originals stay in the session transcript; CLAUDE.md is re-injected outside the history.
+//! Claude Code v2.1.88 `autoCompact.ts` / `compact.ts` (docs/profiles.md, C3-C4): threshold =
+//! window − min(max output, 20000) − 13000 tokens (167000 for a 200K window), compared with `>=` to
+//! the last usage the API reported plus the estimate of the later messages
+//! (`tokenCountWithEstimation`; measured at 166999/167000 in docs/probe.md, D6, probe scenarios p02
+//! and p03); one summariser call with the 9-section prompt; the history becomes the summary message
+//! (with the path of the session transcript and, for autocompact, the instruction to continue),
+//! followed by up to 5 files re-read from the most recent Reads: a file of more than 5000 tokens
+//! becomes a one-line reference, and files are accepted while their tokens together stay within
+//! 50000. The originals stay in the session transcript; CLAUDE.md is re-injected outside the
+//! history.
 
 use crate::compaction::profile::fill;
 use crate::compaction::store;

@@ -1,6 +1,6 @@
 //! Budget: persist the largest results of the newest batch while the batch is over budget.
 //!
-//! Course s08 `tool_result_budget` at f9e8b28 (seed 000 §3): only the last message, if it is a
+//! Course s08 `tool_result_budget` at f9e8b28 (negentropy 173-claude-code-memory-management.md §3): only the last message, if it is a
 //! user message with list content; visit its results largest first (stable); stop once the total
 //! is within `batch_budget`; skip results of at most `large` characters; persist the rest and
 //! recompute the total. Whatever is still under the budget is never spilled: that is the coverage

@@ -1,10 +1,10 @@
 //! Anthropic API context editing, strategy `clear_tool_uses_20250919` (beta header
-//! `context-management-2025-06-27`; research/peers_2026.md §2.1). Before a request whose input
-//! exceeds `edit_trigger` tokens, the server replaces the results of the oldest tool uses with a
-//! placeholder, keeping the last `keep_tool_uses`; if the edit would clear fewer than
-//! `clear_at_least` tokens it is not applied. tool_use and tool_result stay paired; only the
-//! content changes. The edit is server-side: the client still holds every original, so nothing
-//! is lost for good, but the model gets no pointer to it.
+//! `context-management-2025-06-27`; platform.claude.com/docs/en/build-with-claude/context-editing).
+//! Before a request whose input exceeds `edit_trigger` tokens, the server replaces the results of
+//! the oldest tool uses with a placeholder, keeping the last `keep_tool_uses`; if the edit would
+//! clear fewer than `clear_at_least` tokens it is not applied. tool_use and tool_result stay
+//! paired; only the content changes. The edit is server-side: the client still holds every
+//! original, so nothing is lost for good, but the model gets no pointer to it.
 
 use crate::compaction::world::World;
 use crate::error::RunError;

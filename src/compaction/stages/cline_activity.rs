@@ -1,9 +1,9 @@
-//! What Cline's `basic` compaction writes in place of the work it drops: the
-//! `<SYSTEM_NOTICE>` that lists the files read and edited and the commands run in a span of
-//! dropped messages, with the conversation's most recent assistant answers that fell in it
-//! (cline/cline `sdk/packages/core/src/extensions/context/compaction-shared.ts`
-//! `summarizeToolActivity`, `formatToolActivitySummary` and `basic-compaction.ts`
-//! `buildDroppedWorkSummaryBlock` @ 21cb8d25; research/peers_2026.md §7).
+//! What Cline's `basic` compaction writes in place of the work it drops: the `<SYSTEM_NOTICE>` that
+//! lists the files read and edited and the commands run in a span of dropped messages, with the
+//! conversation's most recent assistant answers that fell in it (cline/cline
+//! `sdk/packages/core/src/extensions/context/compaction-shared.ts` `summarizeToolActivity`,
+//! `formatToolActivitySummary` and `basic-compaction.ts` `buildDroppedWorkSummaryBlock` @ 21cb8d25;
+//! cline/cline @ 21cb8d25 sdk/packages/core/src/extensions/context/).
 
 use serde_json::{Map, Value};
 

@@ -1,16 +1,16 @@
 //! Cline's `basic` compaction, the one without a model (cline/cline
 //! `sdk/packages/core/src/extensions/context/basic-compaction.ts` `runBasicCompaction`,
-//! `compaction.ts` `createContextCompactionPrepareTurn` @ 21cb8d25; research/peers_2026.md §7).
-//! Before each request, when the estimate reaches `COMPACTION_TRIGGER_RATIO` (0.9) of the
-//! usable input (`context_window`, Cline's `DEFAULT_MAX_INPUT_TOKENS` 128000), the history is
-//! folded to a target of `floor(trigger × DEFAULT_TARGET_RATIO)` (0.7): every typed user prompt
-//! survives (trimmed; attachments only on the latest), the latest turn keeps its newest
-//! messages that fit, cut forward to an assistant message so no tool pair is split, each older
-//! turn keeps its concluding assistant answer if it fits (newest turns first), and everything
-//! else is dropped. What a prompt's turn dropped comes back as a `<SYSTEM_NOTICE>` block
-//! appended to it (files read, files edited, commands run, and any of the three most recent
-//! assistant answers that fell in the span); adjacent prompts are merged into one message.
-//! No model call; the messages file is rewritten, so nothing the fold dropped is kept.
+//! `compaction.ts` `createContextCompactionPrepareTurn` @ 21cb8d25; cline/cline @ 21cb8d25
+//! sdk/packages/core/src/extensions/context/). Before each request, when the estimate reaches
+//! `COMPACTION_TRIGGER_RATIO` (0.9) of the usable input (`context_window`, Cline's
+//! `DEFAULT_MAX_INPUT_TOKENS` 128000), the history is folded to a target of `floor(trigger ×
+//! DEFAULT_TARGET_RATIO)` (0.7): every typed user prompt survives (trimmed; attachments only on the
+//! latest), the latest turn keeps its newest messages that fit, cut forward to an assistant message
+//! so no tool pair is split, each older turn keeps its concluding assistant answer if it fits
+//! (newest turns first), and everything else is dropped. What a prompt's turn dropped comes back as
+//! a `<SYSTEM_NOTICE>` block appended to it (files read, files edited, commands run, and any of the
+//! three most recent assistant answers that fell in the span); adjacent prompts are merged into one
+//! message. No model call; the messages file is rewritten, so nothing the fold dropped is kept.
 
 use super::cline_activity::{assistant_text, notice, summarize};
 use crate::compaction::profile::cline_tokens;

@@ -1,14 +1,14 @@
-//! Codex CLI's local (inline) auto-compaction (codex-rs `core/src/compact.rs`,
-//! research/peers_2026.md §3.1). When the token count (the last reported usage plus the estimate
-//! of later messages, `get_total_token_usage`; probed: p22, p23) reaches `context_window * 9 /
-//! 10` (`ModelInfo::auto_compact_token_limit`, compared with `>=`), one summariser call runs over
-//! the history, and the history becomes: the real user messages, chosen newest first while
+//! Codex CLI's local (inline) auto-compaction (codex-rs `core/src/compact.rs`, openai/codex
+//! codex-rs/core/src/compact.rs @ e06dd0e5). When the token count (the last reported usage plus the
+//! estimate of later messages, `get_total_token_usage`; probed: p22, p23) reaches `context_window *
+//! 9 / 10` (`ModelInfo::auto_compact_token_limit`, compared with `>=`), one summariser call runs
+//! over the history, and the history becomes: the real user messages, chosen newest first while
 //! their `approx_token_count` (ceil(bytes / 4)) fits in `compact_user_tokens` (the one that
-//! overflows is cut to the remaining budget, head and tail around `[…N tokens truncated…]`),
-//! in their original order, then one user message `SUMMARY_PREFIX\n<summary>`. Every tool call,
-//! tool output and assistant message is dropped, and so is an earlier summary (a user message
-//! that starts with the prefix and a newline). The model gets no pointer; the rollout JSONL
-//! keeps the originals.
+//! overflows is cut to the remaining budget, head and tail around `[…N tokens truncated…]`), in
+//! their original order, then one user message `SUMMARY_PREFIX\n<summary>`. Every tool call, tool
+//! output and assistant message is dropped, and so is an earlier summary (a user message that
+//! starts with the prefix and a newline). The model gets no pointer; the rollout JSONL keeps the
+//! originals.
 
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;

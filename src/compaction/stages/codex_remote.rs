@@ -1,6 +1,6 @@
-//! Codex CLI's remote compaction (codex-rs `core/src/compact_remote.rs` at 683f0a68,
-//! research/peers_2026.md §3.2), the path an OpenAI provider takes. At the same trigger as local
-//! compaction (`context_window * 9 / 10`, `>=`):
+//! Codex CLI's remote compaction (codex-rs `core/src/compact_remote.rs` at 683f0a68, openai/codex
+//! codex-rs/core/src/compact_remote.rs @ 683f0a68), the path an OpenAI provider takes. At the same
+//! trigger as local compaction (`context_window * 9 / 10`, `>=`):
 //!
 //! 1. `trim_function_call_history_to_fit_context_window`: while the estimate is over the whole
 //!    window and the newest item is Codex-generated (a tool output), it is removed with its call;

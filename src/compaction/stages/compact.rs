@@ -1,6 +1,6 @@
 //! Compact: archive the history, summarise it, and replace it with one user message.
 //!
-//! Course s08 `compact_history` at f9e8b28 (seed 000 §3): the proactive path keeps nothing but
+//! Course s08 `compact_history` at f9e8b28 (negentropy 173-claude-code-memory-management.md §3): the proactive path keeps nothing but
 //! `[Compacted]`, the active request, the summary (as a JSON string, marked reference only) and
 //! the transcript path; one summariser call.
 

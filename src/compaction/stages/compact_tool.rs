@@ -1,11 +1,13 @@
 //! The compact tool: the model asks for compaction with a `compact` tool call in its batch.
 //!
-//! Course s08's `agent_loop` (research/real_code_differential.md; the site: lcc_revisions.md §1):
-//! course main and latest append the whole batch, the compact call's result included, then
-//! compact (`CompactTool::AfterBatch`). The site compacts immediately inside the tool loop,
-//! appends the results so far plus the compact result, and breaks out: the calls after it never
-//! run and the compact result answers a tool_use that was summarised away
-//! (`CompactTool::Immediate`).
+//! Course s08's `agent_loop` (shareAI-lab/learn-claude-code s08_context_compact/code.py @ b6b5f33,
+//! the f9e8b28 form; read in the fork Bill-Billion/learn-claude-code; the site:
+//! shareAI-lab/learn-claude-code s08_context_compact/code.py @ ac822662 (the site's 67a9126c; read
+//! in the fork Bill-Billion/learn-claude-code)): course main and latest append the whole batch, the
+//! compact call's result included, then compact (`CompactTool::AfterBatch`). The site compacts
+//! immediately inside the tool loop, appends the results so far plus the compact result, and breaks
+//! out: the calls after it never run and the compact result answers a tool_use that was summarised
+//! away (`CompactTool::Immediate`).
 
 use crate::compaction::profile::{CompactTool, Stage};
 use crate::compaction::world::{IncomingResult, World};

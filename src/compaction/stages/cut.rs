@@ -1,5 +1,5 @@
 //! What the stages that cut messages out of the history share: snip's and reactive's pair
-//! step-back at the tail (course s08 at f9e8b28, SPEC §5.1 "pair protection"), and the trace
+//! step-back at the tail (course s08 at f9e8b28, docs/profiles.md "pair protection"), and the trace
 //! of every result that leaves the context, naming the archive that still holds it.
 
 use crate::compaction::switches::SwitchName;

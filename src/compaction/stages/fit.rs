@@ -1,9 +1,9 @@
 //! Fit: when micro was not enough, replace the largest results by a short persisted preview.
 //!
-//! Course latest `fit_tool_results` (SPEC §5.2): every tool result, seen or not, largest first
-//! (stable); stop as soon as the estimate is within the target; each gets the persisted-output
-//! block with a 1000-char preview when that is shorter than its content. Building the block
-//! writes the spill file even when the block is not used.
+//! Course latest `fit_tool_results` (docs/profiles.md): every tool result, seen or not, largest
+//! first (stable); stop as soon as the estimate is within the target; each gets the
+//! persisted-output block with a 1000-char preview when that is shorter than its content. Building
+//! the block writes the spill file even when the block is not used.
 
 use crate::compaction::persist;
 use crate::compaction::world::World;

@@ -1,6 +1,7 @@
 //! Gemini CLI's chat compression (`packages/core/src/context/chatCompressionService.ts` at
-//! google-gemini/gemini-cli 5411f113; research/peers_2026.md §4.2). Before each turn, when the
-//! token count reaches `compress_threshold_per_mille` of the token limit (`<` is a no-op):
+//! google-gemini/gemini-cli 5411f113; google-gemini/gemini-cli @ 5411f113
+//! packages/core/src/context/chatCompressionService.ts). Before each turn, when the token count
+//! reaches `compress_threshold_per_mille` of the token limit (`<` is a no-op):
 //!
 //! 1. the function-response budget: walking from the newest result back, once the running total
 //!    would pass `function_response_budget` tokens, each older result is written to

@@ -1,14 +1,14 @@
-//! Gemini CLI's tool-output masking (`packages/core/src/context/toolOutputMaskingService.ts`
-//! at google-gemini/gemini-cli 5411f113; research/peers_2026.md §4.3), run before every turn
-//! after chat compression. Scanning back from the message before the newest
-//! (`DEFAULT_PROTECT_LATEST_TURN`), skipping the exempt tools and outputs already masked, the
-//! newest `mask_protect` tokens of tool output are protected; the one that crosses that line and
-//! every older one are prunable. When the prunable tokens reach `mask_min_prunable`, each
-//! prunable output's response (`JSON.stringify({output}, null, 2)`) is written to
-//! `tool-outputs/session-<id>/<tool>_<callId>_<random>.txt` (the lab: `<tool>_<callId>.txt`
-//! in the spill directory) and, where that saves tokens, the
-//! output becomes `<tool_output_masked>` with a preview and the file's path. The call and its
-//! response stay paired.
+//! Gemini CLI's tool-output masking (`packages/core/src/context/toolOutputMaskingService.ts` at
+//! google-gemini/gemini-cli 5411f113; google-gemini/gemini-cli @ 5411f113
+//! packages/core/src/context/toolOutputMaskingService.ts), run before every turn after chat
+//! compression. Scanning back from the message before the newest (`DEFAULT_PROTECT_LATEST_TURN`),
+//! skipping the exempt tools and outputs already masked, the newest `mask_protect` tokens of tool
+//! output are protected; the one that crosses that line and every older one are prunable. When the
+//! prunable tokens reach `mask_min_prunable`, each prunable output's response
+//! (`JSON.stringify({output}, null, 2)`) is written to
+//! `tool-outputs/session-<id>/<tool>_<callId>_<random>.txt` (the lab: `<tool>_<callId>.txt` in the
+//! spill directory) and, where that saves tokens, the output becomes `<tool_output_masked>` with a
+//! preview and the file's path. The call and its response stay paired.
 
 use serde_json::json;
 

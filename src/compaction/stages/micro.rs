@@ -1,16 +1,16 @@
 //! Micro: replace old, seen tool results with one-line placeholders.
 //!
-//! Course s08 `micro_compact` at f9e8b28 (seed 000 §3-§4, M1-M2): every tool_result block in
-//! order; with the unseen guard, drop those after the last assistant message; of the rest, every
-//! one but the last `keep_results` (Python `[:-k]`, so k = 0 replaces nothing) whose content is
-//! longer than `micro_min` becomes `[Earlier tool result saved at {path}]` when a line of it
-//! starts with `Full output: ` (the path is taken as is, unchecked) or
-//! `[Earlier tool result omitted.]` otherwise. Nothing marks a placeholder as done, so a `saved
+//! Course s08 `micro_compact` at f9e8b28 (negentropy 173-claude-code-memory-management.md §3-§4,
+//! M1-M2): every tool_result block in order; with the unseen guard, drop those after the last
+//! assistant message; of the rest, every one but the last `keep_results` (Python `[:-k]`, so k = 0
+//! replaces nothing) whose content is longer than `micro_min` becomes `[Earlier tool result saved
+//! at {path}]` when a line of it starts with `Full output: ` (the path is taken as is, unchecked)
+//! or `[Earlier tool result omitted.]` otherwise. Nothing marks a placeholder as done, so a `saved
 //! at` placeholder longer than `micro_min` is compacted again and loses its pointer (F4).
 //!
-//! Course latest (SPEC §5.2) runs it only over the limit and stops as soon as the estimate is
-//! within the target, recognises its own `saved at` placeholders and validates pointers (so it is
-//! idempotent and cannot be forged), and saves a result without pointer before replacing it.
+//! Course latest (docs/profiles.md) runs it only over the limit and stops as soon as the estimate
+//! is within the target, recognises its own `saved at` placeholders and validates pointers (so it
+//! is idempotent and cannot be forged), and saves a result without pointer before replacing it.
 //!
 //! The unseen guard is [`unseen_guard`] below; how a pointer is recognised (the idempotency
 //! defect and its fix) is `compaction/pointer.rs`.

@@ -1,10 +1,10 @@
 //! The compaction stages, one file each, shared by every profile and driven by its data.
 //!
-//! `pipeline.rs` runs the profile's pipeline (SPEC §5): for course main, budget → snip → micro →
-//! (if the estimate exceeds `context_limit`) compact. Arrival applies to each result batch as it
-//! enters the history. The course's compact tool and Claude Code's CLAUDE.md user context are the
-//! two pieces of an agent loop that change the context outside the pipeline. `cut.rs` holds what
-//! the stages that cut messages share.
+//! `pipeline.rs` runs the profile's pipeline (docs/profiles.md): for course main, budget → snip →
+//! micro → (if the estimate exceeds `context_limit`) compact. Arrival applies to each result batch
+//! as it enters the history. The course's compact tool and Claude Code's CLAUDE.md user context are
+//! the two pieces of an agent loop that change the context outside the pipeline. `cut.rs` holds
+//! what the stages that cut messages share.
 
 pub(crate) mod arrival;
 mod autocompact;

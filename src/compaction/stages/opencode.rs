@@ -1,5 +1,6 @@
-//! opencode's V1 engine (`packages/opencode/src/session/`, research/peers_2026.md §5.1) and
-//! Kilo CLI's fork of it (§6). Two pieces:
+//! opencode's V1 engine (`packages/opencode/src/session/`, anomalyco/opencode
+//! packages/opencode/src/session/compaction.ts @ 001aa6cc, overflow.ts @ 08f74b9b) and Kilo CLI's
+//! fork of it (§6). Two pieces:
 //!
 //! - **prune** (`compaction.ts` `SessionCompaction.prune`), run when the agent loop goes idle:
 //!   walking back from the newest message, the last two user turns are skipped; in older turns

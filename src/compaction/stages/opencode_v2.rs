@@ -1,12 +1,12 @@
 //! opencode's V2 engine (`packages/core/src/session/compaction.ts` @ 031a4a9c,
-//! `runner/to-llm-message.ts`; PR anomalyco/opencode#30986; research/peers_2026.md §5.2): when
-//! the count reaches `context − max(min(max output, 32000), buffer)`, the history is split at
-//! a user boundary about `keep_tokens` from the end; one summariser call covers the older part,
-//! and the newer part is serialised as text (`[User]: …`, `[Assistant]: …`, `[Assistant tool
-//! call]: name(input)`, `[Tool result]: ` and the output cut to `tool_output_chars` with
-//! `\n[truncated]`). The model then sees one user message, the `<conversation-checkpoint>`
-//! with the summary and that text; no message, tool call or result survives as such. The
-//! durable record keeps everything (modelled as the session file).
+//! `runner/to-llm-message.ts`; anomalyco/opencode packages/core/src/session/compaction.ts @
+//! 031a4a9c (PR anomalyco/opencode#30986)): when the count reaches `context − max(min(max output,
+//! 32000), buffer)`, the history is split at a user boundary about `keep_tokens` from the end; one
+//! summariser call covers the older part, and the newer part is serialised as text (`[User]: …`,
+//! `[Assistant]: …`, `[Assistant tool call]: name(input)`, `[Tool result]: ` and the output cut to
+//! `tool_output_chars` with `\n[truncated]`). The model then sees one user message, the
+//! `<conversation-checkpoint>` with the summary and that text; no message, tool call or result
+//! survives as such. The durable record keeps everything (modelled as the session file).
 
 use crate::compaction::world::World;
 use crate::compaction::{archive, store};

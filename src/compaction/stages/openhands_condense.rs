@@ -1,7 +1,8 @@
 //! OpenHands SDK's `LLMSummarizingCondenser` (openhands-sdk `context/condenser/
 //! llm_summarizing_condenser.py` and `base.py` at OpenHands/software-agent-sdk 611629e6;
-//! research/peers_2026.md §9). The view is the system prompt event, which the lab's history
-//! does not hold, then one event per message. Before each LLM call:
+//! OpenHands/software-agent-sdk @ 611629e6 openhands-sdk/openhands/sdk/context/condenser/). The
+//! view is the system prompt event, which the lab's history does not hold, then one event per
+//! message. Before each LLM call:
 //!
 //! - reasons: more than `max_events` events (soft), or, when `context_window` is set, more
 //!   tokens than it (hard);

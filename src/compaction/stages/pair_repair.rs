@@ -1,7 +1,7 @@
 //! Pair repair: before a request, make every tool_use answered exactly once and drop results
 //! that answer nothing.
 //!
-//! Claude Code v2.1.88 `ensureToolResultPairing` (messages.ts; SPEC §5.5, C6): a tool_use id
+//! Claude Code v2.1.88 `ensureToolResultPairing` (messages.ts; docs/profiles.md, C6): a tool_use id
 //! seen in an earlier assistant message is dropped (an emptied message says `[Tool use
 //! interrupted]`); the user message after an assistant message loses its orphan and duplicate
 //! results and gets `[Tool result missing due to internal error]` results for the missing ids

@@ -1,6 +1,7 @@
 //! The pipeline runner: one stage as a scenario's `stage` step asks, or the profile's whole
-//! `prepare` pipeline (SPEC §5; course s08 `prepare` at f9e8b28, seed 000 §3). The pipeline is the
-//! profile's data (`Pipe`); this file only walks it.
+//! `prepare` pipeline (docs/profiles.md; course s08 `prepare` at f9e8b28, negentropy
+//! 173-claude-code-memory-management.md §3). The pipeline is the profile's data (`Pipe`); this file
+//! only walks it.
 
 use crate::compaction::pairs;
 use crate::compaction::profile::{Pipe, Stage};

@@ -1,7 +1,7 @@
 //! Reactive: the prompt-too-long path. Archive, keep the last `keep_messages` messages (stepping
 //! back over a tool_use whose results the tail starts with), summarise the head.
 //!
-//! Course s08 `reactive_compact` at f9e8b28 (seed 000 §3): unlike the proactive path it keeps a
+//! Course s08 `reactive_compact` at f9e8b28 (negentropy 173-claude-code-memory-management.md §3): unlike the proactive path it keeps a
 //! tail, so it is the less destructive of the two. With at most `keep_messages` messages the
 //! course summarises everything and keeps nothing (its `if tail_start` branches).
 

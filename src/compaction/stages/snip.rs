@@ -1,6 +1,6 @@
 //! Snip: cut the middle of a long history, keeping a head and a tail.
 //!
-//! Course s08 `snip_compact` at f9e8b28 (seed 000 §5, M3): nothing while the history has at most
+//! Course s08 `snip_compact` at f9e8b28 (negentropy 173-claude-code-memory-management.md §5, M3): nothing while the history has at most
 //! `snip_max` messages; keep `snip_head` messages and the last `snip_max - snip_head`; with pair
 //! protection, widen the head over the tool results answering its last tool_use and step the tail
 //! back over a tool_use whose results it starts with. The middle becomes one user message naming

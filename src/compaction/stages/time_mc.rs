@@ -1,14 +1,14 @@
 //! Time-based microcompact: after an idle gap the prompt cache is cold, so old tool results are
 //! cleared before the next request.
 //!
-//! Claude Code v2.1.88 `microCompact.ts` / `timeBasedMCConfig.ts` (SPEC §5.5, C2): when the gap
-//! since the last assistant message is at least 60 minutes, every tool_result of a compactable
+//! Claude Code v2.1.88 `microCompact.ts` / `timeBasedMCConfig.ts` (docs/profiles.md, C2): when the
+//! gap since the last assistant message is at least 60 minutes, every tool_result of a compactable
 //! tool (Read, Bash, PowerShell, Grep, Glob, WebSearch, WebFetch, Edit, Write, by the name of its
 //! tool_use) except the last `max(1, 5)` becomes `[Old tool result content cleared]`. Already
-//! cleared results are skipped. The originals stay in the session transcript. The shipped build
-//! has it off (GrowthBook `tengu_slate_heron`, and REPL-only when on); so has the profile, switch
-//! `time_based_mc` (D11 of research/claude_code_probe.md §4: switched on, an interactive resume
-//! after 120 minutes cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
+//! cleared results are skipped. The originals stay in the session transcript. The shipped build has
+//! it off (GrowthBook `tengu_slate_heron`, and REPL-only when on); so has the profile, switch
+//! `time_based_mc` (D11 in docs/probe.md: switched on, an interactive resume after 120 minutes
+//! cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
 
 use std::collections::BTreeSet;
 

@@ -1,7 +1,7 @@
-//! Claude Code's user context: the meta user message `prependUserContext` sends before the
-//! history on every request (v2.1.88; SPEC §5.5). It carries the scenario's CLAUDE.md under the
-//! memory instruction prompt, and the date, fixed so that runs are deterministic. The history
-//! pins it, so no compaction removes it.
+//! Claude Code's user context: the meta user message `prependUserContext` sends before the history
+//! on every request (v2.1.88; docs/profiles.md). It carries the scenario's CLAUDE.md under the
+//! memory instruction prompt, and the date, fixed so that runs are deterministic. The history pins
+//! it, so no compaction removes it.
 
 use crate::transcript::Message;
 

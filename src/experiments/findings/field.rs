@@ -18,7 +18,7 @@ macro_rules! scenario {
 pub const FIELD: &[Finding] = &[
     Finding {
         id: "A1",
-        source: "peers_2026 §2.1 (context editing clear_tool_uses_20250919: trigger 100000 input tokens, 'once the prompt exceeds')",
+        source: "platform.claude.com/docs/en/build-with-claude/context-editing (clear_tool_uses_20250919: trigger 100000 input tokens, 'once the prompt exceeds')",
         shows: "Anthropic API context editing clears nothing at exactly 100000 input tokens and clears all but the last 3 tool results to `[cleared]` one token above.",
         check: scenario!(
             "scenarios/a1-anthropic-api-edit-trigger.json",
@@ -27,7 +27,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "A2",
-        source: "peers_2026 §2.1 ('Your client application maintains the full, unmodified conversation history')",
+        source: "platform.claude.com/docs/en/build-with-claude/context-editing ('Your client application maintains the full, unmodified conversation history')",
         shows: "A cleared result leaves the model no pointer (dropped_unsaved 3) but the client keeps the unedited history, so nothing is unrecoverable; pairs stay valid.",
         check: scenario!(
             "scenarios/a2-anthropic-api-no-pointer-but-client-keeps.json",
@@ -36,7 +36,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "A3",
-        source: "peers_2026 §2.1 (clear_at_least: the strategy is not applied when it cannot clear that many tokens)",
+        source: "platform.claude.com/docs/en/build-with-claude/context-editing (clear_at_least: the strategy is not applied when it cannot clear that many tokens)",
         shows: "With clear_at_least 50000 an edit that would save 24998 tokens is not applied: the prompt stays over the trigger with nothing cleared.",
         check: scenario!(
             "scenarios/a3-anthropic-api-clear-at-least.json",
@@ -45,7 +45,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "X1",
-        source: "peers_2026 §3.1, §3.3 (codex-rs compact.rs @ 0100b103, openai_models.rs, context_manager/history.rs get_total_token_usage)",
+        source: "openai/codex codex-rs/core/src/compact.rs @ 0100b103, codex-rs/protocol/src/openai_models.rs, context_manager/history.rs get_total_token_usage",
         shows: "Codex compacts at 244800 tokens (272000 × 9 / 10, >=; the last reported usage plus the estimate of later messages) and not at 244799; every tool call and output leaves the history with no placeholder, the rollout keeps them.",
         check: scenario!(
             "scenarios/x1-codex-trigger.json",
@@ -54,7 +54,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "X2",
-        source: "peers_2026 §3.1 (codex-rs compact.rs build_compacted_history_with_limit, truncate.rs)",
+        source: "openai/codex codex-rs/core/src/compact.rs @ e06dd0e5 (build_compacted_history_with_limit), truncate.rs",
         shows: "User messages are kept newest first within the token budget; an older request that overflows a small remainder is cut to the first bytes of the truncation marker, nothing of it left.",
         check: scenario!(
             "scenarios/x2-codex-user-cap.json",
@@ -63,7 +63,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "X3",
-        source: "peers_2026 §3.1, §3.6 (collect_user_messages skips the summary; the rollout)",
+        source: "openai/codex codex-rs/core/src/compact.rs @ e06dd0e5 (collect_user_messages skips the summary; the rollout keeps the items)",
         shows: "A second compaction drops the first summary (only the user messages and the new summary remain); tool outputs are gone from the history but recoverable from the rollout.",
         check: scenario!(
             "scenarios/x3-codex-second-compaction.json",
@@ -72,7 +72,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "L1",
-        source: "peers_2026 §7 (cline/cline basic-compaction.ts, compaction-shared.ts, compaction.ts @ 21cb8d25)",
+        source: "cline/cline sdk/packages/core/src/extensions/context/basic-compaction.ts, compaction-shared.ts, compaction.ts @ 21cb8d25",
         shows: "Cline's basic compaction does not fire at 899 tokens (0.9 × 1000 = 900, ceil(JSON length / 3) per message): every message stays.",
         check: scenario!(
             "scenarios/l1-cline-below.json",
@@ -81,7 +81,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "L1",
-        source: "peers_2026 §7 (runBasicCompaction, summarizeToolActivity @ 21cb8d25)",
+        source: "cline/cline basic-compaction.ts @ 21cb8d25 (runBasicCompaction, summarizeToolActivity)",
         shows: "At 900 it folds without a model: the new result does not fit the 630 target and is dropped before the model saw it; a SYSTEM_NOTICE names the file and line range read, no archive keeps the output.",
         check: scenario!(
             "scenarios/l1-cline-trigger.json",
@@ -90,7 +90,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "L2",
-        source: "peers_2026 §7 (findCutIndex/isSafeCutBoundary, PRESERVED_ASSISTANT_TEXT_COUNT, extractDiffLineRange @ 21cb8d25)",
+        source: "cline/cline compaction-shared.ts @ 21cb8d25 (findCutIndex/isSafeCutBoundary, PRESERVED_ASSISTANT_TEXT_COUNT, extractDiffLineRange)",
         shows: "A fold keeps the prompts, older turns' final answers and the latest turn's tail from an assistant message: an output that fit goes with its call, so pairs stay intact; the notices carry paths, edit ranges, commands and the last 3 assistant texts only.",
         check: scenario!(
             "scenarios/l2-cline-what-survives.json",
@@ -99,7 +99,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "L3",
-        source: "cline/cline#5668, #5616, #9510 (peers_2026 §12 row 20); basic-compaction.ts typed prompts mandatory",
+        source: "cline/cline#5668, #5616, #9510; basic-compaction.ts @ 21cb8d25: typed prompts mandatory",
         shows: "A first prompt over the trigger is never folded, so every request folds again: each tool output is dropped before the model sees it, the model reads the same file again, and notices stack on the prompt.",
         check: scenario!(
             "scenarios/l3-cline-prompt-loop.json",
@@ -108,7 +108,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "N1",
-        source: "peers_2026 §5.1 (opencode overflow.ts @ 08f74b9b, compaction.ts @ 001aa6cc, message-v2.ts @ 007a9409)",
+        source: "anomalyco/opencode packages/opencode/src/session/overflow.ts @ 08f74b9b, compaction.ts @ 001aa6cc, message-v2.ts @ 007a9409",
         shows: "opencode compacts at usable = input − min(20000, max output) (scaled: 800) and not one token below; the model then sees only `What did we do so far?`, the summary and `Continue …`, the new prompt included behind it; the database keeps everything.",
         check: scenario!(
             "scenarios/n1-opencode-trigger.json",
@@ -122,7 +122,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "N2",
-        source: "peers_2026 §5.1 (SessionCompaction.prune @ 001aa6cc, PRUNE_PROTECT/PRUNE_MINIMUM)",
+        source: "anomalyco/opencode packages/opencode/src/session/compaction.ts @ 001aa6cc (SessionCompaction.prune, PRUNE_PROTECT/PRUNE_MINIMUM)",
         shows: "Prune skips the last two user turns, keeps the newest 40000 (scaled 400) output tokens and clears older outputs to `[Old tool result content cleared]`, no pointer; opencode's database keeps the original.",
         check: scenario!(
             "scenarios/n2-opencode-prune.json",
@@ -131,7 +131,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "N3",
-        source: "anomalyco/opencode#30807 (peers_2026 §12 row 18)",
+        source: "anomalyco/opencode#30807",
         shows: "A read cleared by prune is read again: the placeholder carries no pointer to the database copy.",
         check: scenario!(
             "scenarios/n3-opencode-prune-reread.json",
@@ -140,7 +140,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "K1",
-        source: "peers_2026 §6 (Kilo-Org/kilocode compaction.ts @ 3e5384d4, kilocode_change)",
+        source: "Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d4 (kilocode_change)",
         shows: "Kilo prunes as opencode does but erases the output from its database: the pruned result is unrecoverable (opencode: recoverable).",
         check: scenario!(
             "scenarios/k1-kilo-destructive-prune.json",
@@ -149,7 +149,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "K2",
-        source: "peers_2026 §5.1, §6 (prune acts only if pruned > PRUNE_MINIMUM)",
+        source: "Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d4 (prune acts only if pruned > PRUNE_MINIMUM)",
         shows: "At exactly PRUNE_MINIMUM prunable tokens (scaled 200) Kilo prunes nothing; one token more and the output is erased.",
         check: scenario!(
             "scenarios/k2-kilo-prune-minimum.json",
@@ -158,7 +158,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "K3",
-        source: "peers_2026 §6 (Kilo compaction.ts @ 3e5384d4: process, the continue message)",
+        source: "Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d4 (process, the continue message)",
         shows: "After a compaction Kilo's database still holds every message behind the summary, except the output its prune erased: one result of five is unrecoverable.",
         check: scenario!(
             "scenarios/k3-kilo-compaction-after-prune.json",
@@ -167,7 +167,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "V1",
-        source: "peers_2026 §5.2 (opencode packages/core compaction.ts @ 031a4a9c, to-llm-message.ts)",
+        source: "anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9c, to-llm-message.ts (PR anomalyco/opencode#30986)",
         shows: "opencode V2 compacts at context − max(min(output, 32000), buffer) (scaled: 700) and not one token below; the model then sees one checkpoint message, the summary and the latest exchange as text; the record keeps everything.",
         check: scenario!(
             "scenarios/v1-opencode-v2-trigger.json",
@@ -181,7 +181,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "V2",
-        source: "peers_2026 §5.2 (serializeRecentMessage, TOOL_OUTPUT_MAX_CHARS = 2_000)",
+        source: "anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9c (serializeRecentMessage, TOOL_OUTPUT_MAX_CHARS = 2_000)",
         shows: "The newest messages survive only as text in the checkpoint: a kept tool output is cut to 2000 chars (scaled 200) and `[truncated]`, no tool result block remains; the originals are in the durable record.",
         check: scenario!(
             "scenarios/v2-opencode-v2-what-survives.json",
@@ -190,7 +190,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "V3",
-        source: "peers_2026 §5.2 (findTailStart: the newest entry always, then back to a user boundary)",
+        source: "anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9c (findTailStart: the newest entry always, then back to a user boundary)",
         shows: "The kept tail starts at a user message, so it can far exceed keep_tokens (76 tokens kept for 10) to keep a turn's calls and results together.",
         check: scenario!(
             "scenarios/v3-opencode-v2-user-boundary.json",
@@ -199,7 +199,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "G1",
-        source: "peers_2026 §4.2 (gemini-cli chatCompressionService.ts @ 5411f113)",
+        source: "google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts @ 5411f113",
         shows: "Gemini CLI compresses at 524288 tokens (0.5 × 1048576, >=) and not at 524287, with two model calls; older outputs past the 50000-token budget are written to tool-outputs/ even when compressed away (orphans).",
         check: scenario!(
             "scenarios/g1-gemini-cli-trigger.json",
@@ -213,7 +213,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "G2",
-        source: "peers_2026 §4.3 (gemini-cli toolOutputMaskingService.ts @ 5411f113)",
+        source: "google-gemini/gemini-cli packages/core/src/context/toolOutputMaskingService.ts @ 5411f113",
         shows: "Tool-output masking at 30000 prunable tokens past the newest 50000: the output becomes a head/tail preview and a path to a file holding it, so nothing is lost and the pair stays.",
         check: scenario!(
             "scenarios/g2-gemini-cli-mask.json",
@@ -222,7 +222,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "G3",
-        source: "peers_2026 §4.2, §12 (google-gemini/gemini-cli#8586, #15225, #6300)",
+        source: "google-gemini/gemini-cli chatCompressionService.ts @ 5411f113; google-gemini/gemini-cli#8586, #15225, #6300",
         shows: "With a tool loop after the last user message, compression can only cut before it: it shrinks by 2.4%, then by nothing, and fires at every request, two model calls each.",
         check: scenario!(
             "scenarios/g3-gemini-cli-churn.json",
@@ -231,7 +231,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "H1",
-        source: "peers_2026 §9 (software-agent-sdk llm_summarizing_condenser.py @ 611629e6)",
+        source: "OpenHands/software-agent-sdk openhands-sdk/openhands/sdk/context/condenser/llm_summarizing_condenser.py @ 611629e6",
         shows: "The OpenHands condenser fires at 241 events (max_size 240, >) and not at 240: it keeps the first 2 events and the newest 117, and one summary stands for the 122 between.",
         check: scenario!(
             "scenarios/h1-openhands-trigger.json",
@@ -240,7 +240,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "H2",
-        source: "peers_2026 §9 (tool_call_matching.py manipulation indices)",
+        source: "OpenHands/software-agent-sdk @ 611629e6 (tool_call_matching.py manipulation indices)",
         shows: "A forgotten range that would end between an action and its observation is extended past the observation: the pair goes whole, no call is left without its result; the event store keeps it.",
         check: scenario!(
             "scenarios/h2-openhands-pairs.json",
@@ -249,7 +249,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "H3",
-        source: "peers_2026 §9 (Reason.TOKENS, get_suffix_length_for_token_reduction)",
+        source: "OpenHands/software-agent-sdk llm_summarizing_condenser.py @ 611629e6 (Reason.TOKENS, get_suffix_length_for_token_reduction)",
         shows: "With the model's input limit set, more tokens than it (1001 > 1000, not 1000) is a hard condensation down to half the limit: both tool outputs leave the view whole, summarised.",
         check: scenario!(
             "scenarios/h3-openhands-token-limit.json",
@@ -258,7 +258,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "XR1",
-        source: "peers_2026 §3.2 (codex-rs compact_remote.rs @ 683f0a68)",
+        source: "openai/codex codex-rs/core/src/compact_remote.rs @ 683f0a68",
         shows: "Codex's remote compaction fires at 244800 tokens and not at 244799; only the user messages and one opaque compaction item come back, every call and output is gone (the rollout keeps them).",
         check: scenario!(
             "scenarios/r1-codex-remote-trigger.json",
@@ -267,7 +267,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "XR2",
-        source: "peers_2026 §3.2 (trim_function_call_history_to_fit_context_window)",
+        source: "openai/codex codex-rs/core/src/compact_remote.rs @ 683f0a68 (trim_function_call_history_to_fit_context_window)",
         shows: "Over the whole window, the newest tool output and its call are removed before the compaction call: the summariser never sees the output the model asked for last.",
         check: scenario!(
             "scenarios/r2-codex-remote-trim.json",
@@ -276,7 +276,7 @@ pub const FIELD: &[Finding] = &[
     },
     Finding {
         id: "XR3",
-        source: "peers_2026 §3.2 (process_compacted_history)",
+        source: "openai/codex codex-rs/core/src/compact_remote.rs @ 683f0a68 (process_compacted_history)",
         shows: "A second remote compaction replaces the first item and drops the model's own text: the user messages and one new opaque item are all that remain.",
         check: scenario!(
             "scenarios/r3-codex-remote-second-compaction.json",

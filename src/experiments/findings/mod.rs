@@ -1,6 +1,6 @@
-//! The findings that `lab verify` and `lab report` check: a registry of every finding of SPEC §7
-//! (`registry`, data) and the runs that measure each one against its expected values
-//! (`evaluate`).
+//! The findings that `lab verify` and `lab report` check: a registry of every finding of
+//! docs/findings.md (`registry`, data) and the runs that measure each one against its expected
+//! values (`evaluate`).
 
 mod evaluate;
 mod field;

@@ -1,6 +1,7 @@
-//! The record file format of memory-main (s09 at f9e8b28, research/lcc_revisions.md §2):
-//! `\w` slugs, YAML frontmatter written by PyYAML's `safe_dump` and read back by `safe_load`,
-//! and `- [name](file) - description` index lines with whitespace collapsed.
+//! The record file format of memory-main (s09 at f9e8b28, shareAI-lab/learn-claude-code
+//! s09_memory/code.py @ 168fff8): `\w` slugs, YAML frontmatter written by PyYAML's `safe_dump` and
+//! read back by `safe_load`, and `- [name](file) - description` index lines with whitespace
+//! collapsed.
 
 use crate::memory::record::{Record, collapse};
 use crate::python::json::splitlines;

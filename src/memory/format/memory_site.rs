@@ -1,7 +1,7 @@
 //! The record file format of memory-site, the older s09 the course web site shows
-//! (research/lcc_revisions.md §1 "Site s09"): slugs by two replaces, frontmatter written by hand
-//! (`name: {name}` lines, nothing quoted), a colon-splitting parser, and `- [name](file) — desc`
-//! index lines.
+//! (shareAI-lab/learn-claude-code @ 67a9126c, site-track s09): slugs by two replaces, frontmatter
+//! written by hand (`name: {name}` lines, nothing quoted), a colon-splitting parser, and `-
+//! [name](file) — desc` index lines.
 
 use crate::memory::record::Record;
 use crate::python::json::{char_prefix, splitlines};

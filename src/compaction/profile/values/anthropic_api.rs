@@ -1,9 +1,10 @@
 //! An agent built on the Anthropic Messages API's own context management: context editing
-//! `clear_tool_uses_20250919` with its documented defaults (research/peers_2026.md §2.1). Not a
-//! revision of the course or of Claude Code, so it is written in full; the course stage
-//! policies hold the course's values only because every profile must name one, and no stage
-//! this profile runs reads them. The client keeps the unedited history (the edit is
-//! server-side), modelled as a session file every message is appended to.
+//! `clear_tool_uses_20250919` with its documented defaults
+//! (platform.claude.com/docs/en/build-with-claude/context-editing). Not a revision of the course or
+//! of Claude Code, so it is written in full; the course stage policies hold the course's values
+//! only because every profile must name one, and no stage this profile runs reads them. The client
+//! keeps the unedited history (the edit is server-side), modelled as a session file every message
+//! is appended to.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
@@ -22,7 +23,7 @@ pub const ANTHROPIC_API: Profile = Profile {
     provenance: Provenance {
         system: "Anthropic Messages API context editing clear_tool_uses_20250919 (beta context-management-2025-06-27), defaults",
         sources: &[
-            "research/peers_2026.md §2.1 (platform.claude.com/docs/en/build-with-claude/context-editing: trigger 100000 input tokens, keep 3 tool uses, clear_at_least, exclude_tools; \"once the prompt exceeds this threshold\"; an edit that cannot clear clear_at_least is not applied)",
+            "platform.claude.com/docs/en/build-with-claude/context-editing (trigger 100000 input tokens, keep 3 tool uses, clear_at_least, exclude_tools; \"once the prompt exceeds this threshold\"; an edit that cannot clear clear_at_least is not applied)",
             "langchain-ai/langchain libs/langchain_v1/langchain/agents/middleware/context_editing.py (ClearToolUsesEdit, the documented mirror: edits only when the count is over the trigger; placeholder \"[cleared]\")",
         ],
         absent: &[

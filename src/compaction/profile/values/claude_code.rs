@@ -1,9 +1,9 @@
-//! Claude Code v2.1.88 as the public source shows it (the source map of 2026-03-31; SPEC §5.5,
-//! seed 003). Not a revision of the course, so it is written in full rather than as differences
-//! from [`COURSE_MAIN`](super::COURSE_MAIN): it shares none of the course's stages. The course
-//! stage policies (`persist`, `micro`, `target_per_mille`, `snip_*`, `transcript_name`,
-//! `reactive_small`) hold the course's values only because every profile must name one; no
-//! stage Claude Code runs reads them.
+//! Claude Code v2.1.88 as the public source shows it (the source map of 2026-03-31;
+//! docs/profiles.md). Not a revision of the course, so it is written in full rather than
+//! as differences from [`COURSE_MAIN`](super::COURSE_MAIN): it shares none of the course's stages.
+//! The course stage policies (`persist`, `micro`, `target_per_mille`, `snip_*`, `transcript_name`,
+//! `reactive_small`) hold the course's values only because every profile must name one; no stage
+//! Claude Code runs reads them.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
@@ -17,18 +17,19 @@ const PIPELINE: &[Pipe] = &[
     Pipe::Run(Stage::PairRepair),
 ];
 
-/// Claude Code v2.1.88 as the public source shows it (SPEC §5.5, seed 003): per-tool persistence
-/// as results arrive, time-based microcompact after an idle hour (off by default, as shipped), autocompact at window −
-/// min(max_output, 20000) − 13000 tokens with a 9-section summary, restored files and CLAUDE.md,
-/// every message in the session transcript, and pair repair before each request.
+/// Claude Code v2.1.88 as the public source shows it (docs/profiles.md): per-tool
+/// persistence as results arrive, time-based microcompact after an idle hour (off by default, as
+/// shipped), autocompact at window − min(max_output, 20000) − 13000 tokens with a 9-section
+/// summary, restored files and CLAUDE.md, every message in the session transcript, and pair repair
+/// before each request.
 pub const CLAUDE_CODE: Profile = Profile {
     name: "claude-code",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
         system: "Claude Code v2.1.88 (the public source map of 2026-03-31), external build, default 200K-token model",
         sources: &[
-            "seeds/003_8a618625ef9fbc37.txt (five drawers: persist, snip, microcompact, collapse, autocompact)",
-            "research/production_pipelines.md §1 (query.ts order, toolResultStorage.ts, microCompact.ts, autoCompact.ts, compact.ts)",
+            "claude-code-best/claude-code @ f90eee85d src/query.ts (the five stages in order: tool-result budget, snip, microcompact, context collapse, autocompact)",
+            "claude-code-best/claude-code @ f90eee85d (the Claude Code 2.1.88 source map: query.ts order, toolResultStorage.ts, microCompact.ts, autoCompact.ts, compact.ts)",
             "src/utils/toolResultStorage.ts, src/services/compact/*.ts, src/utils/messages.ts as mirrored in Iam-Shoaib/claude-code @ 71b18827",
         ],
         absent: &[
@@ -78,7 +79,7 @@ pub const CLAUDE_CODE: Profile = Profile {
     ],
     // Only time_based_mc and pair_repair are Claude Code's; the rest are off (or, for the
     // prototype's gate, correct) because it has no such mechanism. time_based_mc is off as a
-    // stock external user gets it (D11 of research/claude_code_probe.md §4: GrowthBook
+    // stock external user gets it (D11 in docs/probe.md: GrowthBook
     // `tengu_slate_heron` defaults to disabled, and even when on it runs only for the REPL's
     // main thread, never in `-p`/SDK use); switched on it matches the real agent exactly.
     switches: Switches {

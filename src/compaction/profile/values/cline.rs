@@ -1,8 +1,8 @@
-//! Cline (SDK core, `cline/cline` @ 21cb8d25), its `basic` compaction strategy: the one that
-//! needs no model (research/peers_2026.md §7). Written in full; the course stage policies hold
-//! the course's values only because every profile must name one, and no stage this profile
-//! runs reads them. Cline rewrites the session's messages file with the folded history, so no
-//! session file is kept.
+//! Cline (SDK core, `cline/cline` @ 21cb8d25), its `basic` compaction strategy: the one that needs
+//! no model (cline/cline @ 21cb8d25 sdk/packages/core/src/extensions/context/). Written in full;
+//! the course stage policies hold the course's values only because every profile must name one, and
+//! no stage this profile runs reads them. Cline rewrites the session's messages file with the
+//! folded history, so no session file is kept.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,

@@ -1,9 +1,9 @@
-//! OpenAI Codex CLI (codex-rs), local (inline) compaction (research/peers_2026.md §3.1,
-//! research/production_pipelines.md §3.1). Not a revision of the course or of Claude Code, so
-//! it is written in full; the course stage policies hold the course's values only because every
+//! OpenAI Codex CLI (codex-rs), local (inline) compaction (openai/codex
+//! codex-rs/core/src/compact.rs @ e06dd0e5). Not a revision of the course or of Claude Code, so it
+//! is written in full; the course stage policies hold the course's values only because every
 //! profile must name one, and no stage this profile runs reads them. The rollout JSONL
-//! (`~/.codex/sessions/…/rollout-….jsonl`) gets every item as it is recorded and keeps the
-//! earlier items after a compaction, modelled as a session file every message is appended to.
+//! (`~/.codex/sessions/…/rollout-….jsonl`) gets every item as it is recorded and keeps the earlier
+//! items after a compaction, modelled as a session file every message is appended to.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
@@ -34,7 +34,7 @@ pub const CODEX: Profile = Profile {
             "codex-rs/core/src/truncate.rs, the TruncationPolicy::Tokens version compact.rs calls (library find_string id 13711966124): approx_token_count = ceil(bytes / 4); truncate_with_byte_estimate keeps head and tail of 4 × budget bytes with marker \"[…N tokens truncated…]\" and a newline",
             "openai/codex codex-rs/core/src/context_manager/history.rs get_total_token_usage (library find_string: the last response's reported total_tokens plus estimate_item_token_count of the items after the last model-generated item)",
             "openai/codex codex-rs/utils/output-truncation/src/lib.rs formatted_truncate_text and codex-rs/utils/string/src/truncate.rs truncate_middle_with_token_budget (the warning line, Total output lines, head and tail halves around …N tokens truncated…); the 10000-token truncation_policy of gpt-5.5 in @openai/codex 0.171.0's model list; measured by lab probe --agent codex (conformance/codex-0.171.0/); the rollout of a 0.171.0 run keeps the whole output in its item_completed event (50634 bytes of JSON for a 50000-byte output) beside the capped function_call_output",
-            "codex-rs/protocol/src/openai_models.rs ModelInfo::auto_compact_token_limit = min(configured, context_window * 9 / 10) (library find_string id 54586842501); run_turn: total_usage_tokens >= auto_compact_limit (id 58595352496); research/production_pipelines.md §3.1, research/peers_2026.md §3.3 (272000 window, trigger 244800)",
+            "codex-rs/protocol/src/openai_models.rs ModelInfo::auto_compact_token_limit = min(configured, context_window * 9 / 10) (library find_string id 54586842501); run_turn: total_usage_tokens >= auto_compact_limit (id 58595352496); openai/codex codex-rs/core/src/compact.rs, openai/codex codex-rs/protocol/src/openai_models.rs (auto_compact_token_limit) (272000 window, trigger 244800)",
         ],
         absent: &[
             "the trigger's estimate of the items after the last reported usage: codex counts each item's serialised JSON bytes / 4, the lab its own estimate of the later messages (Claude Code's round(length / 4) per block); without a reported usage the lab's estimate of everything",

@@ -1,8 +1,8 @@
-//! OpenAI Codex CLI (codex-rs), remote compaction, the path an OpenAI provider takes
-//! (research/peers_2026.md §3.2). Written in full, like `codex`; the course stage policies hold
-//! the course's values only because every profile must name one, and no stage this profile runs
-//! reads them. The rollout JSONL keeps every item as it is recorded and the replacement history,
-//! modelled as a session file every message is appended to.
+//! OpenAI Codex CLI (codex-rs), remote compaction, the path an OpenAI provider takes (openai/codex
+//! codex-rs/core/src/compact_remote.rs @ 683f0a68). Written in full, like `codex`; the course stage
+//! policies hold the course's values only because every profile must name one, and no stage this
+//! profile runs reads them. The rollout JSONL keeps every item as it is recorded and the
+//! replacement history, modelled as a session file every message is appended to.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
@@ -24,7 +24,7 @@ pub const CODEX_REMOTE: Profile = Profile {
             "openai/codex codex-rs/core/src/compact_remote.rs @ 683f0a6897c3835f32556f3ddf6542f94689f401 (trim_function_call_history_to_fit_context_window: while the estimate > context_window and the last item is_codex_generated_item, remove_last_item; compact_conversation_history with no tools; process_compacted_history: should_keep_compacted_history_item keeps real user messages, assistant messages and Compaction items, drops developer messages, reasoning, every tool call and output; CompactedItem{message: \"\", replacement_history})",
             "codex-rs/core/src/context_manager (is_codex_generated_item: FunctionCallOutput, CustomToolCallOutput, developer messages; library find_string id 65800209197)",
             "the server's answer: the user messages followed by one opaque `compaction` item standing for everything else (vercel.com/docs/ai-gateway/sdks-and-apis/responses/compaction, citing developers.openai.com/api/docs/guides/compaction); CompactionBody.encrypted_content (OpenAI API schema)",
-            "codex-rs/protocol/src/openai_models.rs auto_compact_token_limit = context_window * 9 / 10 (as for codex); research/peers_2026.md §3.2, §3.3",
+            "codex-rs/protocol/src/openai_models.rs auto_compact_token_limit = context_window * 9 / 10 (as for codex); openai/codex codex-rs/core/src/compact_remote.rs @ 683f0a68; openai/codex codex-rs/protocol/src/openai_models.rs (auto_compact_token_limit)",
         ],
         absent: &[
             "the trigger compares codex's server-reported total_usage_tokens; the lab compares its own estimate (round(length / 4) per block)",

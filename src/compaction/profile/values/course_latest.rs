@@ -1,7 +1,7 @@
 //! learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, 2026-09-28; code read at 182c6582;
-//! SPEC §5.2), written as its differences from its parent [`COURSE_MAIN`]: micro runs only over
-//! the limit and down to 80% of it, saves before it replaces and recognises (and validates) both
-//! pointer forms; the new fit stage; a snip tail one message shorter; persisting through
+//! docs/profiles.md), written as its differences from its parent [`COURSE_MAIN`]: micro runs only
+//! over the limit and down to 80% of it, saves before it replaces and recognises (and validates)
+//! both pointer forms; the new fit stage; a snip tail one message shorter; persisting through
 //! `save_output`; no second archive of an archive marker; no `order` switch.
 
 use super::COURSE_MAIN;
@@ -18,7 +18,7 @@ const PIPELINE: &[Pipe] = &[
     ]),
 ];
 
-/// learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, SPEC §5.2): micro only over the
+/// learn-claude-code s08 after f9e8b28 (the ce8f9f18 era, docs/profiles.md): micro only over the
 /// limit and down to 80%, save before replace, pointer-aware and validated pointers, the fit
 /// stage, a tail one shorter and no second archive of an archive marker.
 pub const COURSE_LATEST: Profile = Profile {
@@ -26,7 +26,7 @@ pub const COURSE_LATEST: Profile = Profile {
     provenance: Provenance {
         system: "learn-claude-code s08_context_compact/code.py after f9e8b28 (ce8f9f18 era; code read at 182c6582)",
         sources: &[
-            "research/lcc_revisions.md §1 (revision chain) and §3 (lcc_memory_lab: the ce8f9f18 pipeline)",
+            "Bill-Billion/learn-claude-code s08_context_compact/code.py history (7e2f2fd, b5bd0dd, b6b5f33); ThreeFish-AI/negentropy docs/research/agent-harness/assets/lcc_memory_lab.py @ 19efdbb0 (learn-claude-code ce8f9f18 pipeline)",
             "shareAI-lab/learn-claude-code s08_context_compact/code.py @ 182c6582 (ContextCompactor)",
         ],
         absent: &["MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step"],

@@ -1,4 +1,4 @@
-//! learn-claude-code s08 `ContextCompactor` at f9e8b28 (2026-08-18; SPEC §5.1), the lab's
+//! learn-claude-code s08 `ContextCompactor` at f9e8b28 (2026-08-18; docs/profiles.md), the lab's
 //! default profile and the base every other course revision is written against: budget, snip and
 //! micro every turn, compact when over the limit, reactive on demand; micro with the unseen guard
 //! (b6b5f33), snip archiving to a transcript, pair protection. Written in full.
@@ -24,15 +24,15 @@ const SWAPPED: &[Pipe] = &[
     Pipe::IfOverLimit(&[Pipe::Run(Stage::Compact)]),
 ];
 
-/// learn-claude-code s08 `ContextCompactor` at f9e8b28 (SPEC §5.1).
+/// learn-claude-code s08 `ContextCompactor` at f9e8b28 (docs/profiles.md).
 pub const COURSE_MAIN: Profile = Profile {
     name: "course-main",
     estimator: Estimator::PythonJson,
     provenance: Provenance {
         system: "learn-claude-code s08_context_compact/code.py, ContextCompactor at f9e8b28 (2026-08-18)",
         sources: &[
-            "seeds/000_52a05e0d3b77db11.txt §3-§5",
-            "research/lcc_revisions.md §1 (revision chain, b6b5f33 = the f9e8b28 form)",
+            "ThreeFish-AI/negentropy docs/research/agent-harness/173-claude-code-memory-management.md §3-§5",
+            "shareAI-lab/learn-claude-code s08_context_compact/code.py @ b6b5f33 (the f9e8b28 form; read in the fork Bill-Billion/learn-claude-code)",
         ],
         absent: &["MAX_REACTIVE_RETRIES: reactive runs when a scenario names it, once per step"],
     },

@@ -1,12 +1,12 @@
 //! The course web site's older s08 (learn.shareai.run/zh/s08 = 67a9126c, compaction code as at
-//! ac822662, 2026-07; SPEC §5.3; 13dc539 differs: its compaction takes an `active_request`). It predates [`COURSE_MAIN`] (the chain 7e2f2fd →
-//! b5bd0dd → b6b5f33 = f9e8b28 rewrote it as `ContextCompactor`), but is written as its
-//! differences from it, the lab's base, so that each field below is something that chain changed:
-//! a repr-based estimate, raw-id spill paths, a snip marker without archive and a head guard
-//! bounded by the length, micro without unseen guard or save that blanks every old result, a
-//! summary message without request separation, epoch-second transcript names, a compact tool
-//! that compacts in the middle of its batch, and a reactive compaction that keeps a short
-//! history whole. No `order` switch.
+//! ac822662, 2026-07; docs/profiles.md; 13dc539 differs: its compaction takes an `active_request`).
+//! It predates [`COURSE_MAIN`] (the chain 7e2f2fd → b5bd0dd → b6b5f33 = f9e8b28 rewrote it as
+//! `ContextCompactor`), but is written as its differences from it, the lab's base, so that each
+//! field below is something that chain changed: a repr-based estimate, raw-id spill paths, a snip
+//! marker without archive and a head guard bounded by the length, micro without unseen guard or
+//! save that blanks every old result, a summary message without request separation, epoch-second
+//! transcript names, a compact tool that compacts in the middle of its batch, and a reactive
+//! compaction that keeps a short history whole. No `order` switch.
 
 use super::COURSE_MAIN;
 use crate::compaction::profile::{
@@ -15,7 +15,7 @@ use crate::compaction::profile::{
 };
 use crate::compaction::switches::{SwitchName, Switches};
 
-/// The course web site's older s08 (SPEC §5.3): a repr-based estimate, raw-id spill paths, a
+/// The course web site's older s08 (docs/profiles.md): a repr-based estimate, raw-id spill paths, a
 /// snip marker without archive, micro without unseen guard or save, a summary message without
 /// request separation, and a compact tool that compacts in the middle of its batch.
 pub const COURSE_SITE: Profile = Profile {
@@ -24,12 +24,12 @@ pub const COURSE_SITE: Profile = Profile {
     provenance: Provenance {
         system: "learn-claude-code s08_context_compact/code.py, site revision (learn.shareai.run/zh/s08 = 67a9126c; compaction code as at ac822662, not 13dc539)",
         sources: &[
-            "research/lcc_revisions.md §1 (old site-track s08)",
+            "shareAI-lab/learn-claude-code s08_context_compact/code.py @ ac822662 (the site's 67a9126c; read in the fork Bill-Billion/learn-claude-code)",
             "shareAI-lab/learn-claude-code s08_context_compact/code.py @ fa228eed; Bill-Billion/learn-claude-code @ d6ccd657 and b1cac56f (same compaction code)",
         ],
         absent: &[
             "MAX_REACTIVE_RETRIES and the README's 3-failure breaker (the code has none)",
-            "SDK block reprs: assistant blocks are sized as the dicts of SPEC §1",
+            "SDK block reprs: assistant blocks are sized as plain dicts (type, id, name, input; docs/profiles.md)",
         ],
     },
     switches: Switches {

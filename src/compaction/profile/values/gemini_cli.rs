@@ -1,9 +1,11 @@
 //! Google Gemini CLI (`@google/gemini-cli`), its default context management with
-//! `contextManagement.enabled` off (research/peers_2026.md §4.1-§4.3): chat compression, then
-//! tool-output masking, before each turn. Written in full; the course stage policies hold the
-//! course's values only because every profile must name one, and no stage this profile runs
-//! reads them. The chat recording (`chats/session-….jsonl`) gets every message as it arrives and
-//! keeps them after a compression, modelled as a session file every message is appended to.
+//! `contextManagement.enabled` off (google-gemini/gemini-cli @ 5411f113
+//! packages/core/src/core/client.ts (processTurn), context/chatCompressionService.ts,
+//! context/toolOutputMaskingService.ts): chat compression, then tool-output masking, before each
+//! turn. Written in full; the course stage policies hold the course's values only because every
+//! profile must name one, and no stage this profile runs reads them. The chat recording
+//! (`chats/session-….jsonl`) gets every message as it arrives and keeps them after a compression,
+//! modelled as a session file every message is appended to.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,

@@ -1,5 +1,7 @@
-//! opencode's V1 engine (`packages/opencode`, the engine of the 1.x TUI; research/peers_2026.md
-//! §5.1) and Kilo CLI, its fork with a destructive prune (§6). Written in full; the course
+//! opencode's V1 engine (`packages/opencode`, the engine of the 1.x TUI;
+//! anomalyco/opencode `packages/opencode/src/session/compaction.ts` @ 001aa6cc) and Kilo CLI, its
+//! fork with a destructive prune (Kilo-Org/kilocode `packages/opencode/src/session/compaction.ts`
+//! @ 3e5384d4). Written in full; the course
 //! stage policies hold the course's values only because every profile must name one, and no
 //! stage these profiles run reads them. Every message is kept in the session database
 //! (modelled as a session file every message is appended to).
@@ -116,7 +118,7 @@ pub const OPENCODE: Profile = profile(
         "anomalyco/opencode packages/opencode/src/session/overflow.ts @ 08f74b9bb5a7dac12b2624a9b1dba4abf7d5b3f2 (COMPACTION_BUFFER = 20_000; usable = limit.input − min(20000, max output); overflow when the count >= usable)",
         "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409bafea06d6b9084ff1f6d1fe9f5e3a803 (toModelMessages: a compacted output is \"[Old tool result content cleared]\", a compaction part \"What did we do so far?\")",
         "anomalyco/opencode packages/opencode/src/util/token.ts @ 0f7d18ade907d7c9bdb619406f9e7fd4145e1304 (Token.estimate = max(0, round(length / 4)), CHARS_PER_TOKEN = 4)",
-        "prune runs when the loop goes idle (prompt.ts enterStandby); research/peers_2026.md §5.1",
+        "prune runs when the loop goes idle (prompt.ts enterStandby); anomalyco/opencode packages/opencode/src/session/compaction.ts @ 001aa6cc, overflow.ts @ 08f74b9b",
     ],
     OPENCODE_PIPELINE,
     Stage::OpencodePrune,
@@ -130,7 +132,7 @@ pub const KILO: Profile = profile(
     &[
         "Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d49fb85ad4ce40d46cb30ebba432cd762e (isOverflow with COMPACTION_BUFFER = 20_000; prune as opencode's, then `part.state.output = \"\"` and `attachments = []` marked kilocode_change: the output is cleared from the DB; the synthetic \"Continue if you have next steps, …\")",
         "anomalyco/opencode packages/opencode/src/session/message-v2.ts @ 007a9409 (the placeholder and the compaction prompt, shared with the fork); util/token.ts @ 0f7d18ad",
-        "research/peers_2026.md §5.1, §6",
+        "anomalyco/opencode packages/opencode/src/session/compaction.ts @ 001aa6cc, overflow.ts @ 08f74b9b; Kilo-Org/kilocode packages/opencode/src/session/compaction.ts @ 3e5384d4",
     ],
     KILO_PIPELINE,
     Stage::KiloPrune,
@@ -149,7 +151,7 @@ pub const OPENCODE_V2: Profile = Profile {
         sources: &[
             "anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9cf65fb42437571d5aa5962ceb2247ab51 (DEFAULT_BUFFER = 20_000, DEFAULT_KEEP_TOKENS = 15_000, OUTPUT_TOKEN_MAX = 32_000, TOOL_OUTPUT_MAX_CHARS = 2_000; required: estimate >= min(input − buffer, context − max(min(output, 32000), buffer)), not after a completed compaction; findTailStart: keep at least the newest entry, back to a user boundary, else the latest exchange, else everything; serializeRecentMessage; truncateToolOutput \"\\n[truncated]\")",
             "anomalyco/opencode packages/core/src/session/runner/to-llm-message.ts (library find_string id 66668217696): a completed compaction is one user message `<conversation-checkpoint>` … `<summary>` … `<recent-context>` …",
-            "anomalyco/opencode packages/core/src/util/token.ts @ 0ae05375 (estimate without a hint: round(length / 4)); PR anomalyco/opencode#30986; research/peers_2026.md §5.2",
+            "anomalyco/opencode packages/core/src/util/token.ts @ 0ae05375 (estimate without a hint: round(length / 4)); anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9c (PR anomalyco/opencode#30986)",
         ],
         absent: &[
             "the count is the last assistant's reported usage plus local estimates of newer parts (and system prompt and tools without one); the lab compares its own estimate (round(length / 4) per block)",

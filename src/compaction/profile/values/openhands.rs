@@ -1,9 +1,10 @@
 //! OpenHands software-agent-sdk, its `LLMSummarizingCondenser` at the class defaults
-//! (research/peers_2026.md §9, research/production_pipelines.md §2). Written in full; the course
-//! stage policies hold the course's values only because every profile must name one, and no stage
-//! this profile runs reads them. The conversation's event store (`events/event-NNNNN-<id>.json`)
-//! gets every event and keeps the forgotten ones, modelled as a session file every message is
-//! appended to.
+//! (OpenHands/software-agent-sdk @ 611629e6 openhands-sdk/openhands/sdk/context/condenser/,
+//! All-Hands-AI/OpenHands @ 156d0686c4 openhands/memory/condenser/impl/). Written in full; the
+//! course stage policies hold the course's values only because every profile must name one, and no
+//! stage this profile runs reads them. The conversation's event store
+//! (`events/event-NNNNN-<id>.json`) gets every event and keeps the forgotten ones, modelled as a
+//! session file every message is appended to.
 
 use crate::compaction::profile::{
     Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
@@ -30,7 +31,7 @@ pub const OPENHANDS: Profile = Profile {
         absent: &[
             "the token reason by default: the agent LLM's effective_max_input_tokens depends on the model (context_window 0 here: no token trigger); a scenario may set it; tokens are the lab's round(length / 4) per block, not litellm's count",
             "the system prompt event (view index 0) is counted but not held; an assistant message with parallel calls counts as one action event and its results as one observation (OpenHands: one event per call)",
-            "observation masking: the SDK at 611629e6 has no masking condenser (ObservationMaskingCondenser, `<MASKED>`, attention_window, is in the V0 OpenHands app, research/production_pipelines.md §2)",
+            "observation masking: the SDK at 611629e6 has no masking condenser (ObservationMaskingCondenser, `<MASKED>`, attention_window, is in the V0 OpenHands app, All-Hands-AI/OpenHands @ 156d0686c4 openhands/memory/condenser/impl/)",
             "the presets (default_condenser: max_size 80, keep_first 4), REQUEST condensations, BatchAtomicity, ToolLoopAtomicity (thinking blocks), ObservationUniqueness, hard-reset retries with shorter event strings",
             "the summarizing prompt and its reply (the summary is the scenario's scripted text), maybe_truncate of observations at 50000 chars",
         ],

@@ -1,8 +1,8 @@
-//! The companion prototype `cc_harness_lab.py` of seed 000 (ThreeFish-AI/negentropy, pinned to
-//! learn-claude-code f9e8b280; SPEC §5.4), written as its differences from [`COURSE_MAIN`], the
-//! revision it copies: budget, snip and micro only (no summary stage, no compact tool), toy
-//! constants, a snip marker that names no archive, 60-char safe ids, and the switches of its
-//! three non-memory layers (D1, D4, D5).
+//! The companion prototype `cc_harness_lab.py` of negentropy's memory-management note
+//! (ThreeFish-AI/negentropy, pinned to learn-claude-code f9e8b280; docs/profiles.md), written as
+//! its differences from [`COURSE_MAIN`], the revision it copies: budget, snip and micro only (no
+//! summary stage, no compact tool), toy constants, a snip marker that names no archive, 60-char
+//! safe ids, and the switches of its three non-memory layers (D1, D4, D5).
 
 use super::COURSE_MAIN;
 use crate::compaction::profile::{
@@ -23,15 +23,15 @@ const SWAPPED: &[Pipe] = &[
     Pipe::Run(Stage::Budget),
 ];
 
-/// The companion prototype `cc_harness_lab.py` (SPEC §5.4): course f9e8b28's budget, snip and
-/// micro with constants scaled down, no summary stage, plus three tiny non-memory layers.
+/// The companion prototype `cc_harness_lab.py` (docs/profiles.md): course f9e8b28's budget, snip
+/// and micro with constants scaled down, no summary stage, plus three tiny non-memory layers.
 pub const PROTOTYPE: Profile = Profile {
     name: "prototype",
     provenance: Provenance {
-        system: "cc_harness_lab.py, the companion prototype of seed 000 (ThreeFish-AI/negentropy docs/research/agent-harness/assets, pinned to learn-claude-code f9e8b280)",
+        system: "cc_harness_lab.py, the companion prototype of negentropy's memory-management note (ThreeFish-AI/negentropy docs/research/agent-harness/assets, pinned to learn-claude-code f9e8b280)",
         sources: &[
-            "seeds/000_52a05e0d3b77db11.txt §4-§5 (2×2 experiment, D2/D3/D6 output)",
-            "research/lcc_revisions.md §3 (cc_harness_lab.py: switches, constants, results)",
+            "ThreeFish-AI/negentropy docs/research/agent-harness/173-claude-code-memory-management.md §4-§5 (2×2 experiment, D2/D3/D6 output)",
+            "ThreeFish-AI/negentropy docs/research/agent-harness/assets/cc_harness_lab.py @ 88b6188f (switches, constants, results)",
         ],
         absent: &[
             "compact and reactive: the prototype has no summary stage",
