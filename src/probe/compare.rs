@@ -63,9 +63,15 @@ pub fn first_difference(real: &str, lab: &str) -> Outcome {
 }
 
 /// The items of a message list: `tool_use ID` → block JSON, `tool_result ID` → content text,
-/// in order of first appearance.
-fn items(messages: &[Value]) -> Vec<(String, String)> {
+/// in order of first appearance; with `reminders`, then `appended reminder N` → each reminder
+/// appended to a tool_result (`\n\n<hashed …>`), in order (numbered, not tied to the result:
+/// the agent appends it to the result that completed last, D4). The first reminder after a
+/// Read result is Read's own (its malware reminder, part of the tool's output and not
+/// modelled), never an appended one.
+fn items(messages: &[Value], reminders: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    let mut appended = Vec::new();
+    let mut reads = std::collections::BTreeSet::new();
     for block in messages
         .iter()
         .filter_map(|m| m.get("content").and_then(Value::as_array))
@@ -74,6 +80,9 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
         match block.get("type").and_then(Value::as_str) {
             Some("tool_use") => {
                 let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                if block.get("name").and_then(Value::as_str) == Some("Read") {
+                    reads.insert(id.to_owned());
+                }
                 let shape =
                     serde_json::json!({"name": block.get("name"), "input": block.get("input")});
                 out.push((format!("tool_use {id}"), shape.to_string()));
@@ -84,7 +93,17 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 let text = match block.get("content") {
-                    Some(Value::String(s)) => without_appended_reminders(s),
+                    Some(Value::String(s)) => {
+                        let kept = without_appended_reminders(s);
+                        appended.extend(
+                            s[kept.len()..]
+                                .split("\n\n")
+                                .filter(|r| !r.is_empty())
+                                .skip(usize::from(reads.contains(id)))
+                                .map(str::to_owned),
+                        );
+                        kept
+                    }
                     Some(other) => other.to_string(),
                     None => String::new(),
                 };
@@ -92,6 +111,14 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
             }
             _ => {}
         }
+    }
+    if reminders {
+        out.extend(
+            appended
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| (format!("appended reminder {}", i + 1), r)),
+        );
     }
     out
 }
@@ -124,10 +151,12 @@ pub fn last_main<'a>(record: &'a Value, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// Compares the real messages (already normalised) with the profile's raw messages.
-pub fn compare(real: &[Value], lab: &[Value]) -> Vec<Row> {
+/// Compares the real messages (already normalised) with the profile's raw messages; the
+/// reminders appended to tool_results too when `reminders` (the profile models them: switch
+/// `todo_reminder`, D3), else they are left out.
+pub fn compare(real: &[Value], lab: &[Value], reminders: bool) -> Vec<Row> {
     let lab = record::messages(&Normaliser::identity(), lab, false);
-    pair(items(real), items(&lab))
+    pair(items(real, reminders), items(&lab, reminders))
 }
 
 /// One row per real item, compared with the profile's item of the same name (the first one
@@ -203,7 +232,7 @@ mod tests {
                 {"type": "tool_result", "tool_use_id": "a", "content": "A"},
                 {"type": "tool_result", "tool_use_id": "b", "content": "C"}]}),
         ];
-        let rows = compare(&real, &lab);
+        let rows = compare(&real, &lab, false);
         let summary: Vec<(&str, bool)> =
             rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
         assert_eq!(

@@ -19,30 +19,10 @@ use crate::error::RunError;
 use crate::trace::Event;
 use crate::transcript::{Message, js_stringify, rough_tokens};
 
+use super::read_tool::{file_tokens, numbered};
+
 fn system_reminder(text: &str) -> Message {
     Message::user_text(format!("<system-reminder>\n{text}\n</system-reminder>"))
-}
-
-/// `file_path` content with `cat -n` style line numbers (`{n}\t{line}`).
-fn numbered(content: &str) -> String {
-    content
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| format!("{}\t{line}", i + 1))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// A file's token estimate as Read's `validateContentTokens` makes it (JSON counts double).
-fn file_tokens(path: &str, content: &str) -> usize {
-    let json = [".json", ".jsonl", ".jsonc"]
-        .iter()
-        .any(|e| path.ends_with(e));
-    if json {
-        (crate::transcript::utf16_len(content) * 2 + 2) / 4
-    } else {
-        rough_tokens(content)
-    }
 }
 
 /// The post-compact file attachments.
