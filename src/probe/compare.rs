@@ -151,12 +151,52 @@ pub fn last_main<'a>(record: &'a Value, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// Compares the real messages (already normalised) with the profile's raw messages; the
-/// reminders appended to tool_results too when `reminders` (the profile models them: switch
-/// `todo_reminder`, D3), else they are left out.
-pub fn compare(real: &[Value], lab: &[Value], reminders: bool) -> Vec<Row> {
+/// The user text blocks of a message list (a string content is one), in order: `user text N`
+/// → the text as stored. Compared after a compaction, where they are the restored files, the
+/// user context and the summary (D8-D10); the grouping into messages is not compared.
+fn user_texts(messages: &[Value]) -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    for m in messages
+        .iter()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+    {
+        match m.get("content") {
+            Some(Value::String(s)) => texts.push(s.clone()),
+            Some(Value::Array(blocks)) => texts.extend(
+                blocks
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .map(str::to_owned),
+            ),
+            _ => {}
+        }
+    }
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (format!("user text {}", i + 1), t))
+        .collect()
+}
+
+/// What the comparison takes besides tool_use and tool_result blocks.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extra {
+    /// The reminders appended to tool_results (the profile models them: switch
+    /// `todo_reminder`, D3); else they are left out.
+    pub reminders: bool,
+    /// The user text blocks (the request compacted: restored files, user context, summary).
+    pub user_texts: bool,
+}
+
+/// Compares the real messages (already normalised) with the profile's raw messages.
+pub fn compare(real: &[Value], lab: &[Value], extra: Extra) -> Vec<Row> {
     let lab = record::messages(&Normaliser::identity(), lab, false);
-    pair(items(real, reminders), items(&lab, reminders))
+    let mut rows = pair(items(real, extra.reminders), items(&lab, extra.reminders));
+    if extra.user_texts {
+        rows.extend(pair(user_texts(real), user_texts(&lab)));
+    }
+    rows
 }
 
 /// One row per real item, compared with the profile's item of the same name (the first one
@@ -232,7 +272,7 @@ mod tests {
                 {"type": "tool_result", "tool_use_id": "a", "content": "A"},
                 {"type": "tool_result", "tool_use_id": "b", "content": "C"}]}),
         ];
-        let rows = compare(&real, &lab, false);
+        let rows = compare(&real, &lab, Extra::default());
         let summary: Vec<(&str, bool)> =
             rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
         assert_eq!(

@@ -239,7 +239,11 @@ pub(crate) fn compare_record(
             } else if agent == Agent::GeminiCli.name() {
                 super::gemini_record::compare(record, &lab)
             } else {
-                compare::compare(compare::last_main(record, "messages"), &lab, reminders)
+                let extra = compare::Extra {
+                    reminders,
+                    user_texts: counts.get("compact").and_then(Value::as_u64).unwrap_or(0) > 0,
+                };
+                compare::compare(compare::last_main(record, "messages"), &lab, extra)
             };
             rows.push(compare::summary_requests(
                 counts.get("compact").and_then(Value::as_u64).unwrap_or(0) as usize,

@@ -39,20 +39,22 @@ fn every_committed_record_replays_exactly() {
     }
     // Each record: its items plus the summary-request row. p01 under two versions: 7 tool_use
     // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
-    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1; p04 under two versions: 5 +
+    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 2 user texts (the user context,
+    // the summary) + 1; p04 under two versions: 5 +
     // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1
     // (+ 1 under 2.1.88: its appended TodoWrite reminder, D3) and p10 2 + 2 + 1, each under two
     // versions; p11 under 2.1.88 (2.1.332 cuts the file instead of refusing it: not modelled,
-    // not committed) 2 + 2 + 1. Codex 0.171.0: p21 the user message `go`, 3 calls,
+    // not committed) 2 + 2 + 1; p12 under 2.1.88 (compacted; 2.1.332 does not compact it) 1 +
+    // 1 + 6 user texts (two restored files, the user context, the summary) + 1. Codex 0.171.0: p21 the user message `go`, 3 calls,
     // 3 outputs, 1; p22 `go`, 2 calls, 2 outputs, 1; p23 (compacted) `go`, the summary message,
     // b2's call and output, 1. Gemini CLI 0.61.0: p24 `go`, 2 calls, 2 outputs, 1; p25 `go`, 3
     // calls, 3 outputs, 1.
-    assert_eq!(records.len(), 25);
+    assert_eq!(records.len(), 26);
     assert_eq!(
         compared,
         2 * 15
             + 2 * 7
-            + 3
+            + 5
             + 2 * 11
             + 2 * 7
             + 2 * 9
@@ -62,6 +64,7 @@ fn every_committed_record_replays_exactly() {
             + 1
             + 2 * 5
             + 5
+            + 9
             + 8
             + 6
             + 5
@@ -144,6 +147,22 @@ fn the_todo_reminder_is_compared_when_the_profile_models_it() {
         "conformance/claude-code-2.1.332/p09-probe-ten-calls-reminder.json",
     ]);
     assert!(!out.stdout.contains("appended reminder"), "{}", out.stdout);
+}
+
+#[test]
+fn a_broken_restore_limit_makes_the_restoration_replay_fail() {
+    // p12 restored both files read before the compaction, oldest first: with one file the
+    // profile restores only the last one read.
+    let record = "conformance/claude-code-2.1.88/p12-probe-restore-after-compact.json";
+    let out = lab(&["probe", "--replay", record, "--const", "restore_files=1"]);
+    assert_eq!(out.code, 1);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("user text 2"))
+        .unwrap();
+    assert!(line.contains("differs at 53"), "{line}");
+    lab_ok(&["probe", "--replay", record]);
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub const CLAUDE_CODE: Profile = Profile {
             "session-memory compaction: experimental flags, off by default",
             "API usage: a scenario without `usage` steps has the rough estimate of all messages as its token count (with one, the last usage + the estimate of the later messages, as the real agent counts)",
             "API usage after pair repair: a repair that rewrites the history forgets the usage until the next response reports one",
-            "the file-attachment JSON shape and the cyber-risk reminder text: restored files are sized by their rendered text",
+            "the file-attachment JSON shape and the text of Read's cyber-risk reminder inside a restored Read result (vendor text: kept as its length and sha256, so the estimate counts its 91-char hashed form, not 340 chars); the agent sends the first restored block as a message of its own, the lab all restored blocks as one (docs/probe.md D8-D10)",
             "the TodoWrite reminder's text (vendor prompt text): the profile appends it in the conformance record's form, `<hashed chars=481 sha256=…>` (91 chars where the agent sends 481; its estimate is that much smaller), to the last tool_result of the batch as it stands in the lab, where the agent appends it to the last to complete (D4); the reminder's list of current todos (always empty: no scenario calls TodoWrite with todos) and the task-management variant",
             "Read's 256 KB file-size check and the `is_error` flag of a refused Read; the API's token count behind Read's 25000-token cap is stood for by ⌈(4 + chars)/4⌉, the count of the probe's scripted server (docs/probe.md D5)",
             "the per-file header of CLAUDE.md contents: the scenario's text follows MEMORY_INSTRUCTION_PROMPT directly",
