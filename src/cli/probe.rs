@@ -52,6 +52,9 @@ pub struct ProbeArgs {
     /// With --replay: a constant of the profile changed (NAME=VALUE).
     #[arg(long = "const", value_name = "NAME=VALUE", value_parser = parse_pair, requires = "replay")]
     pub constants: Vec<(String, String)>,
+    /// With --replay: a switch of the profile changed (NAME=VALUE, e.g. todo_reminder=off).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_pair, requires = "replay")]
+    pub switches: Vec<(String, String)>,
 }
 
 impl ProbeArgs {
@@ -69,6 +72,7 @@ impl ProbeArgs {
         if self.replay {
             let options = RunOptions {
                 constants: self.constants,
+                switches: self.switches,
                 ..RunOptions::default()
             };
             return Ok(Command::Probe(ProbeCmd::Replay {

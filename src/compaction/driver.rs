@@ -242,7 +242,14 @@ fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Ve
                     .get(*index)
                     .and_then(|m| match &m.content {
                         crate::transcript::Content::Text(text) => Some(text.clone()),
-                        _ => None,
+                        // Text blocks reach the model concatenated, without a separator.
+                        crate::transcript::Content::Blocks(blocks) => blocks
+                            .iter()
+                            .map(|b| match b {
+                                crate::transcript::Block::Text { text } => Some(text.as_str()),
+                                _ => None,
+                            })
+                            .collect::<Option<String>>(),
                     });
                 text_measure(text, expected)
             }

@@ -34,6 +34,10 @@ pub(crate) struct History {
     /// A message sent before the history on every request and never compacted (Claude Code's
     /// CLAUDE.md context), with its size.
     pinned: Option<(Message, usize)>,
+    /// How many messages at the head of the list a request sends before the pinned one (Claude
+    /// Code's post-compact file attachments, which the API normalisation moves above the user
+    /// context, D9 of docs/probe.md); 0 again once the list is cut or rebuilt.
+    lead: usize,
     /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
     /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
     watch: Option<Option<BTreeSet<String>>>,
@@ -58,6 +62,7 @@ impl History {
             sum: 0,
             json: Vec::new(),
             pinned: None,
+            lead: 0,
             watch: None,
             pair_check: PairCheck::default(),
             result_ids: HashMap::new(),
@@ -76,11 +81,18 @@ impl History {
         self.pinned.as_ref().map(|(m, _)| m)
     }
 
-    /// What a request sends: the pinned message, then the history.
+    /// Sends the first `lead` messages of the list before the pinned message (until the list
+    /// is next cut or rebuilt).
+    pub(crate) fn lead_before_pin(&mut self, lead: usize) {
+        self.lead = lead.min(self.messages.len());
+    }
+
+    /// What a request sends: the pinned message, then the history (the lead messages first).
     pub(crate) fn context(&self) -> Vec<Message> {
-        self.pinned()
-            .into_iter()
-            .chain(self.messages.iter())
+        let (lead, rest) = self.messages.split_at(self.lead);
+        lead.iter()
+            .chain(self.pinned())
+            .chain(rest.iter())
             .cloned()
             .collect()
     }
@@ -155,6 +167,7 @@ impl History {
     }
 
     fn before_cut(&mut self) {
+        self.lead = 0;
         self.pair_check = PairCheck::default();
         self.clear = None;
         if let Some(slot @ None) = &mut self.watch {

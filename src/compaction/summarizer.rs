@@ -89,7 +89,14 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         .filter(|m| m.role == Role::User)
         .filter_map(|m| match &m.content {
             Content::Text(t) => Some(t.clone()),
-            _ => None,
+            // A message of text blocks (Claude Code's restored files) reads as their text.
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .map(|b| match b {
+                    crate::transcript::Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Option<String>>(),
         })
         .collect();
     let none = "(none recorded by the scripted summariser)";

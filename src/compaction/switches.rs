@@ -77,6 +77,7 @@ name_table! {
         TrustStopReason => "trust_stop_reason",
         GateOrderCorrect => "gate_order_correct",
         PipelineHasBarrier => "pipeline_has_barrier",
+        TodoReminder => "todo_reminder",
     }
 }
 
@@ -119,6 +120,9 @@ pub struct Switches {
     pub gate_order_correct: bool,
     /// Prototype D5: stages run with a barrier between them.
     pub pipeline_has_barrier: bool,
+    /// Claude Code: the TodoWrite reminder appended to the last tool_result after ten assistant
+    /// records without TodoWrite (D3 of docs/probe.md).
+    pub todo_reminder: bool,
 }
 
 impl Default for Switches {
@@ -137,6 +141,7 @@ impl Default for Switches {
             trust_stop_reason: false,
             gate_order_correct: true,
             pipeline_has_barrier: false,
+            todo_reminder: false,
         }
     }
 }
@@ -184,6 +189,7 @@ impl Switches {
         trust_stop_reason: false,
         gate_order_correct: true,
         pipeline_has_barrier: false,
+        todo_reminder: false,
     };
 
     fn flag_mut(&mut self, name: SwitchName) -> Option<&mut bool> {
@@ -200,6 +206,7 @@ impl Switches {
             SwitchName::TrustStopReason => &mut self.trust_stop_reason,
             SwitchName::GateOrderCorrect => &mut self.gate_order_correct,
             SwitchName::PipelineHasBarrier => &mut self.pipeline_has_barrier,
+            SwitchName::TodoReminder => &mut self.todo_reminder,
         })
     }
 

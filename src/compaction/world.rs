@@ -346,7 +346,7 @@ impl World {
     }
 
     /// The `file_path` input of the `Read` call with this id.
-    fn read_path(&self, id: &str) -> Option<String> {
+    pub(crate) fn read_path(&self, id: &str) -> Option<String> {
         self.history.messages().iter().rev().find_map(|m| {
             m.block_list().iter().find_map(|b| match b {
                 Block::ToolUse {

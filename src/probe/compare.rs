@@ -63,9 +63,15 @@ pub fn first_difference(real: &str, lab: &str) -> Outcome {
 }
 
 /// The items of a message list: `tool_use ID` → block JSON, `tool_result ID` → content text,
-/// in order of first appearance.
-fn items(messages: &[Value]) -> Vec<(String, String)> {
+/// in order of first appearance; with `reminders`, then `appended reminder N` → each reminder
+/// appended to a tool_result (`\n\n<hashed …>`), in order (numbered, not tied to the result:
+/// the agent appends it to the result that completed last, D4). The first reminder after a
+/// Read result is Read's own (its malware reminder, part of the tool's output and not
+/// modelled), never an appended one.
+fn items(messages: &[Value], reminders: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    let mut appended = Vec::new();
+    let mut reads = std::collections::BTreeSet::new();
     for block in messages
         .iter()
         .filter_map(|m| m.get("content").and_then(Value::as_array))
@@ -74,6 +80,9 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
         match block.get("type").and_then(Value::as_str) {
             Some("tool_use") => {
                 let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                if block.get("name").and_then(Value::as_str) == Some("Read") {
+                    reads.insert(id.to_owned());
+                }
                 let shape =
                     serde_json::json!({"name": block.get("name"), "input": block.get("input")});
                 out.push((format!("tool_use {id}"), shape.to_string()));
@@ -84,7 +93,17 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 let text = match block.get("content") {
-                    Some(Value::String(s)) => without_appended_reminders(s),
+                    Some(Value::String(s)) => {
+                        let kept = without_appended_reminders(s);
+                        appended.extend(
+                            s[kept.len()..]
+                                .split("\n\n")
+                                .filter(|r| !r.is_empty())
+                                .skip(usize::from(reads.contains(id)))
+                                .map(str::to_owned),
+                        );
+                        kept
+                    }
                     Some(other) => other.to_string(),
                     None => String::new(),
                 };
@@ -92,6 +111,14 @@ fn items(messages: &[Value]) -> Vec<(String, String)> {
             }
             _ => {}
         }
+    }
+    if reminders {
+        out.extend(
+            appended
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| (format!("appended reminder {}", i + 1), r)),
+        );
     }
     out
 }
@@ -124,10 +151,52 @@ pub fn last_main<'a>(record: &'a Value, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
+/// The user text blocks of a message list (a string content is one), in order: `user text N`
+/// → the text as stored. Compared after a compaction, where they are the restored files, the
+/// user context and the summary (D8-D10); the grouping into messages is not compared.
+fn user_texts(messages: &[Value]) -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    for m in messages
+        .iter()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+    {
+        match m.get("content") {
+            Some(Value::String(s)) => texts.push(s.clone()),
+            Some(Value::Array(blocks)) => texts.extend(
+                blocks
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .map(str::to_owned),
+            ),
+            _ => {}
+        }
+    }
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (format!("user text {}", i + 1), t))
+        .collect()
+}
+
+/// What the comparison takes besides tool_use and tool_result blocks.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extra {
+    /// The reminders appended to tool_results (the profile models them: switch
+    /// `todo_reminder`, D3); else they are left out.
+    pub reminders: bool,
+    /// The user text blocks (the request compacted: restored files, user context, summary).
+    pub user_texts: bool,
+}
+
 /// Compares the real messages (already normalised) with the profile's raw messages.
-pub fn compare(real: &[Value], lab: &[Value]) -> Vec<Row> {
+pub fn compare(real: &[Value], lab: &[Value], extra: Extra) -> Vec<Row> {
     let lab = record::messages(&Normaliser::identity(), lab, false);
-    pair(items(real), items(&lab))
+    let mut rows = pair(items(real, extra.reminders), items(&lab, extra.reminders));
+    if extra.user_texts {
+        rows.extend(pair(user_texts(real), user_texts(&lab)));
+    }
+    rows
 }
 
 /// One row per real item, compared with the profile's item of the same name (the first one
@@ -203,7 +272,7 @@ mod tests {
                 {"type": "tool_result", "tool_use_id": "a", "content": "A"},
                 {"type": "tool_result", "tool_use_id": "b", "content": "C"}]}),
         ];
-        let rows = compare(&real, &lab);
+        let rows = compare(&real, &lab, Extra::default());
         let summary: Vec<(&str, bool)> =
             rows.iter().map(|r| (r.item.as_str(), r.exact())).collect();
         assert_eq!(

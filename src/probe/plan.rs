@@ -14,8 +14,8 @@
 //!
 //! - `Read`: `fixtures/<id>.txt` holding the result's text. Read returns the file with `N\t`
 //!   line prefixes (`utils/file.ts` addLineNumbers, compact form) and its malware reminder after
-//!   it; the planned scenario's result is that numbered text (the reminder is an appended
-//!   reminder the comparison leaves out), since the profile takes a Read result as given.
+//!   it (an appended reminder the comparison leaves out); the planned scenario keeps the file's
+//!   text, which the profile numbers (or refuses over Read's token cap) as Read does.
 //!
 //! The plan also rewrites the scenario the same way (request `go`, the calls' real inputs, no
 //! expectations), so the profile predicts the very session the agent ran.
@@ -124,15 +124,6 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
     })
 }
 
-/// A file's text as Read returns it: every line (split at `\n`) after its number and a tab.
-fn numbered(text: &str) -> String {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, line)| format!("{}\t{line}", i + 1))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// Grep runs ripgrep with `--max-columns 500` (`GrepTool.ts`): a line of 500 bytes or more
 /// comes back as `[Omitted long matching line]` (measured with the vendored ripgrep), so a Grep
 /// result cannot hold one.
@@ -203,7 +194,7 @@ fn tool_uses(
     Ok(blocks)
 }
 
-/// The fixture files of one result (and Read's numbered text in its place).
+/// The fixture files of one result.
 fn files(
     tool: &str,
     result: &mut ResultSpec,
@@ -221,9 +212,8 @@ fn files(
             }
             fixtures.insert(
                 format!("{FIXTURE_DIR}/{}.txt", result.id),
-                text.clone().into_bytes(),
+                text.into_bytes(),
             );
-            result.body = crate::scenario::Body::Text(numbered(&text));
         }
         "Glob" => {
             for (i, path) in glob_files(result)?.enumerate() {
@@ -346,7 +336,8 @@ mod tests {
         };
         assert_eq!(assistant.calls[0].input["file_path"], "fixtures/r1.txt");
         assert_eq!(assistant.calls[1].input["pattern"], "**/*");
-        assert_eq!(results[0].body.render(), "1\ta\n2\tb");
+        // The profile numbers the lines as Read does (`read_tool`); the plan keeps the text.
+        assert_eq!(results[0].body.render(), "a\nb");
         assert_eq!(results[1].body.render(), "fixtures/l1/x/b\nfixtures/l1/a");
     }
 

@@ -2,8 +2,9 @@
 //! the same text and no vendor prompt is stored. Kept exactly: every message (roles, blocks,
 //! tool inputs, tool results), the model, `max_tokens` and the other body keys, the
 //! `anthropic-beta` and `user-agent` headers. Replaced by their length and sha256: the system
-//! prompt blocks, each tool schema, every text block that is a whole `<system-reminder>`, a
-//! `<system-reminder>` appended to a tool result, and the compaction prompt (each normalised
+//! prompt blocks, each tool schema, every text block that is a whole `<system-reminder>` (of a
+//! restored Read result only the reminder nested in it), a `<system-reminder>` appended to a
+//! tool result, and the compaction prompt (each normalised
 //! first, so the hash does not depend on the run's directories). Normalised to the
 //! profile's virtual layout: the run's working directory, HOME, TMPDIR and their `/`→`-` project
 //! folder name, the session id, today's date (the profile's fixed 2026-03-31), and the shell
@@ -146,6 +147,32 @@ pub fn split_appended_reminders(content: &str) -> (&str, Vec<&str>) {
     (&content[..end], reminders)
 }
 
+/// The opening of a restored Read result (`createToolResultMessage` after a compaction).
+const READ_RESULT: &str = "<system-reminder>\nResult of calling the Read tool:\n";
+
+/// A whole `<system-reminder>` block as a record stores it: hashed, except a restored Read
+/// result, whose text is the file's (the lab's own fixture) and only the reminder nested in it
+/// (Read's cyber-risk reminder, vendor text) is hashed, so a comparison can check the restored
+/// text (D8 of docs/probe.md).
+fn stored_reminder(text: &str) -> String {
+    let Some(rest) = text.strip_prefix(READ_RESULT) else {
+        return hashed_marker(text);
+    };
+    let nested = rest.rfind(REMINDER_OPEN).and_then(|open| {
+        let close = open + rest[open..].find(REMINDER_CLOSE)? + REMINDER_CLOSE.len();
+        Some((open, close))
+    });
+    match nested {
+        Some((open, close)) => format!(
+            "{READ_RESULT}{}{}{}",
+            &rest[..open],
+            hashed_marker(&rest[open..close]),
+            &rest[close..]
+        ),
+        None => text.to_string(),
+    }
+}
+
 fn is_reminder(text: &str) -> bool {
     let t = text.trim_end_matches('\n');
     t.starts_with(REMINDER_OPEN) && t.ends_with(REMINDER_CLOSE)
@@ -167,8 +194,10 @@ fn block(n: &Normaliser, value: &Value, compact: bool, bash_ids: &[String]) -> V
         Some("text") => {
             let text = obj.get("text").and_then(Value::as_str).unwrap_or("");
             let text = n.text(text);
-            let stored = if is_reminder(&text) || (compact && text.contains(COMPACT_MARKER)) {
+            let stored = if compact && text.contains(COMPACT_MARKER) {
                 hashed_marker(&text)
+            } else if is_reminder(&text) {
+                stored_reminder(&text)
             } else {
                 text
             };
@@ -269,8 +298,10 @@ pub fn messages(n: &Normaliser, messages: &[Value], compact: bool) -> Vec<Value>
             let content = match m.get("content") {
                 Some(Value::String(s)) => {
                     let s = n.text(s);
-                    Value::String(if system || is_reminder(&s) {
+                    Value::String(if system {
                         hashed_marker(&s)
+                    } else if is_reminder(&s) {
+                        stored_reminder(&s)
                     } else {
                         s
                     })

@@ -136,6 +136,51 @@ pub fn replay(path: &Path, options: &RunOptions) -> Result<ProbeReport, LabError
     compare_record(&record, &planned.scenario, options)
 }
 
+/// Claude Code attaches the TodoWrite reminder only when TodoWrite is among its tools (D3): a
+/// record whose agent was run without it (2.1.332 with `--tools Bash,Read,Grep,Glob`) is
+/// compared with the profile's `todo_reminder` off, unless the options name the switch.
+fn no_todo_reminder_without_todo_write(record: &Value, options: &mut RunOptions) {
+    let offers = |r: &Value| {
+        r.get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|t| t.get("name").and_then(Value::as_str) == Some("TodoWrite"))
+    };
+    let main = record
+        .get("requests")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|r| r.get("kind").and_then(Value::as_str) == Some("main"));
+    let named = options.switches.iter().any(|(k, _)| k == "todo_reminder");
+    if !named && !main.clone().any(offers) {
+        options
+            .switches
+            .push(("todo_reminder".to_owned(), "off".to_owned()));
+    }
+}
+
+/// The record's requests counted by kind.
+fn request_counts(record: &Value) -> Map<String, Value> {
+    let mut counts: Map<String, Value> = Map::new();
+    for r in record
+        .get("requests")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let kind = r
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("other")
+            .to_string();
+        let n = counts.get(&kind).and_then(Value::as_u64).unwrap_or(0);
+        counts.insert(kind, json!(n + 1));
+    }
+    counts
+}
+
 /// Compares a record with the profile's run of the planned scenario (the rows of the record's
 /// agent: Claude Code's messages, or Codex's input items).
 pub(crate) fn compare_record(
@@ -158,23 +203,13 @@ pub(crate) fn compare_record(
     }
     let mut options = options.clone();
     options.profile.get_or_insert(profile.clone());
-    let run = driver::run(planned, &options)?;
-    let lab: Vec<Value> = run.messages.iter().map(|m| m.to_value()).collect();
-    let mut counts: Map<String, Value> = Map::new();
-    for r in record
-        .get("requests")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let kind = r
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("other")
-            .to_string();
-        let n = counts.get(&kind).and_then(Value::as_u64).unwrap_or(0);
-        counts.insert(kind, json!(n + 1));
+    if get("agent") == Agent::ClaudeCode.name() {
+        no_todo_reminder_without_todo_write(record, &mut options);
     }
+    let run = driver::run(planned, &options)?;
+    let reminders = run.switches.get("todo_reminder") == Some(&Value::Bool(true));
+    let lab: Vec<Value> = run.messages.iter().map(|m| m.to_value()).collect();
+    let counts = request_counts(record);
     let kinds = [
         "main",
         "compact",
@@ -204,7 +239,11 @@ pub(crate) fn compare_record(
             } else if agent == Agent::GeminiCli.name() {
                 super::gemini_record::compare(record, &lab)
             } else {
-                compare::compare(compare::last_main(record, "messages"), &lab)
+                let extra = compare::Extra {
+                    reminders,
+                    user_texts: counts.get("compact").and_then(Value::as_u64).unwrap_or(0) > 0,
+                };
+                compare::compare(compare::last_main(record, "messages"), &lab, extra)
             };
             rows.push(compare::summary_requests(
                 counts.get("compact").and_then(Value::as_u64).unwrap_or(0) as usize,

@@ -103,11 +103,13 @@ pub(super) fn conformance_md(header: &str) -> Result<String, LabError> {
          user message, function_call and function_call_output; Gemini CLI: every user text, \
          functionCall and functionResponse), and the number of summary \
          requests, are byte for byte what the profile produces after the documented \
-         normalisation; in brackets the items that agree out of those compared. A record keeps the \
+         normalisation (after a compaction also every user text; the reminders appended to results \
+         when the profile models them); in brackets the items that agree out of those compared. A record keeps the \
          messages exactly and only the length and sha256 of the system prompt, the tool schemas \
-         and the compaction prompt. `not recorded`: no record for that version (p03 under \
+         and the compaction prompt. `not recorded`: no record for that version (p03 and p12 under \
          2.1.332: its prefix-overflow guard sends no summary request, which the `claude-code` \
-         profile does not model yet; each agent's scenarios are recorded under that agent only; \
+         profile does not model yet; p11 under 2.1.332: it cuts a file over Read's token cap \
+         instead of refusing it, not modelled; each agent's scenarios are recorded under that agent only; \
          p26 under Gemini CLI 0.61.0 differs in the masked file's path, which the `gemini-cli` \
          profile does not model; see `docs/probe.md`).\n\n",
     );

@@ -39,25 +39,32 @@ fn every_committed_record_replays_exactly() {
     }
     // Each record: its items plus the summary-request row. p01 under two versions: 7 tool_use
     // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
-    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 1; p04 under two versions: 5 +
-    // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1 and
-    // p10 2 + 2 + 1, each under two versions. Codex 0.171.0: p21 the user message `go`, 3 calls,
+    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 2 user texts (the user context,
+    // the summary) + 1; p04 under two versions: 5 +
+    // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1
+    // (+ 1 under 2.1.88: its appended TodoWrite reminder, D3) and p10 2 + 2 + 1, each under two
+    // versions; p11 under 2.1.88 (2.1.332 cuts the file instead of refusing it: not modelled,
+    // not committed) 2 + 2 + 1; p12 under 2.1.88 (compacted; 2.1.332 does not compact it) 1 +
+    // 1 + 6 user texts (two restored files, the user context, the summary) + 1. Codex 0.171.0: p21 the user message `go`, 3 calls,
     // 3 outputs, 1; p22 `go`, 2 calls, 2 outputs, 1; p23 (compacted) `go`, the summary message,
     // b2's call and output, 1. Gemini CLI 0.61.0: p24 `go`, 2 calls, 2 outputs, 1; p25 `go`, 3
     // calls, 3 outputs, 1.
-    assert_eq!(records.len(), 24);
+    assert_eq!(records.len(), 26);
     assert_eq!(
         compared,
         2 * 15
             + 2 * 7
-            + 3
+            + 5
             + 2 * 11
             + 2 * 7
             + 2 * 9
             + 2 * 5
             + 2 * 5
             + 2 * 23
+            + 1
             + 2 * 5
+            + 5
+            + 9
             + 8
             + 6
             + 5
@@ -83,6 +90,79 @@ fn a_broken_constant_makes_the_replay_fail() {
             .unwrap();
         assert!(line.contains("differs at "), "{constant}: {line}");
     }
+}
+
+#[test]
+fn a_broken_read_cap_makes_the_read_replays_fail() {
+    // p10's file is counted 25000 tokens (read whole), p11's 25001 (refused): a cap one lower
+    // refuses p10's, one higher reads p11's.
+    for (record, constant, item) in [
+        (
+            "conformance/claude-code-2.1.88/p10-probe-read-token-cap.json",
+            "read_max_tokens=24999",
+            "toolu_rat",
+        ),
+        (
+            "conformance/claude-code-2.1.88/p11-probe-read-over-cap.json",
+            "read_max_tokens=25001",
+            "toolu_rover",
+        ),
+    ] {
+        let out = lab(&["probe", "--replay", record, "--const", constant]);
+        assert_eq!(out.code, 1, "{constant}");
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("tool_result {item}")))
+            .unwrap();
+        assert!(line.contains("differs at 0"), "{constant}: {line}");
+        lab_ok(&["probe", "--replay", record]);
+    }
+}
+
+#[test]
+fn the_todo_reminder_is_compared_when_the_profile_models_it() {
+    // D3: 2.1.88 appended its TodoWrite reminder (481 chars, hashed) after ten assistant
+    // records; the profile's `todo_reminder` (on by default) appends the same, and the replay
+    // compares it. Switched off, the profile sends none and the comparison leaves it out.
+    let record = "conformance/claude-code-2.1.88/p09-probe-ten-calls-reminder.json";
+    let out = lab_ok(&["probe", "--replay", record]);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("appended reminder 1"))
+        .unwrap();
+    assert!(line.ends_with("exact"), "{line}");
+    let off = lab_ok(&["probe", "--replay", record, "--set", "todo_reminder=off"]);
+    assert!(!off.stdout.contains("appended reminder"), "{}", off.stdout);
+    assert!(
+        off.stdout.contains("23 of 23 items exact"),
+        "{}",
+        off.stdout
+    );
+    // 2.1.332 ran without TodoWrite (`--tools`): no reminder, and none compared.
+    let out = lab_ok(&[
+        "probe",
+        "--replay",
+        "conformance/claude-code-2.1.332/p09-probe-ten-calls-reminder.json",
+    ]);
+    assert!(!out.stdout.contains("appended reminder"), "{}", out.stdout);
+}
+
+#[test]
+fn a_broken_restore_limit_makes_the_restoration_replay_fail() {
+    // p12 restored both files read before the compaction, oldest first: with one file the
+    // profile restores only the last one read.
+    let record = "conformance/claude-code-2.1.88/p12-probe-restore-after-compact.json";
+    let out = lab(&["probe", "--replay", record, "--const", "restore_files=1"]);
+    assert_eq!(out.code, 1);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("user text 2"))
+        .unwrap();
+    assert!(line.contains("differs at 53"), "{line}");
+    lab_ok(&["probe", "--replay", record]);
 }
 
 #[test]

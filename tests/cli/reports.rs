@@ -66,17 +66,21 @@ fn report_writes_fourteen_files_and_checks_them() {
         "{}",
         read("findings.md")
     );
-    // Every committed conformance record replays exactly: 24 records (p01, p02, p04-p10 under
-    // 2.1.88 and 2.1.332, p03 under 2.1.88, p21-p23 under codex 0.171.0, p24-p25 under
-    // gemini-cli 0.61.0), 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 3 + 8 + 6 + 5 + 6 + 8 =
-    // 210 items.
+    // Every committed conformance record replays exactly: 26 records (p01, p02, p04-p10 under
+    // 2.1.88 and 2.1.332, p03, p11, p12 under 2.1.88, p21-p23 under codex 0.171.0, p24-p25 under
+    // gemini-cli 0.61.0), 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 1 (p09's TodoWrite
+    // reminder under 2.1.88) + 5 (p03: its user context and summary compared) + 5 (p11) + 9
+    // (p12: six user texts) + 8 + 6 + 5 + 6 + 8 = 227 items.
     let conformance = read("conformance.md");
     assert!(
-        conformance.contains("\n24 of 24 records exact; 210 of 210 compared items agree.\n"),
+        conformance.contains("\n26 of 26 records exact; 227 of 227 compared items agree.\n"),
         "{conformance}"
     );
     assert!(conformance.contains(
-        "| `p03-probe-autocompact-usage-167000` | not recorded                   | not recorded          | exact (3/3)                      | not recorded"
+        "| `p03-probe-autocompact-usage-167000` | not recorded                   | not recorded          | exact (5/5)                      | not recorded"
+    ));
+    assert!(conformance.contains(
+        "| `p12-probe-restore-after-compact`    | not recorded                   | not recorded          | exact (9/9)                      | not recorded"
     ));
     assert!(
         conformance.contains(

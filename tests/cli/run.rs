@@ -349,3 +349,39 @@ fn renamed_observables_keep_their_old_json_names_for_one_release() {
     ]);
     assert!(out.stdout.contains("dropped_unsaved"), "{}", out.stdout);
 }
+
+/// A Read result that is already Read's output (lines numbered from 1, as a result imported from
+/// a Claude Code log holds it, with Read's reminder after them) is not numbered twice; a file's
+/// own text is numbered once.
+#[test]
+fn claude_code_numbers_a_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let logged = "1\talpha\n2\tbeta\n\n<system-reminder>\nread with care\n</system-reminder>";
+    let scenario = json!({
+        "name": "read-once",
+        "profile": "claude-code",
+        "request": "read both",
+        "steps": [
+            {"turn": {"calls": [
+                {"id": "toolu_logged", "name": "Read", "input": {"file_path": "/r/a.txt"}},
+                {"id": "toolu_file", "name": "Read", "input": {"file_path": "/r/b.txt"}}
+            ], "results": [
+                {"id": "toolu_logged", "text": logged},
+                {"id": "toolu_file", "text": "alpha\nbeta"}
+            ]}},
+            {"check": {
+                "result:toolu_logged": logged,
+                "result:toolu_file": "1\talpha\n2\tbeta"
+            }}
+        ]
+    });
+    let path = write(dir.path(), "read-once.json", &scenario.to_string());
+    let out = lab(&["run", arg(&path)]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(
+        out.stdout.matches('✓').count(),
+        2,
+        "both checks hold: {}",
+        out.stdout
+    );
+}

@@ -79,6 +79,8 @@ constants! {
     restore_file_tokens,
     /// Claude Code: tokens all restored files may have together.
     restore_budget,
+    /// Claude Code: Read's token cap (`maxTokens`; a file over it comes back as an error).
+    read_max_tokens,
     /// Anthropic API context editing: the input tokens the prompt must exceed.
     edit_trigger,
     /// Anthropic API context editing: the most recent tool uses whose results are kept.

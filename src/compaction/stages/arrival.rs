@@ -1,14 +1,14 @@
 //! Arrival: what happens to a tool result before it enters the history.
 //!
-//! Claude Code v2.1.88 `maybePersistLargeToolResult` (toolResultStorage.ts; docs/profiles.md, C1):
-//! an empty or whitespace-only result becomes `(<tool> completed with no output)`; a result longer
-//! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read never)
-//! is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>` block
-//! with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units, except
-//! Bash's (D2 in docs/probe.md, probed: p04): a Bash result is the raw output, measured in UTF-8
-//! bytes with its trailing newline, and the model sees it with its leading blank lines and trailing
-//! white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`); a persisted one names its size in
-//! bytes and previews the trimmed first 30000 bytes.
+//! Claude Code v2.1.88 `maybePersistLargeToolResult` (toolResultStorage.ts; docs/profiles.md, C1): an
+//! empty or whitespace-only result becomes `(<tool> completed with no output)`; a result longer
+//! than its tool's threshold (`min(maxResultSizeChars, 50000)`: Bash 30000, Grep 20000, Read
+//! never: it numbers its lines or refuses a file over its token cap, `read_tool`) is written once (`wx`) to `tool-results/<id>.txt` and replaced by a `<persisted-output>`
+//! block with a 2KB preview cut at a newline past 1000. Lengths are JavaScript's UTF-16 units,
+//! except Bash's (D2 in docs/probe.md, probed: p04): a Bash result is the
+//! raw output, measured in UTF-8 bytes with its trailing newline, and the model sees it with its
+//! leading blank lines and trailing white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`);
+//! a persisted one names its size in bytes and previews the trimmed first 30000 bytes.
 
 use crate::compaction::js_str::{js_is_space, js_trim};
 use crate::compaction::profile::{Arrival, fill};
@@ -124,7 +124,35 @@ pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(
         return super::output_cap::run(world);
     }
     run(world)?;
-    archive::log_newest(world)
+    archive::log_newest(world)?;
+    // The reminder is an attachment of its own in the session transcript, not part of the result.
+    super::todo_reminder::run(world);
+    Ok(())
+}
+
+/// The tool_result blocks of a message: block index, tool_use id and tool name.
+fn results_of(world: &World, message: usize) -> Vec<(usize, String, String)> {
+    let Content::Blocks(blocks) = &world.history.messages()[message].content else {
+        return Vec::new();
+    };
+    let tool = |id: &str| {
+        world
+            .ledger
+            .results
+            .get(id)
+            .map(|r| r.name.clone())
+            .unwrap_or_default()
+    };
+    blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(bi, b)| match b {
+            Block::ToolResult { tool_use_id, .. } => {
+                Some((bi, tool_use_id.clone(), tool(tool_use_id)))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Applies the profile's arrival rule to the newest message (a batch of results).
@@ -133,24 +161,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
         return Ok(());
     }
     let message = world.history.len() - 1;
-    let Content::Blocks(blocks) = &world.history.messages()[message].content else {
-        return Ok(());
-    };
-    let ids: Vec<(usize, String)> = blocks
-        .iter()
-        .enumerate()
-        .filter_map(|(bi, b)| match b {
-            Block::ToolResult { tool_use_id, .. } => Some((bi, tool_use_id.clone())),
-            _ => None,
-        })
-        .collect();
-    for (bi, id) in ids {
-        let tool = world
-            .ledger
-            .results
-            .get(&id)
-            .map(|r| r.name.clone())
-            .unwrap_or_default();
+    for (bi, id, tool) in results_of(world, message) {
         let content = world.history.result_at(message, bi).1.to_owned();
         if js_trim(&content).is_empty() {
             world.replace_result(
@@ -168,6 +179,10 @@ fn run(world: &mut World) -> Result<(), RunError> {
         } else {
             utf16_len(&content)
         };
+        if tool == "Read" {
+            super::read_tool::arrive(world, message, bi, &id, &content);
+            continue;
+        }
         let Some(limit) = threshold(world, &tool) else {
             world.record(
                 Event::new("arrival", "keep")
@@ -239,8 +254,8 @@ mod tests {
 
     #[test]
     fn results_over_their_tools_threshold_are_persisted_as_they_arrive() {
-        // C1: Bash persists above 30000 UTF-16 units, Grep above 20000, Read never; an empty
-        // result is named.
+        // C1: Bash persists above 30000 UTF-16 units, Grep above 20000, Read never (its own
+        // 25000-token cap refuses a larger file, D5); an empty result is named.
         let mut world = World::for_test(CLAUDE_CODE);
         deliver(
             &mut world,
@@ -249,6 +264,7 @@ mod tests {
                 incoming("b2", "Bash", "x".repeat(30_001)),
                 incoming("g1", "Grep", "x".repeat(20_001)),
                 incoming("r1", "Read", "x".repeat(200_000)),
+                incoming("r2", "Read", "x".repeat(99_996)),
                 incoming("e1", "Bash", " \n".to_owned()),
             ],
         )
@@ -261,7 +277,16 @@ mod tests {
         );
         assert_eq!(world.result("b2"), Some(b2.as_str()));
         assert!(world.result("g1").unwrap().contains("(19.5KB)"));
-        assert_eq!(world.result("r1").unwrap().len(), 200_000);
+        assert_eq!(
+            world.result("r1"),
+            Some(
+                "File content (50001 tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file."
+            )
+        );
+        assert_eq!(
+            world.result("r2"),
+            Some(format!("1\t{}", "x".repeat(99_996)).as_str())
+        );
         assert_eq!(world.result("e1"), Some("(Bash completed with no output)"));
         let files: Vec<String> = world
             .store

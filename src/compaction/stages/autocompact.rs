@@ -18,36 +18,28 @@ use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Message, js_stringify, rough_tokens};
+use crate::transcript::{Block, Message, Role, js_stringify, rough_tokens};
 
-fn system_reminder(text: &str) -> Message {
-    Message::user_text(format!("<system-reminder>\n{text}\n</system-reminder>"))
+use super::read_tool::{file_tokens, numbered};
+
+fn system_reminder(text: &str) -> String {
+    format!("<system-reminder>\n{text}\n</system-reminder>")
 }
 
-/// `file_path` content with `cat -n` style line numbers (`{n}\t{line}`).
-fn numbered(content: &str) -> String {
-    content
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| format!("{}\t{line}", i + 1))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+/// The profile's working directory (the project folder of its default directories): a Read's
+/// relative `file_path` is restored as the absolute path the agent resolved it to.
+const CWD: &str = "/home/lab/repo";
 
-/// A file's token estimate as Read's `validateContentTokens` makes it (JSON counts double).
-fn file_tokens(path: &str, content: &str) -> usize {
-    let json = [".json", ".jsonl", ".jsonc"]
-        .iter()
-        .any(|e| path.ends_with(e));
-    if json {
-        (crate::transcript::utf16_len(content) * 2 + 2) / 4
-    } else {
-        rough_tokens(content)
-    }
-}
+/// Read's cyber-risk reminder (`CYBER_RISK_MITIGATION_REMINDER`, 337 chars inside its
+/// `\n\n…\n`), which a restored Read result carries (D8 of docs/probe.md). Vendor prompt text:
+/// kept as its length and sha256, the form a conformance record stores it in.
+const READ_REMINDER: &str =
+    "<hashed chars=337 sha256=64b751bdfbd2d3bff0c708e14ab5df77387495b60872801543ee9ec6aac6a9ea>";
 
-/// The post-compact file attachments.
-fn restored_files(world: &mut World) -> Vec<Message> {
+/// The post-compact file attachments as text blocks, in the order the API receives them: the
+/// files oldest read first, each a `Called the Read tool…` and a `Result of calling the Read
+/// tool:` block (or one reference note).
+fn restored_files(world: &mut World) -> Vec<String> {
     let c = world.profile.constants;
     let mut out = Vec::new();
     let mut used = 0;
@@ -61,8 +53,13 @@ fn restored_files(world: &mut World) -> Vec<Message> {
         .cloned()
         .collect();
     for (path, content) in files {
-        // The note names the absolute `file_path` the Read was given (D7 of the probe study:
-        // the real note says `Note: /…/big.txt was read before…`).
+        // The note names the absolute path (D7 of the probe study: the real note says
+        // `Note: /…/big.txt was read before…`).
+        let path = if path.starts_with('/') {
+            path
+        } else {
+            store::join(CWD, &path)
+        };
         let attachment = if file_tokens(&path, &content) > c.restore_file_tokens {
             vec![system_reminder(&format!(
                 "Note: {path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
@@ -74,12 +71,12 @@ fn restored_files(world: &mut World) -> Vec<Message> {
                     "Called the Read tool with the following input: {input}"
                 )),
                 system_reminder(&format!(
-                    "Result of calling the Read tool:\n{}",
+                    "Result of calling the Read tool:\n{}\n\n{READ_REMINDER}\n",
                     numbered(&content)
                 )),
             ]
         };
-        let tokens: usize = attachment.iter().map(Message::rough_tokens).sum();
+        let tokens: usize = attachment.iter().map(|t| rough_tokens(t)).sum();
         if used + tokens <= c.restore_budget {
             used += tokens;
             world.record(
@@ -90,7 +87,7 @@ fn restored_files(world: &mut World) -> Vec<Message> {
                         c.restore_budget
                     )),
             );
-            out.extend(attachment);
+            out.push(attachment);
         } else {
             world.record(
                 Event::new("autocompact", "restore")
@@ -102,7 +99,8 @@ fn restored_files(world: &mut World) -> Vec<Message> {
             );
         }
     }
-    out
+    // Chosen most recent first; the API receives them oldest first (D9).
+    out.into_iter().rev().flatten().collect()
 }
 
 /// Claude Code's `tokenCountWithEstimation` (utils/tokens.ts): the last reported usage (input +
@@ -182,11 +180,28 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world.profile.strings.summary_message,
         &[("summary", &summary_text), ("path", &path)],
     );
-    let mut messages = vec![Message::user_text(summary)];
-    messages.extend(restored_files(world));
+    // The API receives the attachments as one user message above the user context and the
+    // summary (D9), each merge adding `\n` to the block before the seam (joinTextAtSeam, D10).
+    let mut restored = restored_files(world);
+    if let Some(last) = restored.last_mut() {
+        last.push('\n');
+    }
+    let lead = usize::from(!restored.is_empty());
+    let mut messages: Vec<Message> = (lead == 1)
+        .then(|| {
+            let blocks = restored
+                .into_iter()
+                .map(|text| Block::Text { text })
+                .collect();
+            Message::blocks(Role::User, blocks)
+        })
+        .into_iter()
+        .collect();
+    messages.push(Message::user_text(summary));
     world.ledger.read_files.clear();
     archive::log_session(world, &messages)?;
     world.history.replace_all(messages);
+    world.history.lead_before_pin(lead);
     // The message that reported the usage is gone: the next count estimates everything.
     world.script.reported_usage = None;
     world.record(
@@ -261,35 +276,49 @@ mod tests {
     }
 
     #[test]
-    fn autocompact_restores_the_files_read() {
+    fn autocompact_restores_the_files_read_oldest_first_before_the_summary() {
         let mut world = World::for_test(CLAUDE_CODE);
         world.push(Message::user_text("x".repeat(4 * 167_000)));
-        let mut input = serde_json::Map::new();
-        input.insert("file_path".into(), "/repo/a.rs".into());
-        world.push(Message::blocks(
-            Role::Assistant,
-            vec![Block::ToolUse {
-                id: "r1".into(),
-                name: "Read".into(),
-                input,
-            }],
-        ));
-        world.push_results(vec![IncomingResult {
-            id: "r1".into(),
-            tool: "Read".into(),
-            content: "fn main() {}".into(),
-        }]);
+        for (id, path) in [("r1", "/repo/a.rs"), ("r2", "src/b.rs")] {
+            let mut input = serde_json::Map::new();
+            input.insert("file_path".into(), path.into());
+            world.push(Message::blocks(
+                Role::Assistant,
+                vec![Block::ToolUse {
+                    id: id.into(),
+                    name: "Read".into(),
+                    input,
+                }],
+            ));
+            world.push_results(vec![IncomingResult {
+                id: id.into(),
+                tool: "Read".into(),
+                content: format!("fn {id}() {{}}"),
+            }]);
+        }
         run(&mut world).unwrap();
-        let texts: Vec<&str> = world.history.messages().iter().map(text).collect();
-        assert_eq!(texts.len(), 3);
+        // D9: one user message of restored blocks (oldest read first), then the summary; D8:
+        // Read's reminder inside the result, hashed; D7: a relative path made absolute; D10: the
+        // last block ends in the seam's `\n`.
+        assert_eq!(world.history.len(), 2);
+        let blocks: Vec<&str> = world.history.messages()[0]
+            .block_list()
+            .iter()
+            .map(|b| match b {
+                Block::Text { text } => text.as_str(),
+                _ => unreachable!("restored files are text"),
+            })
+            .collect();
         assert_eq!(
-            texts[1],
-            "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/repo/a.rs\"}\n</system-reminder>"
+            blocks,
+            [
+                "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/repo/a.rs\"}\n</system-reminder>".to_owned(),
+                format!("<system-reminder>\nResult of calling the Read tool:\n1\tfn r1() {{}}\n\n{READ_REMINDER}\n\n</system-reminder>"),
+                "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/home/lab/repo/src/b.rs\"}\n</system-reminder>".to_owned(),
+                format!("<system-reminder>\nResult of calling the Read tool:\n1\tfn r2() {{}}\n\n{READ_REMINDER}\n\n</system-reminder>\n"),
+            ]
         );
-        assert_eq!(
-            texts[2],
-            "<system-reminder>\nResult of calling the Read tool:\n1\tfn main() {}\n</system-reminder>"
-        );
+        assert!(text(&world.history.messages()[1]).starts_with("This session is being continued"));
         assert!(world.ledger.read_files.is_empty());
     }
 }

@@ -28,8 +28,10 @@ mod output_cap;
 mod pair_repair;
 mod pipeline;
 mod reactive;
+mod read_tool;
 mod snip;
 mod time_mc;
+mod todo_reminder;
 pub(crate) mod user_context;
 
 pub use pair_repair::is_intact as pairs_intact;

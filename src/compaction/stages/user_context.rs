@@ -1,7 +1,9 @@
-//! Claude Code's user context: the meta user message `prependUserContext` sends before the history
-//! on every request (v2.1.88; docs/profiles.md). It carries the scenario's CLAUDE.md under the
-//! memory instruction prompt, and the date, fixed so that runs are deterministic. The history pins
-//! it, so no compaction removes it.
+//! Claude Code's user context: the meta user message `prependUserContext` sends before the
+//! history on every request (v2.1.88; docs/profiles.md). It carries the scenario's CLAUDE.md under the
+//! memory instruction prompt, and the date, fixed so that runs are deterministic. The history
+//! pins it, so no compaction removes it. The API always receives it merged with the user message
+//! after it (the request, or the summary after a compaction), which adds a `\n` to its end
+//! (`joinTextAtSeam`; D10 of docs/probe.md: 306 chars without CLAUDE.md, measured in p03, p12).
 
 use crate::transcript::Message;
 
@@ -16,7 +18,7 @@ pub(crate) fn claude_md_message(claude_md: Option<&str>) -> Message {
     }
     entries.push("# currentDate\nToday's date is 2026-03-31.".to_owned());
     Message::user_text(format!(
-        "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n{}\n\n      IMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>\n",
+        "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n{}\n\n      IMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>\n\n",
         entries.join("\n")
     ))
 }
@@ -44,5 +46,7 @@ mod tests {
         let without = text(claude_md_message(None));
         assert!(!without.contains("# claudeMd"));
         assert!(without.contains("\n# currentDate\nToday's date is 2026-03-31.\n\n"));
+        assert!(without.ends_with("</system-reminder>\n\n"));
+        assert_eq!(without.chars().count(), 306);
     }
 }

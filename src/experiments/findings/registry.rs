@@ -374,8 +374,8 @@ pub const FINDINGS: &[Finding] = &[
         check: scenario!(
             "scenarios/c3-autocompact-threshold.json",
             &[
-                "context_size (step 8)",
-                "model_calls (step 8)",
+                "context_size (step 16)",
+                "model_calls (step 16)",
                 "model_calls"
             ]
         ),
@@ -387,7 +387,7 @@ pub const FINDINGS: &[Finding] = &[
         check: scenario!(
             "scenarios/c4-restore-and-claude-md.json",
             &[
-                "claude_md_present (step 13)",
+                "claude_md_present (step 16)",
                 "model_calls",
                 "claude_md_present"
             ]
@@ -762,11 +762,11 @@ pub const FINDINGS: &[Finding] = &[
     Finding {
         id: "O2",
         source: "anthropics/claude-code CHANGELOG.md @ 5cfc0a19 (2.1.83, 2.1.181); anthropics/claude-code#31914, #35164",
-        shows: "Retention cleanup deletes a spill file and the session transcript: the persisted-output pointer and the summary's transcript path dangle (2) and four results become unrecoverable.",
+        shows: "Retention cleanup deletes a spill file and the session transcript: the persisted-output pointer and the summary's transcript path dangle (2) and eight results become unrecoverable.",
         check: scenario!(
             "scenarios/o2-dangling-pointers.json",
             &[
-                "dangling_pointers (step 11)",
+                "dangling_pointers (step 19)",
                 "dangling_pointers",
                 "unrecoverable"
             ]

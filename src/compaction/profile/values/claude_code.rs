@@ -41,7 +41,9 @@ pub const CLAUDE_CODE: Profile = Profile {
             "session-memory compaction: experimental flags, off by default",
             "API usage: a scenario without `usage` steps has the rough estimate of all messages as its token count (with one, the last usage + the estimate of the later messages, as the real agent counts)",
             "API usage after pair repair: a repair that rewrites the history forgets the usage until the next response reports one",
-            "the file-attachment JSON shape and the cyber-risk reminder text: restored files are sized by their rendered text",
+            "the file-attachment JSON shape and the text of Read's cyber-risk reminder inside a restored Read result (vendor text: kept as its length and sha256, so the estimate counts its 91-char hashed form, not 340 chars); the agent sends the first restored block as a message of its own, the lab all restored blocks as one (docs/probe.md D8-D10)",
+            "the TodoWrite reminder's text (vendor prompt text): the profile appends it in the conformance record's form, `<hashed chars=481 sha256=…>` (91 chars where the agent sends 481; its estimate is that much smaller), to the last tool_result of the batch as it stands in the lab, where the agent appends it to the last to complete (D4); the reminder's list of current todos (always empty: no scenario calls TodoWrite with todos) and the task-management variant",
+            "Read's 256 KB file-size check and the `is_error` flag of a refused Read; the API's token count behind Read's 25000-token cap is stood for by ⌈(4 + chars)/4⌉, the count of the probe's scripted server (docs/probe.md D5)",
             "the per-file header of CLAUDE.md contents: the scenario's text follows MEMORY_INSTRUCTION_PROMPT directly",
             "the summariser model: the summary is the scenario's `summary`, else the nine section headings holding the active request, the files read and every user text message in the history (earlier summaries and restored files included), cut at the call's max_tokens min(max_output, summary_reserve) = 20000 tokens as the real output would stop; what compact.ts does with a summary that stopped at max_tokens is not modelled (the cut text is kept)",
         ],
@@ -60,6 +62,7 @@ pub const CLAUDE_CODE: Profile = Profile {
         restore_files: 5,
         restore_file_tokens: 5_000,
         restore_budget: 50_000,
+        read_max_tokens: 25_000,
         ..Constants::ZERO
     },
     constant_names: &[
@@ -76,12 +79,15 @@ pub const CLAUDE_CODE: Profile = Profile {
         "restore_files",
         "restore_file_tokens",
         "restore_budget",
+        "read_max_tokens",
     ],
-    // Only time_based_mc and pair_repair are Claude Code's; the rest are off (or, for the
-    // prototype's gate, correct) because it has no such mechanism. time_based_mc is off as a
+    // Only time_based_mc, pair_repair and todo_reminder are Claude Code's; the rest are off (or,
+    // for the prototype's gate, correct) because it has no such mechanism. time_based_mc is off as a
     // stock external user gets it (D11 in docs/probe.md: GrowthBook
     // `tengu_slate_heron` defaults to disabled, and even when on it runs only for the REPL's
     // main thread, never in `-p`/SDK use); switched on it matches the real agent exactly.
+    // todo_reminder is on as a stock 2.1.88 user gets it (TodoWrite is among the default tools;
+    // measured in p09, D3 of docs/probe.md).
     switches: Switches {
         order: Order::Intact,
         unseen_guard: false,
@@ -95,8 +101,13 @@ pub const CLAUDE_CODE: Profile = Profile {
         trust_stop_reason: false,
         gate_order_correct: true,
         pipeline_has_barrier: false,
+        todo_reminder: true,
     },
-    switch_names: &[SwitchName::TimeBasedMc, SwitchName::PairRepair],
+    switch_names: &[
+        SwitchName::TimeBasedMc,
+        SwitchName::PairRepair,
+        SwitchName::TodoReminder,
+    ],
     strings: Strings {
         persisted: "<persisted-output>\nOutput too large ({size}). Full output saved to: {path}\n\nPreview (first {preview_size}):\n{preview}{more}</persisted-output>",
         saved_at: "[Earlier tool result saved at {path}]",

@@ -76,6 +76,7 @@ pub const COURSE_MAIN: Profile = Profile {
         trust_stop_reason: false,
         gate_order_correct: true,
         pipeline_has_barrier: false,
+        todo_reminder: false,
     },
     switch_names: &[
         SwitchName::Order,

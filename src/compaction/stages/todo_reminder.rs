@@ -1,0 +1,142 @@
+//! Claude Code's TodoWrite reminder (v2.1.88 `utils/attachments.ts` getTodoReminderAttachments
+//! and TODO_REMINDER_CONFIG; D3 of docs/probe.md, probed: p09). Before a request the agent counts,
+//! from the end of the history, its assistant records (one per content block: a response of ten
+//! tool_use blocks is ten records) since the last TodoWrite call and since the last reminder;
+//! when both are at least 10 (and TodoWrite is among its tools) it attaches a reminder, which
+//! reaches the API appended after `\n\n` to the last tool_result of the last user message. The
+//! reminder is vendor prompt text, so the profile appends it in the form a conformance record
+//! keeps it, its length and sha256 (`<hashed chars=481 sha256=…>`); switch `todo_reminder`.
+
+use crate::compaction::switches::SwitchName;
+use crate::compaction::world::World;
+use crate::trace::Event;
+use crate::transcript::{Block, Content, Role};
+
+/// The reminder as a record keeps it: 2.1.88's `<system-reminder>` of the TodoWrite nudge with
+/// an empty todo list, 481 chars, hashed (measured in p09).
+pub(crate) const REMINDER: &str =
+    "<hashed chars=481 sha256=e772a4c2d4dca32caa6225bb2069468ec912a450c3e5b2f9219d4d7e5b1d9b24>";
+
+/// TURNS_SINCE_WRITE and TURNS_BETWEEN_REMINDERS.
+const TURNS: usize = 10;
+
+/// Assistant records since the last TodoWrite call and since the last reminder, counted from
+/// the end as `getTodoReminderTurnCounts` counts them (the TodoWrite record itself not counted).
+fn turn_counts(world: &World) -> (usize, usize) {
+    let (mut since_write, mut since_reminder) = (0, 0);
+    let (mut write_found, mut reminder_found) = (false, false);
+    for message in world.history.messages().iter().rev() {
+        match message.role {
+            Role::Assistant => {
+                let records = match &message.content {
+                    Content::Text(_) => vec![false],
+                    Content::Blocks(blocks) => blocks
+                        .iter()
+                        .map(|b| matches!(b, Block::ToolUse { name, .. } if name == "TodoWrite"))
+                        .collect(),
+                };
+                for todo_write in records.into_iter().rev() {
+                    write_found |= todo_write;
+                    since_write += usize::from(!write_found);
+                    since_reminder += usize::from(!reminder_found);
+                }
+            }
+            _ => {
+                reminder_found |= message.block_list().iter().any(|b| {
+                    matches!(b, Block::ToolResult { content, .. } if content.ends_with(REMINDER))
+                });
+            }
+        }
+        if write_found && reminder_found {
+            break;
+        }
+    }
+    (since_write, since_reminder)
+}
+
+/// Appends the reminder to the last tool_result of the newest message (a batch of results)
+/// when it is due.
+pub(crate) fn run(world: &mut World) {
+    if !world.profile.on(SwitchName::TodoReminder) {
+        return;
+    }
+    let message = world.history.len() - 1;
+    let Some(block) = world.history.messages()[message]
+        .block_list()
+        .iter()
+        .rposition(|b| matches!(b, Block::ToolResult { .. }))
+    else {
+        return;
+    };
+    let (since_write, since_reminder) = turn_counts(world);
+    if since_write < TURNS || since_reminder < TURNS {
+        return;
+    }
+    let (id, content) = world.history.result_at(message, block);
+    let (id, appended) = (id.to_owned(), format!("{content}\n\n{REMINDER}"));
+    world.history.set_result(message, block, appended);
+    world.record(
+        Event::new("todo_reminder", "append")
+            .id(id)
+            .reason(format!(
+                "{since_write} assistant records since TodoWrite, {since_reminder} since the last reminder (≥ {TURNS})"
+            )),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CLAUDE_CODE;
+    use crate::compaction::stages::arrival::deliver;
+    use crate::compaction::world::IncomingResult;
+    use crate::transcript::Message;
+
+    fn turn(world: &mut World, ids: &[&str], tool: &str) {
+        let calls: Vec<(&str, &str)> = ids.iter().map(|id| (*id, tool)).collect();
+        world.history.push(Message::tool_uses(&calls));
+        let batch = ids
+            .iter()
+            .map(|id| IncomingResult {
+                id: (*id).to_owned(),
+                tool: tool.to_owned(),
+                content: format!("out {id}"),
+            })
+            .collect();
+        deliver(world, batch).unwrap();
+    }
+
+    #[test]
+    fn appended_after_ten_records_and_again_ten_later() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        let ten: Vec<String> = (0..10).map(|i| format!("a{i}")).collect();
+        let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+        turn(&mut world, &ten, "Bash");
+        // p09: ten tool_use blocks are ten records; the last result of the batch carries it.
+        assert_eq!(
+            world.result("a9"),
+            Some(format!("out a9\n\n{REMINDER}").as_str())
+        );
+        assert_eq!(world.result("a8"), Some("out a8"));
+        for i in 0..9 {
+            turn(&mut world, &[&format!("b{i}")], "Bash");
+            assert_eq!(
+                world.result(&format!("b{i}")),
+                Some(format!("out b{i}").as_str())
+            );
+        }
+        turn(&mut world, &["c"], "Bash");
+        assert_eq!(
+            world.result("c"),
+            Some(format!("out c\n\n{REMINDER}").as_str())
+        );
+        // A TodoWrite call restarts the count; switched off, nothing is appended.
+        turn(&mut world, &["w"], "TodoWrite");
+        assert_eq!(turn_counts(&world), (0, 1));
+        let mut off = CLAUDE_CODE;
+        off.switches.todo_reminder = false;
+        let mut world = World::for_test(off);
+        turn(&mut world, &ten, "Bash");
+        assert_eq!(world.result("a9"), Some("out a9"));
+    }
+}
