@@ -98,11 +98,14 @@ impl History {
     }
 
     /// What a request sends, as [`Self::context`], taking the messages instead of copying them.
-    pub(crate) fn into_context(self) -> Vec<Message> {
-        match self.pinned {
-            Some((pinned, _)) => std::iter::once(pinned).chain(self.messages).collect(),
-            None => self.messages,
-        }
+    pub(crate) fn into_context(mut self) -> Vec<Message> {
+        let Some((pinned, _)) = self.pinned else {
+            return self.messages;
+        };
+        let rest = self.messages.split_off(self.lead);
+        self.messages.push(pinned);
+        self.messages.extend(rest);
+        self.messages
     }
 
     /// The messages, oldest first (the pinned message is not among them).
@@ -378,6 +381,26 @@ fn count_results(ids: &mut HashMap<String, usize>, message: &Message, add: bool)
 mod tests {
     use super::*;
     use crate::transcript::estimate_chars;
+
+    #[test]
+    fn into_context_sends_what_context_sends() {
+        let build = |lead: usize| {
+            let mut history = History::new(Estimator::PythonJson);
+            history.pin(Message::user_text("pinned"));
+            for text in ["restored a", "restored b", "summary"] {
+                history.push(Message::user_text(text));
+            }
+            history.lead_before_pin(lead);
+            history
+        };
+        for lead in [0, 2, 9] {
+            let history = build(lead);
+            let context = history.context();
+            assert_eq!(history.into_context(), context, "lead {lead}");
+        }
+        // With two lead messages the pinned message is third.
+        assert_eq!(build(2).into_context()[2], Message::user_text("pinned"));
+    }
 
     #[test]
     fn incremental_estimate_equals_full_serialisation() {
