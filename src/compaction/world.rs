@@ -206,6 +206,19 @@ pub(crate) struct World {
     pub(crate) script: Script,
     pub(crate) clock: Clock,
     pub(crate) counters: Counters,
+    /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`).
+    pub(crate) mask_skips: BTreeMap<String, MaskSkip>,
+}
+
+/// A tool output Gemini's masking wrote to `path` as `saved` but left in place, since its masked
+/// form is no smaller; kept so the next turn's masking does not rebuild it.
+pub(crate) struct MaskSkip {
+    /// The output as it stood (a changed output is masked afresh).
+    pub(crate) output: String,
+    /// The tool name the file was named after.
+    pub(crate) tool: String,
+    pub(crate) path: String,
+    pub(crate) saved: String,
 }
 
 impl World {
@@ -228,6 +241,7 @@ impl World {
             script: Script::default(),
             clock: Clock::default(),
             counters: Counters::default(),
+            mask_skips: BTreeMap::new(),
         }
     }
 

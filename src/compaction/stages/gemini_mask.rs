@@ -15,7 +15,7 @@ use serde_json::json;
 use super::gemini_compress::sanitize;
 use crate::compaction::profile::fill;
 use crate::compaction::store;
-use crate::compaction::world::World;
+use crate::compaction::world::{MaskSkip, World};
 use crate::error::RunError;
 use crate::trace::Event;
 
@@ -164,58 +164,234 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         "{total} prunable tool tokens ≥ {min}, past the newest {} protected",
         world.profile.constants.mask_protect
     )));
+    for (mi, bi, id, tokens) in found {
+        if !rewrite_skip(world, mi, bi, &id)? {
+            mask_one(world, mi, bi, id, tokens)?;
+        }
+    }
+    Ok(())
+}
+
+/// The tool `id` answered, as its file is named.
+fn tool_name(world: &World, id: &str) -> String {
+    world
+        .ledger
+        .results
+        .get(id)
+        .map(|r| r.name.clone())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "unknown_tool".to_owned())
+}
+
+/// Writes `saved` to `path` in the spill store.
+fn write(world: &mut World, path: &str, saved: &str) -> Result<(), RunError> {
+    world
+        .store
+        .write_spill(path, saved)
+        .map_err(|source| RunError::Store {
+            path: path.to_owned(),
+            source,
+        })
+}
+
+/// The skip event of an output written to `path` but left in place.
+fn skip_event(id: &str, path: &str) -> Event {
+    Event::new(STAGE, "skip").id(id).reason(format!(
+        "written to {path}, but the masked form saves nothing"
+    ))
+}
+
+/// An output an earlier turn wrote but left in place (its masked form saves nothing), unchanged
+/// since: writes it again and traces the skip as that turn did, without rebuilding the file text,
+/// preview and masked form. False when there is no such output.
+fn rewrite_skip(world: &mut World, mi: usize, bi: usize, id: &str) -> Result<bool, RunError> {
+    let tool = tool_name(world, id);
+    let (_, output) = world.history.result_at(mi, bi);
+    let Some(skip) = world
+        .mask_skips
+        .get(id)
+        .filter(|skip| skip.output == output && skip.tool == tool)
+    else {
+        return Ok(false);
+    };
+    world
+        .store
+        .write_spill(&skip.path, &skip.saved)
+        .map_err(|source| RunError::Store {
+            path: skip.path.clone(),
+            source,
+        })?;
+    let event = skip_event(id, &skip.path);
+    world.ledger.mark_spilled(id, true);
+    world.record(event);
+    Ok(true)
+}
+
+/// Writes one prunable output to its file and masks it where that saves tokens; one that it does
+/// not is remembered for the next turn.
+fn mask_one(
+    world: &mut World,
+    mi: usize,
+    bi: usize,
+    id: String,
+    tokens: usize,
+) -> Result<(), RunError> {
     let estimator = world.profile.estimator;
     let template = world.profile.strings.persisted;
     // Gemini writes `session-<id>/<tool>_<callId>_<random>.txt`; the lab's spill store is one
     // flat directory, so the file is `<tool>_<callId>.txt` beside the compression spills.
-    let dir = world.spill_dir.clone();
-    for (mi, bi, id, tokens) in found {
-        let (_, output) = world.history.owned_result_at(mi, bi);
-        let tool = world
-            .ledger
-            .results
-            .get(&id)
-            .map(|r| r.name.clone())
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| "unknown_tool".to_owned());
-        let saved = serde_json::to_string_pretty(&json!({ "output": output }))
-            .expect("a JSON object serialises");
-        let path = store::join(&dir, &format!("{}_{}.txt", sanitize(&tool), sanitize(&id)));
-        world
-            .store
-            .write_spill(&path, &saved)
-            .map_err(|source| RunError::Store {
-                path: path.clone(),
-                source,
-            })?;
-        world.ledger.mark_spilled(&id, true);
-        let masked = fill(
-            template,
-            &[
-                ("preview", &preview(&tool, &output, &saved)),
-                ("path", &path),
-            ],
-        );
-        if estimator.string(&masked) >= tokens {
-            world.record(Event::new(STAGE, "skip").id(&id).reason(format!(
-                "written to {path}, but the masked form saves nothing"
-            )));
-            continue;
-        }
-        world.replace_result(
-            mi,
-            bi,
-            masked,
-            STAGE,
-            format!("masked, full output at {path}"),
-        );
+    let (_, output) = world.history.owned_result_at(mi, bi);
+    let tool = tool_name(world, &id);
+    let saved = serde_json::to_string_pretty(&json!({ "output": output }))
+        .expect("a JSON object serialises");
+    let path = store::join(
+        &world.spill_dir,
+        &format!("{}_{}.txt", sanitize(&tool), sanitize(&id)),
+    );
+    write(world, &path, &saved)?;
+    world.ledger.mark_spilled(&id, true);
+    let masked = fill(
+        template,
+        &[
+            ("preview", &preview(&tool, &output, &saved)),
+            ("path", &path),
+        ],
+    );
+    if estimator.string(&masked) >= tokens {
+        world.record(skip_event(&id, &path));
+        let skip = MaskSkip {
+            output,
+            tool,
+            path,
+            saved,
+        };
+        world.mask_skips.insert(id, skip);
+        return Ok(());
     }
+    world.replace_result(
+        mi,
+        bi,
+        masked,
+        STAGE,
+        format!("masked, full output at {path}"),
+    );
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::*;
+
+    /// A random output: short or long, shell (with sections) or not.
+    fn output(rng: &mut ChaCha8Rng, tool: &str) -> String {
+        let lines = 1 + (rng.next_u64() % 40) as usize;
+        let width = 1 + (rng.next_u64() % 60) as usize;
+        let body: Vec<String> = (0..lines)
+            .map(|i| format!("{i}{}", "y".repeat(width)))
+            .collect();
+        if tool == SHELL_TOOL && rng.next_u64() % 2 == 0 {
+            return format!("Output: {}\nExit Code: 0\n", body.join("\n"));
+        }
+        body.join("\n")
+    }
+
+    /// The two runs agree on the spill files (paths and text), trace, history and ledger.
+    fn assert_same(kept: &World, rebuilt: &World, step: usize) {
+        let files = kept.store.spill_files(&kept.spill_dir);
+        assert_eq!(
+            files,
+            rebuilt.store.spill_files(&rebuilt.spill_dir),
+            "step {step}"
+        );
+        for file in &files {
+            let text = kept.store.read_spill(&file.path);
+            assert_eq!(text, rebuilt.store.read_spill(&file.path), "step {step}");
+        }
+        assert!(kept.trace == rebuilt.trace, "step {step}: traces differ");
+        assert_eq!(
+            kept.history.messages(),
+            rebuilt.history.messages(),
+            "step {step}"
+        );
+        assert_eq!(kept.ledger.results, rebuilt.ledger.results, "step {step}");
+    }
+
+    /// A random session (short outputs whose masked form saves nothing, long ones, shell
+    /// sections, exempt tools, reused ids, outputs rewritten in place): after every turn the
+    /// masking that reuses its remembered skips leaves the state that rebuilding every prunable
+    /// output from scratch (as before issue 13) leaves.
+    #[test]
+    fn remembered_skips_give_the_state_a_full_rebuild_gives() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let mut profile = crate::compaction::profile::GEMINI_CLI;
+        profile.constants.mask_protect = 300;
+        profile.constants.mask_min_prunable = 200;
+        let mut kept = World::for_test(profile);
+        let mut rebuilt = World::for_test(profile);
+        let tools = [SHELL_TOOL, "read_file", "ask_user", "grep"];
+        let (mut skips, mut reused) = (0, 0);
+        for step in 0..300 {
+            let calls: Vec<(String, &str, String)> = (0..1 + rng.next_u64() % 3)
+                .map(|_| {
+                    let tool = tools[(rng.next_u64() % 4) as usize];
+                    (
+                        format!("t{}", rng.next_u64() % 500),
+                        tool,
+                        output(&mut rng, tool),
+                    )
+                })
+                .collect();
+            let calls: Vec<(&str, &str, String)> = calls
+                .iter()
+                .map(|(id, tool, text)| (id.as_str(), *tool, text.clone()))
+                .collect();
+            let rewrite = rng.next_u64() % 5 == 0;
+            let pick = rng.next_u64();
+            for world in [&mut kept, &mut rebuilt] {
+                world.clock.step = step + 1;
+                world.turn(&calls);
+                let positions = world.history.result_positions();
+                if rewrite && !positions.is_empty() {
+                    let (mi, bi) = positions[(pick % positions.len() as u64) as usize];
+                    world.replace_result(
+                        mi,
+                        bi,
+                        format!("rewritten {step}"),
+                        "test",
+                        String::new(),
+                    );
+                }
+            }
+            let remembered: Vec<String> = kept.mask_skips.keys().cloned().collect();
+            let before = kept.trace.len();
+            rebuilt.mask_skips.clear();
+            run(&mut kept).unwrap();
+            reused += kept.trace[before..]
+                .iter()
+                .filter(|e| {
+                    e.kind == "skip" && e.id.as_ref().is_some_and(|id| remembered.contains(id))
+                })
+                .count();
+            run(&mut rebuilt).unwrap();
+            assert_same(&kept, &rebuilt, step);
+            skips = kept.trace.iter().filter(|e| e.kind == "skip").count();
+        }
+        // The session exercises every path: outputs masked, many skips, most of them remembered
+        // (42 164 and 41 945 at this seed).
+        let masked = kept
+            .trace
+            .iter()
+            .filter(|e| e.stage == STAGE && e.kind == "replace")
+            .count();
+        assert!(masked > 10, "{masked} masked");
+        assert!(
+            skips > 40_000 && reused > 40_000,
+            "{skips} skips, {reused} reused"
+        );
+    }
 
     #[test]
     fn a_long_output_previews_ten_lines_each_end() {
