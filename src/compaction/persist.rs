@@ -142,13 +142,7 @@ pub(crate) fn write_spill_file(
         );
         world.record(Event::new("store", "escape").id(id).reason(reason));
     }
-    world
-        .store
-        .write_spill(path, content)
-        .map_err(|source| RunError::Store {
-            path: path.to_owned(),
-            source,
-        })?;
+    world.store.put_spill(path, content)?;
     world.ledger.mark_spilled(id, true);
     Ok(())
 }

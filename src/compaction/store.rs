@@ -12,6 +12,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::transcript::Message;
 
@@ -38,6 +39,14 @@ pub(crate) trait Store {
     fn is_file(&self, path: &str) -> bool;
     /// Writes a spill file, creating parent directories.
     fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()>;
+    /// [`Self::write_spill`], its failure the run's error naming `path`.
+    fn put_spill(&mut self, path: &str, content: &str) -> Result<(), RunError> {
+        self.write_spill(path, content)
+            .map_err(|source| RunError::Store {
+                path: path.to_owned(),
+                source,
+            })
+    }
     /// Reads a spill file.
     fn read_spill(&self, path: &str) -> Option<String>;
     /// Every file of the spill directory `dir`, sorted by path.

@@ -2,8 +2,8 @@
 //! lists the files read and edited and the commands run in a span of dropped messages, with the
 //! conversation's most recent assistant answers that fell in it (cline/cline
 //! `sdk/packages/core/src/extensions/context/compaction-shared.ts` `summarizeToolActivity`,
-//! `formatToolActivitySummary` and `basic-compaction.ts` `buildDroppedWorkSummaryBlock` @ 21cb8d25;
-//! cline/cline @ 21cb8d25 sdk/packages/core/src/extensions/context/).
+//! `formatToolActivitySummary` and `basic-compaction.ts` `buildDroppedWorkSummaryBlock` @
+//! 21cb8d25).
 
 use serde_json::{Map, Value};
 

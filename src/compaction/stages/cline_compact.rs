@@ -1,7 +1,6 @@
 //! Cline's `basic` compaction, the one without a model (cline/cline
 //! `sdk/packages/core/src/extensions/context/basic-compaction.ts` `runBasicCompaction`,
-//! `compaction.ts` `createContextCompactionPrepareTurn` @ 21cb8d25; cline/cline @ 21cb8d25
-//! sdk/packages/core/src/extensions/context/). Before each request, when the estimate reaches
+//! `compaction.ts` `createContextCompactionPrepareTurn` @ 21cb8d25). Before each request, when the estimate reaches
 //! `COMPACTION_TRIGGER_RATIO` (0.9) of the usable input (`context_window`, Cline's
 //! `DEFAULT_MAX_INPUT_TOKENS` 128000), the history is folded to a target of `floor(trigger ×
 //! DEFAULT_TARGET_RATIO)` (0.7): every typed user prompt survives (trimmed; attachments only on the

@@ -1,6 +1,5 @@
-//! Gemini CLI's chat compression (`packages/core/src/context/chatCompressionService.ts` at
-//! google-gemini/gemini-cli 5411f113; google-gemini/gemini-cli @ 5411f113
-//! packages/core/src/context/chatCompressionService.ts). Before each turn, when the token count
+//! Gemini CLI's chat compression (google-gemini/gemini-cli @ 5411f113
+//! `packages/core/src/context/chatCompressionService.ts`). Before each turn, when the token count
 //! reaches `compress_threshold_per_mille` of the token limit (`<` is a no-op):
 //!
 //! 1. the function-response budget: walking from the newest result back, once the running total
@@ -106,13 +105,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             _ => "unknown_tool".to_owned(),
         };
         let path = store::join(&world.spill_dir, &format!("{tool}_{written}.txt"));
-        world
-            .store
-            .write_spill(&path, &content)
-            .map_err(|source| RunError::Store {
-                path: path.clone(),
-                source,
-            })?;
+        world.store.put_spill(&path, &content)?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, &path, threshold);
         counter += estimator.string(&replacement);

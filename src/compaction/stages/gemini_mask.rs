@@ -1,6 +1,5 @@
-//! Gemini CLI's tool-output masking (`packages/core/src/context/toolOutputMaskingService.ts` at
-//! google-gemini/gemini-cli 5411f113; google-gemini/gemini-cli @ 5411f113
-//! packages/core/src/context/toolOutputMaskingService.ts), run before every turn after chat
+//! Gemini CLI's tool-output masking (google-gemini/gemini-cli @ 5411f113
+//! `packages/core/src/context/toolOutputMaskingService.ts`), run before every turn after chat
 //! compression. Scanning back from the message before the newest (`DEFAULT_PROTECT_LATEST_TURN`),
 //! skipping the exempt tools and outputs already masked, the newest `mask_protect` tokens of tool
 //! output are protected; the one that crosses that line and every older one are prunable. When the
@@ -183,17 +182,6 @@ fn tool_name(world: &World, id: &str) -> String {
         .unwrap_or_else(|| "unknown_tool".to_owned())
 }
 
-/// Writes `saved` to `path` in the spill store.
-fn write(world: &mut World, path: &str, saved: &str) -> Result<(), RunError> {
-    world
-        .store
-        .write_spill(path, saved)
-        .map_err(|source| RunError::Store {
-            path: path.to_owned(),
-            source,
-        })
-}
-
 /// The skip event of an output written to `path` but left in place.
 fn skip_event(id: &str, path: &str) -> Event {
     Event::new(STAGE, "skip").id(id).reason(format!(
@@ -214,13 +202,7 @@ fn rewrite_skip(world: &mut World, mi: usize, bi: usize, id: &str) -> Result<boo
     else {
         return Ok(false);
     };
-    world
-        .store
-        .write_spill(&skip.path, &skip.saved)
-        .map_err(|source| RunError::Store {
-            path: skip.path.clone(),
-            source,
-        })?;
+    world.store.put_spill(&skip.path, &skip.saved)?;
     let event = skip_event(id, &skip.path);
     world.ledger.mark_spilled(id, true);
     world.record(event);
@@ -248,7 +230,7 @@ fn mask_one(
         &world.spill_dir,
         &format!("{}_{}.txt", sanitize(&tool), sanitize(&id)),
     );
-    write(world, &path, &saved)?;
+    world.store.put_spill(&path, &saved)?;
     world.ledger.mark_spilled(&id, true);
     let masked = fill(
         template,
