@@ -181,9 +181,18 @@ impl Message {
 
     /// Claude Code's rough token count of the message (per block, rounded per block).
     pub fn rough_tokens(&self) -> usize {
+        self.rough_tokens_by(4)
+    }
+
+    /// [`Self::rough_tokens`] at `units_per_token` UTF-16 units a token (Claude Code v2.1.332:
+    /// 3 for models outside its list of older ones).
+    pub fn rough_tokens_by(&self, units_per_token: usize) -> usize {
         match &self.content {
-            Content::Text(text) => rough_tokens(text),
-            Content::Blocks(blocks) => blocks.iter().map(Block::rough_tokens).sum(),
+            Content::Text(text) => rough_units_by(utf16_len(text), units_per_token),
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .map(|b| b.rough_tokens_by(units_per_token))
+                .sum(),
         }
     }
 
@@ -251,16 +260,15 @@ impl Block {
     }
 
     /// Claude Code's rough token count of one block (text, tool_result content, or tool_use
-    /// `name + JSON.stringify(input)`).
-    pub(crate) fn rough_tokens(&self) -> usize {
-        match self {
-            Block::Text { text } => rough_tokens(text),
-            Block::ToolResult { content, .. } => rough_tokens(content),
-            // `Math.round((name + JSON.stringify(input)).length / 4)`.
-            Block::ToolUse { name, input, .. } => {
-                rough_units(utf16_len(name) + js_stringify_len(input))
-            }
-        }
+    /// `name + JSON.stringify(input)`) at `units_per_token` UTF-16 units a token (4; v2.1.332:
+    /// 3 for models outside its list of older ones).
+    pub(crate) fn rough_tokens_by(&self, units_per_token: usize) -> usize {
+        let units = match self {
+            Block::Text { text } => utf16_len(text),
+            Block::ToolResult { content, .. } => utf16_len(content),
+            Block::ToolUse { name, input, .. } => utf16_len(name) + js_stringify_len(input),
+        };
+        rough_units_by(units, units_per_token)
     }
 
     fn write_py<S: Sink>(&self, sink: &mut S, d: Dialect) {
@@ -423,7 +431,12 @@ pub fn rough_tokens(text: &str) -> usize {
 
 /// `Math.round(units / 4)`: halves round up; lengths are non-negative.
 fn rough_units(units: usize) -> usize {
-    (units * 2 + 4) / 8
+    rough_units_by(units, 4)
+}
+
+/// `Math.round(units / per)`: halves round up; lengths are non-negative.
+pub(crate) fn rough_units_by(units: usize, per: usize) -> usize {
+    (units * 2 + per) / (2 * per)
 }
 
 /// `JSON.stringify(value)`: no spaces, non-ASCII kept.
@@ -534,7 +547,7 @@ mod tests {
                     Block::Text { text } => text.clone(),
                     Block::ToolResult { content, .. } => content.clone(),
                 };
-                assert_eq!(block.rough_tokens(), rough_tokens(&text), "{text}");
+                assert_eq!(block.rough_tokens_by(4), rough_tokens(&text), "{text}");
             }
         }
         // By hand: {"role":"user","content": is 25 units, "say \"é😀\"\n" 15 (the emoji

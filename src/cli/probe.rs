@@ -42,8 +42,8 @@ pub struct ProbeArgs {
     /// Kill the agent after this many seconds.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
-    /// An extra argument for the agent, repeatable (2.1.332 needs `--agent-arg=--tools
-    /// --agent-arg=Bash,Read,Grep,Glob` for Grep and Glob).
+    /// An extra argument for the agent, repeatable (2.1.332 offers Grep and Glob only with
+    /// `--agent-arg=--tools --agent-arg=Bash,Read,Grep,Glob`).
     #[arg(long = "agent-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub agent_args: Vec<String>,
     /// Compare a committed record with its profile; the agent is not run.
@@ -55,6 +55,10 @@ pub struct ProbeArgs {
     /// With --replay: a switch of the profile changed (NAME=VALUE, e.g. todo_reminder=off).
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_pair, requires = "replay")]
     pub switches: Vec<(String, String)>,
+    /// With --replay: compare with this profile instead of the one the record names (e.g. a
+    /// 2.1.332 record against `claude-code`, to see what changed between the versions).
+    #[arg(long, value_name = "NAME", requires = "replay")]
+    pub profile: Option<String>,
 }
 
 impl ProbeArgs {
@@ -71,6 +75,7 @@ impl ProbeArgs {
         };
         if self.replay {
             let options = RunOptions {
+                profile: self.profile,
                 constants: self.constants,
                 switches: self.switches,
                 ..RunOptions::default()

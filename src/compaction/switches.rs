@@ -78,6 +78,7 @@ name_table! {
         GateOrderCorrect => "gate_order_correct",
         PipelineHasBarrier => "pipeline_has_barrier",
         TodoReminder => "todo_reminder",
+        SearchTools => "search_tools",
     }
 }
 
@@ -123,6 +124,9 @@ pub struct Switches {
     /// Claude Code: the TodoWrite reminder appended to the last tool_result after ten assistant
     /// records without TodoWrite (D3 of docs/probe.md).
     pub todo_reminder: bool,
+    /// Claude Code v2.1.332: Grep and Glob are among the agent's tools (off by default: a call
+    /// to either is refused; `--tools Bash,Read,Grep,Glob` offers them).
+    pub search_tools: bool,
 }
 
 impl Default for Switches {
@@ -142,6 +146,7 @@ impl Default for Switches {
             gate_order_correct: true,
             pipeline_has_barrier: false,
             todo_reminder: false,
+            search_tools: true,
         }
     }
 }
@@ -190,6 +195,7 @@ impl Switches {
         gate_order_correct: true,
         pipeline_has_barrier: false,
         todo_reminder: false,
+        search_tools: false,
     };
 
     fn flag_mut(&mut self, name: SwitchName) -> Option<&mut bool> {
@@ -207,6 +213,7 @@ impl Switches {
             SwitchName::GateOrderCorrect => &mut self.gate_order_correct,
             SwitchName::PipelineHasBarrier => &mut self.pipeline_has_barrier,
             SwitchName::TodoReminder => &mut self.todo_reminder,
+            SwitchName::SearchTools => &mut self.search_tools,
         })
     }
 

@@ -15,7 +15,9 @@ use super::install;
 use super::plan;
 use super::record::{self, Layout, Normaliser};
 use super::server::ScriptedServer;
-use crate::compaction::{driver, profile};
+use crate::compaction::driver;
+use crate::compaction::profile::{self, Profile};
+use crate::compaction::switches::SwitchName;
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::scenario::Scenario;
@@ -28,10 +30,13 @@ pub const VIRTUAL: Layout<'static> = Layout {
     session: "5f0c3a1e-8a2b-4c6d-9e0f-00000000c0de",
 };
 
-/// The profile a version is compared with: `claude-code` (it pins 2.1.88) for every version
-/// until a profile of a later version exists.
-pub fn profile_for(_version: &str) -> &'static str {
-    "claude-code"
+/// The profile a version is compared with: `claude-code-2.1.332` for that version,
+/// `claude-code` (it pins 2.1.88) for every other.
+pub fn profile_for(version: &str) -> &'static str {
+    match version {
+        "2.1.332" => "claude-code-2.1.332",
+        _ => "claude-code",
+    }
 }
 
 /// Where `--agent-version V` looks for (and `--install` puts) the agent.
@@ -136,28 +141,38 @@ pub fn replay(path: &Path, options: &RunOptions) -> Result<ProbeReport, LabError
     compare_record(&record, &planned.scenario, options)
 }
 
-/// Claude Code attaches the TodoWrite reminder only when TodoWrite is among its tools (D3): a
-/// record whose agent was run without it (2.1.332 with `--tools Bash,Read,Grep,Glob`) is
-/// compared with the profile's `todo_reminder` off, unless the options name the switch.
-fn no_todo_reminder_without_todo_write(record: &Value, options: &mut RunOptions) {
-    let offers = |r: &Value| {
-        r.get("tools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .any(|t| t.get("name").and_then(Value::as_str) == Some("TodoWrite"))
-    };
-    let main = record
+/// The switches that follow from the tools the agent offered, unless the options name them:
+/// Claude Code attaches the TodoWrite reminder only when TodoWrite is among its tools (D3), so a
+/// record without it (2.1.332, or 2.1.88 under `--tools Bash,Read,Grep,Glob`) is compared with
+/// `todo_reminder` off; 2.1.332 refuses Grep and Glob unless they are offered, so a record that
+/// offers them is compared with `search_tools` on (for a profile with that switch).
+fn switches_from_tools(record: &Value, profile: &Profile, options: &mut RunOptions) {
+    let offered: Vec<&str> = record
         .get("requests")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter(|r| r.get("kind").and_then(Value::as_str) == Some("main"));
-    let named = options.switches.iter().any(|(k, _)| k == "todo_reminder");
-    if !named && !main.clone().any(offers) {
+        .filter(|r| r.get("kind").and_then(Value::as_str) == Some("main"))
+        .filter_map(|r| r.get("tools").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .collect();
+    let follows = [
+        (SwitchName::TodoReminder, offered.contains(&"TodoWrite")),
+        (
+            SwitchName::SearchTools,
+            offered.contains(&"Grep") || offered.contains(&"Glob"),
+        ),
+    ];
+    for (switch, offers) in follows {
+        let named = options.switches.iter().any(|(k, _)| k == switch.as_str());
+        if named || !profile.has_switch(switch) || profile.switches.is_on(switch) == offers {
+            continue;
+        }
+        let value = if offers { "on" } else { "off" };
         options
             .switches
-            .push(("todo_reminder".to_owned(), "off".to_owned()));
+            .push((switch.as_str().to_owned(), value.to_owned()));
     }
 }
 
@@ -202,9 +217,15 @@ pub(crate) fn compare_record(
         )));
     }
     let mut options = options.clone();
-    options.profile.get_or_insert(profile.clone());
+    let run_with = options.profile.get_or_insert(profile.clone()).clone();
+    let Some(model) = profile::by_name(&run_with) else {
+        return Err(LabError::Usage(format!(
+            "unknown profile `{run_with}` (known: {})",
+            profile::names()
+        )));
+    };
     if get("agent") == Agent::ClaudeCode.name() {
-        no_todo_reminder_without_todo_write(record, &mut options);
+        switches_from_tools(record, model, &mut options);
     }
     let run = driver::run(planned, &options)?;
     let reminders = run.switches.get("todo_reminder") == Some(&Value::Bool(true));
@@ -222,7 +243,7 @@ pub(crate) fn compare_record(
         scenario: get("scenario"),
         agent: get("agent"),
         version: get("version"),
-        profile,
+        profile: run_with,
         requests: kinds
             .iter()
             .map(|k| {

@@ -185,29 +185,43 @@ fn total_row(t: &ProfileTotal) -> Vec<String> {
 }
 
 /// One table of every column when it fits the screen (or in markdown); else two, the first
-/// `first` columns and then the profile with the rest. Each ends in a newline.
+/// `first` columns and then the profile with the rest. When the first part does not fit either,
+/// the columns it cannot hold open the second, and so on: each table holds the profile and as
+/// many of the following columns as fit. Each ends in a newline.
 fn split_table(header: &[&str], rows: Vec<Vec<String>>, first: usize, format: Format) -> String {
     let Format::Table(screen) = format else {
         return table(header, rows, format) + "\n";
     };
-    let whole = table(
-        header,
-        rows.clone(),
-        Format::Table(Screen::new(usize::MAX, false)),
-    );
-    if whole.lines().map(width_of).max().unwrap_or(0) <= screen.width {
-        return whole + "\n";
-    }
-    let part = |columns: &[usize]| {
+    let render = |columns: &[usize], format: Format| {
         let head: Vec<&str> = columns.iter().map(|&c| header[c]).collect();
         let cells = rows
             .iter()
             .map(|row| columns.iter().map(|&c| row[c].clone()).collect())
             .collect();
-        table(&head, cells, format) + "\n"
+        table(&head, cells, format)
     };
-    let rest: Vec<usize> = std::iter::once(0).chain(first..header.len()).collect();
-    part(&(0..first).collect::<Vec<_>>()) + &part(&rest)
+    let fits = |columns: &[usize]| {
+        let text = render(columns, Format::Table(Screen::new(usize::MAX, false)));
+        text.lines().map(width_of).max().unwrap_or(0) <= screen.width
+    };
+    let all: Vec<usize> = (0..header.len()).collect();
+    if fits(&all) {
+        return render(&all, format) + "\n";
+    }
+    let mut out = String::new();
+    let mut piece = vec![0];
+    let mut whole_first_part = true;
+    for column in 1..header.len() {
+        let at_split = column == first && whole_first_part;
+        piece.push(column);
+        if piece.len() > 2 && (at_split || !fits(&piece)) {
+            piece.pop();
+            out += &(render(&piece, format) + "\n");
+            whole_first_part &= at_split;
+            piece = vec![0, column];
+        }
+    }
+    out + &render(&piece, format) + "\n"
 }
 
 #[cfg(test)]

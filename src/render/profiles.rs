@@ -71,6 +71,10 @@ fn profiles_text(profiles: &[Profile], format: Format) -> String {
             format,
         ));
         let one = |text: String| vec![text];
+        let changed = p
+            .provenance
+            .changes
+            .map(|(base, what)| (format!("changed from {base}"), what));
         let mut rows = vec![
             (
                 "estimate",
@@ -95,6 +99,9 @@ fn profiles_text(profiles: &[Profile], format: Format) -> String {
             "switches (defaults)",
             one(compact_object(&p.switches.to_value(p.switch_names))),
         ));
+        if let Some((label, changes)) = &changed {
+            rows.push((label.as_str(), owned(changes)));
+        }
         rows.push(("sources", owned(p.provenance.sources)));
         rows.push(("not modelled", owned(p.provenance.absent)));
         out.push_str(&fields(rows, format));
@@ -117,6 +124,10 @@ pub fn profile_value(p: &Profile) -> Value {
         "constants": p.constants.to_value(p.constant_names),
         "switches": p.switches.to_value(p.switch_names),
         "absent": p.provenance.absent,
+        "changes": p.provenance.changes.map(|(base, what)| serde_json::json!({
+            "from": base,
+            "what": what,
+        })),
         "kind": "compaction",
     })
 }

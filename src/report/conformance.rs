@@ -106,12 +106,11 @@ pub(super) fn conformance_md(header: &str) -> Result<String, LabError> {
          normalisation (after a compaction also every user text; the reminders appended to results \
          when the profile models them); in brackets the items that agree out of those compared. A record keeps the \
          messages exactly and only the length and sha256 of the system prompt, the tool schemas \
-         and the compaction prompt. `not recorded`: no record for that version (p03 and p12 under \
-         2.1.332: its prefix-overflow guard sends no summary request, which the `claude-code` \
-         profile does not model yet; p11 under 2.1.332: it cuts a file over Read's token cap \
-         instead of refusing it, not modelled; each agent's scenarios are recorded under that agent only; \
-         p26 under Gemini CLI 0.61.0 differs in the masked file's path, which the `gemini-cli` \
-         profile does not model; see `docs/probe.md`).\n\n",
+         and the compaction prompt. `not recorded`: no record for that version (p14 and p15 under \
+         2.1.88: it restores the files of one batch of Reads in the order they completed, not \
+         the order the profile follows; each agent's scenarios are recorded under that agent \
+         only; p26 under Gemini CLI 0.61.0 differs in the masked file's path, which the \
+         `gemini-cli` profile does not model; see `docs/probe.md`).\n\n",
     );
     out.push_str(&render::table(&header_row, rows, Format::Markdown));
     out.push_str(&format!(

@@ -253,6 +253,7 @@ fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
             ("course-latest", "compaction"),
             ("prototype", "compaction"),
             ("claude-code", "compaction"),
+            ("claude-code-2.1.332", "compaction"),
             ("anthropic-api", "compaction"),
             ("codex", "compaction"),
             ("cline", "compaction"),
@@ -266,9 +267,9 @@ fn lab_profiles_lists_the_memory_profiles_after_the_compaction_ones() {
             ("memory-site", "memory"),
         ]
     );
-    assert_eq!(list[14]["constants"]["recall_limit"], 20000);
-    assert_eq!(list[15]["constants"]["consolidate_input"], 16000);
-    assert_eq!(list[15]["settable"], serde_json::json!([]));
+    assert_eq!(list[15]["constants"]["recall_limit"], 20000);
+    assert_eq!(list[16]["constants"]["consolidate_input"], 16000);
+    assert_eq!(list[16]["settable"], serde_json::json!([]));
     let text = lab(&["profiles"]).stdout;
     assert!(text.contains("\nmemory-site — "), "{text}");
     assert!(text.contains("(0: no limit)"), "{text}");

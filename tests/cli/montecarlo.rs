@@ -167,7 +167,7 @@ fn montecarlo_refuses_cells_it_cannot_run() {
     let cases: [(&[&str], &str); 7] = [
         (
             &["--grid", "unseen_guard=on,off"],
-            "--grid unseen_guard: profile course-site has no such switch (nor claude-code,anthropic-api,codex,cline,opencode,kilo,opencode-v2,gemini-cli,openhands,codex-remote); \
+            "--grid unseen_guard: profile course-site has no such switch (nor claude-code,claude-code-2.1.332,anthropic-api,codex,cline,opencode,kilo,opencode-v2,gemini-cli,openhands,codex-remote); \
              the profiles that have it: course-main,course-latest,prototype",
         ),
         (

@@ -37,40 +37,27 @@ fn every_committed_record_replays_exactly() {
         assert_eq!(v["exact"], true, "{}", record.display());
         compared += v["rows"].as_array().unwrap().len();
     }
-    // Each record: its items plus the summary-request row. p01 under two versions: 7 tool_use
-    // + 7 tool_result + 1 each; p02 (no compaction) under two versions: 3 + 3 + 1 each; p03
-    // under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 2 user texts (the user context,
-    // the summary) + 1; p04 under two versions: 5 +
-    // 5 + 1 each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1
-    // (+ 1 under 2.1.88: its appended TodoWrite reminder, D3) and p10 2 + 2 + 1, each under two
-    // versions; p11 under 2.1.88 (2.1.332 cuts the file instead of refusing it: not modelled,
-    // not committed) 2 + 2 + 1; p12 under 2.1.88 (compacted; 2.1.332 does not compact it) 1 +
-    // 1 + 6 user texts (two restored files, the user context, the summary) + 1. Codex 0.171.0: p21 the user message `go`, 3 calls,
-    // 3 outputs, 1; p22 `go`, 2 calls, 2 outputs, 1; p23 (compacted) `go`, the summary message,
-    // b2's call and output, 1. Gemini CLI 0.61.0: p24 `go`, 2 calls, 2 outputs, 1; p25 `go`, 3
-    // calls, 3 outputs, 1.
-    assert_eq!(records.len(), 26);
-    assert_eq!(
-        compared,
-        2 * 15
-            + 2 * 7
-            + 5
-            + 2 * 11
-            + 2 * 7
-            + 2 * 9
-            + 2 * 5
-            + 2 * 5
-            + 2 * 23
-            + 1
-            + 2 * 5
-            + 5
-            + 9
-            + 8
-            + 6
-            + 5
-            + 6
-            + 8
-    );
+    // Each record: its items plus the summary-request row. Claude Code, 2.1.88 and 2.1.332:
+    // p01 7 tool_use + 7 tool_result + 1 each; p02 (no compaction) 3 + 3 + 1 each; p04 5 + 5 + 1
+    // each; p05 3 + 3 + 1, p06 4 + 4 + 1, p07 2 + 2 + 1, p08 2 + 2 + 1, p09 11 + 11 + 1 (+ 1
+    // under 2.1.88: its appended TodoWrite reminder, D3), p10 2 + 2 + 1, p11 2 + 2 + 1, p13
+    // 2 + 2 + 1 and p16 3 + 3 + 1 (2.1.88 runs Grep and Glob, 2.1.332 refuses them), each
+    // under both. p03 under 2.1.88 (compacted: only b3's pair is left) 1 + 1 + 2 user texts
+    // (the user context, the summary) + 1, under 2.1.332 (a 1M window: not compacted) 3 + 3 +
+    // 1; p12 under 2.1.88 (compacted) 1 + 1 + 6 user texts (two restored files, the user
+    // context, the summary) + 1, under 2.1.332 (not compacted) 4 + 4 + 1. 2.1.332 only: p14
+    // (compacted keeping turn 2) 4 tool_use + 4 tool_result + 10 user texts (the summary, four
+    // restored files as two blocks each, the attribution) + 1; p15 (one below) 8 + 8 + 1.
+    // Codex 0.171.0: p21 the user message `go`, 3 calls, 3 outputs, 1; p22 `go`, 2 calls, 2
+    // outputs, 1; p23 (compacted) `go`, the summary message, b2's call and output, 1. Gemini
+    // CLI 0.61.0: p24 `go`, 2 calls, 2 outputs, 1; p25 `go`, 3 calls, 3 outputs, 1.
+    assert_eq!(records.len(), 35);
+    let both = 15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5 + 5 + 5 + 7;
+    let claude_88 = 1 + 5 + 9;
+    let claude_332 = 7 + 9 + 19 + 17;
+    let codex = 8 + 6 + 5;
+    let gemini = 6 + 8;
+    assert_eq!(compared, 2 * both + claude_88 + claude_332 + codex + gemini);
 }
 
 #[test]
@@ -177,6 +164,54 @@ fn a_broken_glob_cap_makes_the_glob_replay_fail() {
         .find(|l| l.starts_with("tool_result toolu_gl50001"))
         .unwrap();
     assert!(line.contains("differs at 0"), "{line}");
+}
+
+#[test]
+fn a_broken_2_1_332_window_makes_its_boundary_replays_fail() {
+    // p14 counted 967000 and compacted, p15 966999 and did not: a window one token larger
+    // raises the threshold past p14's count, one smaller lowers it to p15's.
+    for (record, window, real, lab_calls) in [
+        ("p14-probe-compact-keeps-last-turn", "1000001", 1, 0),
+        ("p15-probe-compact-one-below", "999999", 0, 1),
+    ] {
+        let path = format!("conformance/claude-code-2.1.332/{record}.json");
+        lab_ok(&["probe", "--replay", &path]);
+        let constant = format!("context_window={window}");
+        let out = lab(&["probe", "--replay", &path, "--const", &constant]);
+        assert_eq!(out.code, 1, "{record}");
+        let expected = format!("real \"{real}\" lab \"{lab_calls}\"");
+        assert!(
+            out.stdout
+                .lines()
+                .any(|l| l.starts_with("summary requests") && l.contains(&expected)),
+            "{}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn the_2_1_332_records_differ_from_the_2_1_88_profile() {
+    // What changed between the versions shows up as differences: 2.1.88 estimates 4 characters
+    // a token in a 200K window (it compacts p15 too, and sends the whole history as the summary
+    // and restored files), refuses p11's file, and offers Grep and Glob.
+    for (record, item) in [
+        ("p15-probe-compact-one-below", "summary requests"),
+        ("p11-probe-read-over-cap", "tool_result toolu_rover"),
+        ("p16-probe-search-tools-absent", "tool_result toolu_gsmall"),
+    ] {
+        let path = format!("conformance/claude-code-2.1.332/{record}.json");
+        let out = lab(&["probe", "--replay", &path, "--profile", "claude-code"]);
+        assert_eq!(out.code, 1, "{record}");
+        let line = out.stdout.lines().find(|l| l.starts_with(item)).unwrap();
+        assert!(line.contains("differs at"), "{record}: {line}");
+    }
+    // And switch `search_tools` on, the 2.1.332 profile runs Grep and Glob where the agent
+    // refused them.
+    let path = "conformance/claude-code-2.1.332/p16-probe-search-tools-absent.json";
+    let out = lab(&["probe", "--replay", path, "--set", "search_tools=on"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("5 of 7 items exact"), "{}", out.stdout);
 }
 
 #[test]

@@ -16,6 +16,9 @@ pub enum Estimator {
     /// `Math.round(length / 4)` in UTF-16 units (text, tool_result content, tool_use
     /// `name + JSON.stringify(input)`), summed; in tokens, not characters.
     ClaudeTokens,
+    /// Claude Code v2.1.332's estimate for models outside its list of older ones (the default
+    /// claude-opus-5-5): the same per block, `Math.round(length / 3)`.
+    ClaudeTokens3,
     /// Cline's `createTokenEstimator`: per message `ceil(JSON.stringify(message).length / 3)`,
     /// at least 1, summed; in tokens (the lab's message holds `role` and `content` only).
     ClineTokens,
@@ -35,6 +38,7 @@ impl Estimator {
             Estimator::PythonJson => message.json_chars(),
             Estimator::PythonRepr => message.repr_chars(),
             Estimator::ClaudeTokens => message.rough_tokens(),
+            Estimator::ClaudeTokens3 => message.rough_tokens_by(3),
             Estimator::ClineTokens => cline_tokens(message),
         }
     }
@@ -45,14 +49,19 @@ impl Estimator {
         let dialect = match self {
             Estimator::PythonJson => Dialect::Json,
             Estimator::PythonRepr => Dialect::Repr,
-            Estimator::ClaudeTokens => {
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
+                let per = if self == Estimator::ClaudeTokens {
+                    4
+                } else {
+                    3
+                };
                 let Content::Blocks(blocks) = &message.content else {
-                    return (message.rough_tokens(), Vec::new());
+                    return (message.rough_tokens_by(per), Vec::new());
                 };
                 let mut contents = Vec::new();
                 let mut total = 0;
                 for block in blocks {
-                    let tokens = block.rough_tokens();
+                    let tokens = block.rough_tokens_by(per);
                     if matches!(block, Block::ToolResult { .. }) {
                         contents.push(tokens);
                     }
@@ -86,6 +95,9 @@ impl Estimator {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
             Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
+            Estimator::ClaudeTokens3 => {
+                crate::transcript::rough_units_by(crate::transcript::utf16_len(text), 3)
+            }
             Estimator::ClineTokens => crate::python::json::js_str_units(text).div_ceil(3),
         }
     }
@@ -97,7 +109,7 @@ impl Estimator {
             Estimator::PythonJson | Estimator::PythonRepr => {
                 crate::transcript::list_chars(count, sum)
             }
-            Estimator::ClaudeTokens | Estimator::ClineTokens => sum,
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 | Estimator::ClineTokens => sum,
         }
     }
 
@@ -107,6 +119,7 @@ impl Estimator {
             Estimator::PythonJson => "len(json.dumps(messages, ensure_ascii=False))",
             Estimator::PythonRepr => "len(str(messages))",
             Estimator::ClaudeTokens => "tokens: per block Math.round(UTF-16 length / 4), summed",
+            Estimator::ClaudeTokens3 => "tokens: per block Math.round(UTF-16 length / 3), summed",
             Estimator::ClineTokens => {
                 "tokens: per message ceil(UTF-16 length of JSON.stringify(message) / 3), summed"
             }
@@ -126,7 +139,7 @@ impl Estimator {
     pub fn unit(self) -> &'static str {
         match self {
             Estimator::PythonJson | Estimator::PythonRepr => "chars",
-            Estimator::ClaudeTokens | Estimator::ClineTokens => "tokens",
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 | Estimator::ClineTokens => "tokens",
         }
     }
 }
@@ -140,4 +153,46 @@ the profile's own estimate";
 /// Code's rough token estimate of `messages`, whatever estimate the profile itself uses.
 pub fn common_tokens(messages: &[Message]) -> usize {
     messages.iter().map(Message::rough_tokens).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Role;
+
+    #[test]
+    fn claude_code_2_1_332_counts_three_characters_a_token_per_block() {
+        // p14's tail after the reported usage: b1's tool_use (`Bash` + 39 chars of JSON = 43:
+        // 14.3 → 14), then the results `1\tcharlie one` (13: 4.3 → 4) and `ok` (2: 0.67 → 1),
+        // each block rounded on its own.
+        let mut input = serde_json::Map::new();
+        input.insert("command".into(), "cat fixtures/toolu_b1.out".into());
+        let call = Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: "toolu_b1".into(),
+                name: "Bash".into(),
+                input,
+            }],
+        );
+        assert_eq!(Estimator::ClaudeTokens3.message(&call), 14);
+        assert_eq!(Estimator::ClaudeTokens.message(&call), 11);
+        let results = Message::blocks(
+            Role::User,
+            vec![
+                Block::ToolResult {
+                    tool_use_id: "toolu_rc".into(),
+                    content: "1\tcharlie one".into(),
+                },
+                Block::ToolResult {
+                    tool_use_id: "toolu_b1".into(),
+                    content: "ok".into(),
+                },
+            ],
+        );
+        assert_eq!(Estimator::ClaudeTokens3.message(&results), 5);
+        assert_eq!(Estimator::ClaudeTokens3.measure(&results), (5, vec![4, 1]));
+        assert_eq!(Estimator::ClaudeTokens3.string("12345"), 2);
+        assert_eq!(Estimator::ClaudeTokens3.string("1234"), 1);
+    }
 }

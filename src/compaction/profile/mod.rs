@@ -18,13 +18,13 @@ pub use constants::{ALL_CONSTANT_NAMES, Constants};
 pub use estimator::{COMMON_RULE, Estimator, cline_tokens, common_tokens};
 pub use pipeline::{Pipe, Stage, describe_pipeline};
 pub use policy::{
-    Arrival, CompactTool, MicroRule, Persist, ReactiveSmall, SafeId, SnipHeadBound, SnipTail,
-    TranscriptName,
+    Arrival, CompactForm, CompactTool, MicroRule, Persist, ReactiveSmall, ReadOverCap, SafeId,
+    SnipHeadBound, SnipTail, TranscriptName,
 };
 pub use strings::{Strings, fill};
 pub use values::{
-    ANTHROPIC_API, CLAUDE_CODE, CLINE, CODEX, CODEX_REMOTE, COURSE_LATEST, COURSE_MAIN,
-    COURSE_SITE, GEMINI_CLI, KILO, OPENCODE, OPENCODE_V2, OPENHANDS, PROTOTYPE,
+    ANTHROPIC_API, CLAUDE_CODE, CLAUDE_CODE_2_1_332, CLINE, CODEX, CODEX_REMOTE, COURSE_LATEST,
+    COURSE_MAIN, COURSE_SITE, GEMINI_CLI, KILO, OPENCODE, OPENCODE_V2, OPENHANDS, PROTOTYPE,
 };
 
 use crate::compaction::switches::{SwitchName, Switches};
@@ -38,6 +38,9 @@ pub struct Provenance {
     pub sources: &'static [&'static str],
     /// Layers of the real system that this profile does not model, and why.
     pub absent: &'static [&'static str],
+    /// For a later version of a system another profile models: that profile's name and what
+    /// the version changed, measured against the real product (`lab profiles` prints them).
+    pub changes: Option<(&'static str, &'static [&'static str])>,
 }
 
 /// One modelled system.
@@ -76,6 +79,10 @@ pub struct Profile {
     pub reactive_small: ReactiveSmall,
     /// What happens to a tool result as it arrives, before it enters the history.
     pub arrival: Arrival,
+    /// Claude Code's Read over its token cap (read by the Read tool only).
+    pub read_over_cap: ReadOverCap,
+    /// What Claude Code's autocompact keeps (read by the autocompact stage only).
+    pub compact_form: CompactForm,
     /// The scenario's `claude_md` is re-injected before every request, outside the history.
     pub claude_md: bool,
     /// Spill and transcript directories when the scenario names none (else the lab's defaults).
@@ -172,6 +179,7 @@ pub const PROFILES: &[Profile] = &[
     COURSE_LATEST,
     PROTOTYPE,
     CLAUDE_CODE,
+    CLAUDE_CODE_2_1_332,
     ANTHROPIC_API,
     CODEX,
     CLINE,

@@ -103,3 +103,25 @@ pub enum ReactiveSmall {
     /// The site revision: summarise an empty head, keep everything.
     KeepAll,
 }
+
+/// What Claude Code's Read returns for a file over its token cap (`read_max_tokens`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadOverCap {
+    /// v2.1.88: the `MaxFileReadTokenExceededError` text; the file is not remembered as read.
+    Refuse,
+    /// v2.1.332: the file's first characters, as many as fit in 85% of the cap, numbered as
+    /// usual (a truncation notice follows as a system message of its own).
+    Cut,
+}
+
+/// What Claude Code's autocompact keeps of the history beside the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactForm {
+    /// v2.1.88: nothing; the history becomes the restored files, the user context and the
+    /// summary.
+    Whole,
+    /// v2.1.332: the last assistant turn and its results, verbatim, after the summary, with
+    /// the restored files appended to that turn's results; compaction is skipped while the
+    /// fixed prefix alone is over the threshold, until the blocking limit.
+    KeepLastTurn,
+}

@@ -12,6 +12,7 @@
 
 use crate::compaction::js_str::{js_is_space, js_trim};
 use crate::compaction::profile::{Arrival, fill};
+use crate::compaction::switches::SwitchName;
 use crate::compaction::world::{IncomingResult, World};
 use crate::compaction::{archive, persist};
 use crate::error::RunError;
@@ -21,6 +22,41 @@ use crate::transcript::{Block, Content, utf16_len};
 
 /// Tools Claude Code never persists (their output bounds itself).
 const NEVER_PERSISTED: [&str; 1] = ["Read"];
+
+/// What Claude Code v2.1.332 answers a call to Grep or Glob when they are not among its tools
+/// (switch `search_tools` off, as a stock user has it; probed: p07, p08): the call is refused
+/// with a pointer to the shell, the tool never runs.
+fn absent_tool(world: &World, tool: &str) -> Option<String> {
+    let hint = match tool {
+        "Grep" => "search file contents with `grep`",
+        "Glob" => "find files with `find`",
+        _ => return None,
+    };
+    let profile = world.profile;
+    if !profile.has_switch(SwitchName::SearchTools) || profile.on(SwitchName::SearchTools) {
+        return None;
+    }
+    Some(format!(
+        "<tool_use_error>Error: No such tool available: {tool}. {tool} is not available in this session — {hint} via the Bash tool instead.</tool_use_error>"
+    ))
+}
+
+/// Replaces the result of a call to a tool the agent does not have by its refusal
+/// ([`absent_tool`]); false when the agent has the tool. The tool never ran, so the refusal is
+/// the only output there is: the original.
+fn refuse_absent(world: &mut World, message: usize, block: usize, id: &str, tool: &str) -> bool {
+    let Some(refusal) = absent_tool(world, tool) else {
+        return false;
+    };
+    let chars = char_len(&refusal);
+    let reason = format!("{tool} is not among the agent's tools (switch search_tools off)");
+    world.replace_result(message, block, refusal, "arrival", reason);
+    if let Some(record) = world.ledger.results.get_mut(id) {
+        record.is_original = true;
+        record.original_chars = chars;
+    }
+    true
+}
 
 /// The persist threshold of a tool, or `None` for never.
 fn threshold(world: &World, tool: &str) -> Option<usize> {
@@ -155,6 +191,56 @@ fn results_of(world: &World, message: usize) -> Vec<(usize, String, String)> {
         .collect()
 }
 
+/// Writes a result over its tool's threshold `limit` to the spill store once (`wx`) and
+/// replaces it in context by the persisted-output block with its preview.
+fn persist_with_preview(
+    world: &mut World,
+    (message, bi): (usize, usize),
+    id: &str,
+    tool: &str,
+    content: &str,
+    limit: usize,
+) -> Result<(), RunError> {
+    let bash = tool == "Bash";
+    let size = if bash {
+        content.len()
+    } else {
+        utf16_len(content)
+    };
+    let path = world.spill_path(id);
+    let note = if world.store.is_file(&path) {
+        "file existed (EEXIST counts as written)"
+    } else {
+        persist::write_spill_file(world, id, &path, content)?;
+        "written once (wx)"
+    };
+    let chars = world.profile.constants.preview;
+    let previewed = if bash {
+        bash_text(&content[..floor_char_boundary(content, limit)])
+    } else {
+        content
+    };
+    let (shown, more) = preview(previewed, chars);
+    let replacement = fill(
+        world.profile.strings.persisted,
+        &[
+            ("size", &format_file_size(size)),
+            ("path", &path),
+            ("preview_size", &format_file_size(chars)),
+            ("preview", shown),
+            ("more", if more { "\n...\n" } else { "\n" }),
+        ],
+    );
+    world.replace_result(
+        message,
+        bi,
+        replacement,
+        "arrival",
+        format!("persisted to {path} ({note}): {size} > {tool} threshold {limit}"),
+    );
+    Ok(())
+}
+
 /// Applies the profile's arrival rule to the newest message (a batch of results).
 fn run(world: &mut World) -> Result<(), RunError> {
     if world.profile.arrival == Arrival::Verbatim {
@@ -162,6 +248,9 @@ fn run(world: &mut World) -> Result<(), RunError> {
     }
     let message = world.history.len() - 1;
     for (bi, id, tool) in results_of(world, message) {
+        if refuse_absent(world, message, bi, &id, &tool) {
+            continue;
+        }
         let content = world.history.result_at(message, bi).1.to_owned();
         if js_trim(&content).is_empty() {
             world.replace_result(
@@ -204,37 +293,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
             }
             continue;
         }
-        let path = world.spill_path(&id);
-        let note = if world.store.is_file(&path) {
-            "file existed (EEXIST counts as written)"
-        } else {
-            persist::write_spill_file(world, &id, &path, &content)?;
-            "written once (wx)"
-        };
-        let chars = world.profile.constants.preview;
-        let previewed = if bash {
-            bash_text(&content[..floor_char_boundary(&content, limit)])
-        } else {
-            content.as_str()
-        };
-        let (shown, more) = preview(previewed, chars);
-        let replacement = fill(
-            world.profile.strings.persisted,
-            &[
-                ("size", &format_file_size(size)),
-                ("path", &path),
-                ("preview_size", &format_file_size(chars)),
-                ("preview", shown),
-                ("more", if more { "\n...\n" } else { "\n" }),
-            ],
-        );
-        world.replace_result(
-            message,
-            bi,
-            replacement,
-            "arrival",
-            format!("persisted to {path} ({note}): {size} > {tool} threshold {limit}"),
-        );
+        persist_with_preview(world, (message, bi), &id, &tool, &content, limit)?;
     }
     Ok(())
 }

@@ -12,7 +12,7 @@
 //! 50000. The originals stay in the session transcript; CLAUDE.md is re-injected outside the
 //! history.
 
-use crate::compaction::profile::fill;
+use crate::compaction::profile::{CompactForm, fill};
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
@@ -20,15 +20,7 @@ use crate::error::RunError;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, Role, js_stringify, rough_tokens};
 
-use super::read_tool::{file_tokens, numbered};
-
-fn system_reminder(text: &str) -> String {
-    format!("<system-reminder>\n{text}\n</system-reminder>")
-}
-
-/// The profile's working directory (the project folder of its default directories): a Read's
-/// relative `file_path` is restored as the absolute path the agent resolved it to.
-const CWD: &str = "/home/lab/repo";
+use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
 
 /// Read's cyber-risk reminder (`CYBER_RISK_MITIGATION_REMINDER`, 337 chars inside its
 /// `\n\n…\n`), which a restored Read result carries (D8 of docs/probe.md). Vendor prompt text:
@@ -156,6 +148,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                 "{tokens} tokens{how} ≥ autocompact threshold {threshold}"
             )),
     );
+    if world.profile.compact_form == CompactForm::KeepLastTurn {
+        return super::keep_last_turn::compact(world, tokens);
+    }
     let len = world.history.len();
     let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));

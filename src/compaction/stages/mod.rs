@@ -20,6 +20,7 @@ mod cut;
 mod fit;
 mod gemini_compress;
 mod gemini_mask;
+mod keep_last_turn;
 mod micro;
 mod opencode;
 mod opencode_v2;

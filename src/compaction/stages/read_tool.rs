@@ -9,10 +9,21 @@
 //! lab stands for the API's count with the scripted model server's count of the same request,
 //! ⌈(4 + characters) / 4⌉ (`user` and the text; docs/probe.md), since it has no tokenizer.
 
+use crate::compaction::js_str::js_trim;
+use crate::compaction::profile::ReadOverCap;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::trace::Event;
 use crate::transcript::{rough_tokens, utf16_len};
+
+/// A `<system-reminder>` block around `text` (a restored Read's call and result).
+pub(super) fn system_reminder(text: &str) -> String {
+    format!("<system-reminder>\n{text}\n</system-reminder>")
+}
+
+/// The profile's working directory (the project folder of its default directories): a Read's
+/// relative `file_path` is restored as the absolute path the agent resolved it to.
+pub(super) const CWD: &str = "/home/lab/repo";
 
 /// `file_path` content as Read returns it: every line (split at `\n`) after its number and a tab.
 pub(crate) fn numbered(content: &str) -> String {
@@ -68,8 +79,62 @@ fn cap_error(tokens: usize, cap: usize) -> String {
     )
 }
 
+/// Byte offset of the first `units` UTF-16 units of `text`, never inside a character (a pair
+/// cut in half loses its high half, as JavaScript's `slice` and the check after it do).
+fn byte_below_unit(text: &str, units: usize) -> usize {
+    let mut seen = 0;
+    for (index, c) in text.char_indices() {
+        seen += c.len_utf16();
+        if seen > units {
+            return index;
+        }
+    }
+    text.len()
+}
+
+/// What v2.1.332's Read keeps of a file of `tokens` tokens over the cap (`ReadOverCap::Cut`,
+/// probed: p11): the first lines, as many as 85% of the cap's share of the lines, shrunk by 0.7
+/// up to six times until their estimate (characters per token of the whole file) fits; when
+/// even that does not fit or is blank, the first characters instead, 85% of the cap at that
+/// rate, shrunk the same way. The arithmetic is JavaScript's: doubles, left to right.
+pub(crate) fn cut_to_cap(content: &str, tokens: usize, cap: usize) -> &str {
+    let total = utf16_len(content) as f64;
+    let (cap_f, tokens_f) = (cap as f64, tokens.max(1) as f64);
+    let per_token = (total / tokens_f).max(0.5);
+    let fits = |s: &str| utf16_len(s) as f64 / per_token <= cap_f;
+    let line_ends: Vec<usize> = content
+        .match_indices('\n')
+        .map(|(i, _)| i)
+        .chain([content.len()])
+        .collect();
+    let lines = line_ends.len();
+    let first_lines = |n: usize| &content[..line_ends[n - 1]];
+    let mut n = ((lines as f64 * cap_f / tokens_f * 0.85).floor() as usize).clamp(1, lines);
+    let mut kept = first_lines(n);
+    for _ in 0..6 {
+        if fits(kept) || n <= 1 {
+            break;
+        }
+        n = ((n as f64 * 0.7).floor() as usize).max(1);
+        kept = first_lines(n);
+    }
+    if fits(kept) && !js_trim(kept).is_empty() {
+        return kept;
+    }
+    let mut units = ((cap_f * per_token * 0.85).floor() as usize).max(1);
+    for _ in 0..6 {
+        kept = &content[..byte_below_unit(content, units)];
+        if fits(kept) {
+            break;
+        }
+        units = ((units as f64 * 0.7).floor() as usize).max(1);
+    }
+    kept
+}
+
 /// A Read result arrives holding the file's text: it becomes the numbered text, or the cap's
-/// error. Either is the tool's own output, so it counts as the original result.
+/// error (v2.1.88) or the file's first part (v2.1.332). Each is the tool's own output, so it
+/// counts as the original result.
 pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, content: &str) {
     if is_read_output(content) {
         world.record(
@@ -84,6 +149,20 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
     let path = world.read_path(id).unwrap_or_default();
     let counted = counted_tokens(&path, content, cap);
     let (shown, reason) = match counted {
+        Some(tokens) if tokens > cap && world.profile.read_over_cap == ReadOverCap::Cut => {
+            let kept = cut_to_cap(content, tokens, cap);
+            let kept_chars = utf16_len(kept);
+            if let Some(file) = world.ledger.read_files.iter_mut().find(|(p, _)| *p == path) {
+                file.1 = kept.to_owned();
+            }
+            (
+                numbered(kept),
+                format!(
+                    "Read cut: {tokens} tokens > read_max_tokens {cap}, the first {kept_chars} of {} characters kept",
+                    utf16_len(content)
+                ),
+            )
+        }
         Some(tokens) if tokens > cap => {
             world.ledger.read_files.retain(|(p, _)| *p != path);
             (
@@ -149,5 +228,31 @@ mod tests {
         assert!(!is_read_output("2\ta\n3\tb"));
         assert!(!is_read_output("1 a"));
         assert!(!is_read_output(""));
+    }
+
+    #[test]
+    fn the_cut_of_a_file_over_the_cap_follows_v2_1_332() {
+        // p11: one line of 99997 x, 25001 tokens: one line does not fit, so characters:
+        // floor(25000 × (99997 / 25001) × 0.85) = 84994.
+        let line = "x".repeat(99_997);
+        assert_eq!(cut_to_cap(&line, 25_001, 25_000).len(), 84_994);
+        // p13: 1000 lines of 99 x (99999 chars), 25001 tokens: floor(1000 × 25000 / 25001 ×
+        // 0.85) = 849 lines, 84899 chars, which fit (21226 tokens at the file's rate).
+        let lines = vec!["x".repeat(99); 1000].join("\n");
+        let kept = cut_to_cap(&lines, 25_001, 25_000);
+        assert_eq!(kept.split('\n').count(), 849);
+        assert_eq!(kept.len(), 84_899);
+        // Heavy lines first: 50 of 2000 z, then 50 of `a` (100149 chars), 30000 tokens. 70
+        // lines (100089 chars, 29982 tokens at 3.34 a token) do not fit, nor 49; 34 do.
+        let heavy = [vec!["z".repeat(2_000); 50], vec!["a".to_owned(); 50]]
+            .concat()
+            .join("\n");
+        let kept = cut_to_cap(&heavy, 30_000, 25_000);
+        assert_eq!((kept.split('\n').count(), kept.len()), (34, 68_033));
+        // A cut inside a surrogate pair drops its high half: 26 units in 2 tokens is 13 a
+        // token, 85% of a 1-token cap is 11.05 units, floor 11: inside the third 😀 (units
+        // 10-11).
+        let emoji = format!("abcdef{}", "😀".repeat(10));
+        assert_eq!(cut_to_cap(&emoji, 2, 1), "abcdef😀😀");
     }
 }

@@ -7,8 +7,9 @@
 //! is appended to.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -21,6 +22,7 @@ pub const ANTHROPIC_API: Profile = Profile {
     name: "anthropic-api",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "Anthropic Messages API context editing clear_tool_uses_20250919 (beta context-management-2025-06-27), defaults",
         sources: &[
             "platform.claude.com/docs/en/build-with-claude/context-editing (trigger 100000 input tokens, keep 3 tool uses, clear_at_least, exclude_tools; \"once the prompt exceeds this threshold\"; an edit that cannot clear clear_at_least is not applied)",
@@ -71,6 +73,8 @@ pub const ANTHROPIC_API: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: Some(("/home/lab/agent/tool-results", "/home/lab/agent/history")),
     session_file: Some("messages.jsonl"),

@@ -6,8 +6,9 @@
 //! Claude Code runs reads them.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::{Order, SwitchName, Switches};
 
@@ -26,6 +27,7 @@ pub const CLAUDE_CODE: Profile = Profile {
     name: "claude-code",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "Claude Code v2.1.88 (the public source map of 2026-03-31), external build, default 200K-token model",
         sources: &[
             "claude-code-best/claude-code @ f90eee85d src/query.ts (the five stages in order: tool-result budget, snip, microcompact, context collapse, autocompact)",
@@ -102,6 +104,7 @@ pub const CLAUDE_CODE: Profile = Profile {
         gate_order_correct: true,
         pipeline_has_barrier: false,
         todo_reminder: true,
+        search_tools: true,
     },
     switch_names: &[
         SwitchName::TimeBasedMc,
@@ -134,6 +137,8 @@ pub const CLAUDE_CODE: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::PersistPerTool,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: true,
     // <projectDir>/<sessionId>/tool-results and <projectDir>/<sessionId>.jsonl.
     default_dirs: Some((

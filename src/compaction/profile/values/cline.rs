@@ -5,8 +5,9 @@
 //! folded history, so no session file is kept.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -20,6 +21,7 @@ pub const CLINE: Profile = Profile {
     name: "cline",
     estimator: Estimator::ClineTokens,
     provenance: Provenance {
+        changes: None,
         system: "Cline SDK core, basic compaction (no model), DEFAULT_MAX_INPUT_TOKENS 128000",
         sources: &[
             "cline/cline sdk/packages/core/src/extensions/context/basic-compaction.ts @ 21cb8d2525bcedf1f4b6890b27a74a14fe7451e4 (runBasicCompaction: typed prompts mandatory, latest turn's newest messages within the target snapped forward to an assistant message, older turns' concluding answer newest first, mergeAdjacentUserTurns, PRESERVED_ASSISTANT_TEXT_COUNT = 3, the SYSTEM_NOTICE text, attachments only on the latest prompt)",
@@ -71,6 +73,8 @@ pub const CLINE: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: Some((
         "/home/lab/.cline/tool-results",

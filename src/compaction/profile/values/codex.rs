@@ -6,8 +6,9 @@
 //! items after a compaction, modelled as a session file every message is appended to.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -27,6 +28,7 @@ pub const CODEX: Profile = Profile {
     name: "codex",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "OpenAI Codex CLI (codex-rs) local (inline) compaction, gpt-5 / codex-* window 272000",
         sources: &[
             "openai/codex codex-rs/core/src/compact.rs @ 0100b103625752f6a10c21b79a8c423761dc4c6a (COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000; summary_text = SUMMARY_PREFIX + \"\\n\" + last assistant message; collect_user_messages skips earlier summaries; build_compacted_history_with_limit: initial context, user messages newest-first within the budget, the overflowing one truncate_text(Tokens(remaining)), then the summary message; no tool items)",
@@ -86,6 +88,8 @@ pub const CODEX: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::TruncateTokens,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: Some(("/home/lab/.codex/tool-results", "/home/lab/.codex/sessions")),
     session_file: Some("rollout.jsonl"),

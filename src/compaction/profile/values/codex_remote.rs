@@ -5,8 +5,9 @@
 //! replacement history, modelled as a session file every message is appended to.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -19,6 +20,7 @@ pub const CODEX_REMOTE: Profile = Profile {
     name: "codex-remote",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "OpenAI Codex CLI (codex-rs) remote compaction (/responses/compact), gpt-5 / codex-* window 272000",
         sources: &[
             "openai/codex codex-rs/core/src/compact_remote.rs @ 683f0a6897c3835f32556f3ddf6542f94689f401 (trim_function_call_history_to_fit_context_window: while the estimate > context_window and the last item is_codex_generated_item, remove_last_item; compact_conversation_history with no tools; process_compacted_history: should_keep_compacted_history_item keeps real user messages, assistant messages and Compaction items, drops developer messages, reasoning, every tool call and output; CompactedItem{message: \"\", replacement_history})",
@@ -67,6 +69,8 @@ pub const CODEX_REMOTE: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: Some(("/home/lab/.codex/tool-results", "/home/lab/.codex/sessions")),
     session_file: Some("rollout.jsonl"),

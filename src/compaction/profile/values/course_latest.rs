@@ -24,6 +24,7 @@ const PIPELINE: &[Pipe] = &[
 pub const COURSE_LATEST: Profile = Profile {
     name: "course-latest",
     provenance: Provenance {
+        changes: None,
         system: "learn-claude-code s08_context_compact/code.py after f9e8b28 (ce8f9f18 era; code read at 182c6582)",
         sources: &[
             "Bill-Billion/learn-claude-code s08_context_compact/code.py history (7e2f2fd, b5bd0dd, b6b5f33); ThreeFish-AI/negentropy docs/research/agent-harness/assets/lcc_memory_lab.py @ 19efdbb0 (learn-claude-code ce8f9f18 pipeline)",

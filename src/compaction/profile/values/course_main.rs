@@ -4,8 +4,9 @@
 //! (b6b5f33), snip archiving to a transcript, pair protection. Written in full.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::{Order, SwitchName, Switches};
 
@@ -29,6 +30,7 @@ pub const COURSE_MAIN: Profile = Profile {
     name: "course-main",
     estimator: Estimator::PythonJson,
     provenance: Provenance {
+        changes: None,
         system: "learn-claude-code s08_context_compact/code.py, ContextCompactor at f9e8b28 (2026-08-18)",
         sources: &[
             "ThreeFish-AI/negentropy docs/research/agent-harness/173-claude-code-memory-management.md §3-§5",
@@ -77,6 +79,7 @@ pub const COURSE_MAIN: Profile = Profile {
         gate_order_correct: true,
         pipeline_has_barrier: false,
         todo_reminder: false,
+        search_tools: false,
     },
     switch_names: &[
         SwitchName::Order,
@@ -115,6 +118,8 @@ pub const COURSE_MAIN: Profile = Profile {
     compact_tool: CompactTool::AfterBatch,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: None,
     session_file: None,

@@ -22,6 +22,7 @@ pub const COURSE_SITE: Profile = Profile {
     name: "course-site",
     estimator: Estimator::PythonRepr,
     provenance: Provenance {
+        changes: None,
         system: "learn-claude-code s08_context_compact/code.py, site revision (learn.shareai.run/zh/s08 = 67a9126c; compaction code as at ac822662, not 13dc539)",
         sources: &[
             "shareAI-lab/learn-claude-code s08_context_compact/code.py @ ac822662 (the site's 67a9126c; read in the fork Bill-Billion/learn-claude-code)",

@@ -8,8 +8,9 @@
 //! modelled as a session file every message is appended to.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -28,6 +29,7 @@ pub const GEMINI_CLI: Profile = Profile {
     name: "gemini-cli",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "Google Gemini CLI 0.61 (google-gemini/gemini-cli 5411f113), contextManagement off, Gemini 2.5/3 token limit 1048576",
         sources: &[
             "google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts @ 5411f113cafae26161b4969b0237b8e1e024e2c2 (DEFAULT_COMPRESSION_TOKEN_THRESHOLD = 0.5, compared originalTokenCount < threshold × tokenLimit; COMPRESSION_PRESERVE_THRESHOLD = 0.3; COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET = 50_000; findCompressSplitPoint; two generateContent calls; the ack \"Got it. Thanks for the additional context!\"; COMPRESSION_FAILED_INFLATED_TOKEN_COUNT, COMPRESSION_FAILED_EMPTY_SUMMARY)",
@@ -94,6 +96,8 @@ pub const GEMINI_CLI: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: Some((
         "/home/lab/.gemini/tmp/lab/tool-outputs",

@@ -1,10 +1,12 @@
-//! The five profile values, one file each. `course_main` is written in full and is the base the
+//! The profile values, one file each. `course_main` is written in full and is the base the
 //! other course revisions (the older site revision, the later ce8f9f18-era revision and the
 //! prototype that copies f9e8b28) are written against, so each of them shows only what it
-//! changes; `claude_code` is a different system and is written in full.
+//! changes; `claude_code` is a different system and is written in full, and
+//! `claude_code_2_1_332` as its differences.
 
 mod anthropic_api;
 mod claude_code;
+mod claude_code_2_1_332;
 mod cline;
 mod codex;
 mod codex_remote;
@@ -18,6 +20,7 @@ mod prototype;
 
 pub use anthropic_api::ANTHROPIC_API;
 pub use claude_code::CLAUDE_CODE;
+pub use claude_code_2_1_332::CLAUDE_CODE_2_1_332;
 pub use cline::CLINE;
 pub use codex::CODEX;
 pub use codex_remote::CODEX_REMOTE;

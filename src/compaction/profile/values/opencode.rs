@@ -7,8 +7,9 @@
 //! (modelled as a session file every message is appended to).
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -72,6 +73,7 @@ const fn profile(
         name,
         estimator: Estimator::ClaudeTokens,
         provenance: Provenance {
+            changes: None,
             system,
             sources,
             absent: ABSENT,
@@ -99,6 +101,8 @@ const fn profile(
         compact_tool: CompactTool::Absent,
         reactive_small: ReactiveSmall::KeepNothing,
         arrival: Arrival::Verbatim,
+        read_over_cap: ReadOverCap::Refuse,
+        compact_form: CompactForm::Whole,
         claude_md: false,
         default_dirs: Some((
             "/home/lab/.local/share/opencode/tool-output",
@@ -147,6 +151,7 @@ pub const OPENCODE_V2: Profile = Profile {
     name: "opencode-v2",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "opencode V2 engine (packages/core, compact v2 session context), model with a 200000-token context and 32000 output",
         sources: &[
             "anomalyco/opencode packages/core/src/session/compaction.ts @ 031a4a9cf65fb42437571d5aa5962ceb2247ab51 (DEFAULT_BUFFER = 20_000, DEFAULT_KEEP_TOKENS = 15_000, OUTPUT_TOKEN_MAX = 32_000, TOOL_OUTPUT_MAX_CHARS = 2_000; required: estimate >= min(input − buffer, context − max(min(output, 32000), buffer)), not after a completed compaction; findTailStart: keep at least the newest entry, back to a user boundary, else the latest exchange, else everything; serializeRecentMessage; truncateToolOutput \"\\n[truncated]\")",

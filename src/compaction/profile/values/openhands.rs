@@ -7,8 +7,9 @@
 //! session file every message is appended to.
 
 use crate::compaction::profile::{
-    Arrival, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile, Provenance,
-    ReactiveSmall, SafeId, SnipHeadBound, SnipTail, Stage, Strings, TranscriptName,
+    Arrival, CompactForm, CompactTool, Constants, Estimator, MicroRule, Persist, Pipe, Profile,
+    Provenance, ReactiveSmall, ReadOverCap, SafeId, SnipHeadBound, SnipTail, Stage, Strings,
+    TranscriptName,
 };
 use crate::compaction::switches::Switches;
 
@@ -21,6 +22,7 @@ pub const OPENHANDS: Profile = Profile {
     name: "openhands",
     estimator: Estimator::ClaudeTokens,
     provenance: Provenance {
+        changes: None,
         system: "OpenHands software-agent-sdk (611629e6) LLMSummarizingCondenser at its class defaults",
         sources: &[
             "OpenHands/software-agent-sdk openhands-sdk/openhands/sdk/context/condenser/llm_summarizing_condenser.py @ 611629e6999ad398dc49c761721eefe18d5e6bd9 (max_size = 240, keep_first = 2, minimum_progress = 0.1; Reason EVENTS soft, TOKENS and REQUEST hard; tail max_size // 2 − keep_first − 1; tokens_to_reduce = total − max_tokens // 2; forgetting_start/end by manipulation_indices.find_next; one llm.completion; hard_context_reset summarises every event)",
@@ -77,6 +79,8 @@ pub const OPENHANDS: Profile = Profile {
     compact_tool: CompactTool::Absent,
     reactive_small: ReactiveSmall::KeepNothing,
     arrival: Arrival::Verbatim,
+    read_over_cap: ReadOverCap::Refuse,
+    compact_form: CompactForm::Whole,
     claude_md: false,
     default_dirs: Some((
         "/home/lab/.openhands/conversations/lab/observations",

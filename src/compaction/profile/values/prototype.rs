@@ -28,6 +28,7 @@ const SWAPPED: &[Pipe] = &[
 pub const PROTOTYPE: Profile = Profile {
     name: "prototype",
     provenance: Provenance {
+        changes: None,
         system: "cc_harness_lab.py, the companion prototype of negentropy's memory-management note (ThreeFish-AI/negentropy docs/research/agent-harness/assets, pinned to learn-claude-code f9e8b280)",
         sources: &[
             "ThreeFish-AI/negentropy docs/research/agent-harness/173-claude-code-memory-management.md §4-§5 (2×2 experiment, D2/D3/D6 output)",

@@ -1,0 +1,386 @@
+//! Claude Code v2.1.332's autocompact (`CompactForm::KeepLastTurn`; probed: p14, docs/probe.md):
+//! the summariser sees the history up to the last assistant turn, and that turn and its results
+//! stay verbatim after the summary message. The summary message names the tools the session used
+//! (`<tools-used-before-summary>`) and says that the messages after it were kept; the files read
+//! before the compaction, except those a kept Read reads again, are restored as text blocks
+//! appended to the kept results, followed by the attribution reminder.
+
+use std::collections::BTreeSet;
+
+use crate::compaction::profile::fill;
+use crate::compaction::store;
+use crate::compaction::world::World;
+use crate::compaction::{archive, summarizer};
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::{Block, Message, Role, js_stringify, rough_tokens};
+
+use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
+
+/// The attribution reminder the agent re-attaches after a compaction (`Co-Authored-By: Claude
+/// Opus 5.5 …`, the default model's). Vendor prompt text: kept as its length and sha256, the
+/// form a conformance record stores it in.
+const ATTRIBUTION: &str =
+    "<hashed chars=579 sha256=c7c420407202d49de9fc952cb1f03960c3aadbd74064867b89fc2e787a9f9b74>";
+
+/// Where the kept turn starts: the last assistant message (the history's length when there is
+/// none, so that everything is summarised).
+fn kept_from(messages: &[Message]) -> usize {
+    messages
+        .iter()
+        .rposition(|m| m.role == Role::Assistant)
+        .unwrap_or(messages.len())
+}
+
+/// The tool names of every tool_use in `messages`, sorted and without repeats.
+fn tools_used(messages: &[Message]) -> BTreeSet<&str> {
+    messages
+        .iter()
+        .flat_map(Message::block_list)
+        .filter_map(|b| match b {
+            Block::ToolUse { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The `<tools-used-before-summary>` reminder that opens the summary, with its line break.
+fn tools_reminder(tools: &BTreeSet<&str>) -> String {
+    if tools.is_empty() {
+        return String::new();
+    }
+    let list: Vec<&str> = tools.iter().copied().collect();
+    format!(
+        "{}\n",
+        system_reminder(&format!(
+            "<tools-used-before-summary>{}</tools-used-before-summary>",
+            list.join(", ")
+        ))
+    )
+}
+
+/// The `file_path` of every Read in `messages`.
+fn kept_reads(messages: &[Message]) -> BTreeSet<String> {
+    messages
+        .iter()
+        .flat_map(Message::block_list)
+        .filter_map(|b| match b {
+            Block::ToolUse { name, input, .. } if name == "Read" => input
+                .get("file_path")
+                .and_then(|v| v.as_str())
+                .map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The files the session's Bash calls `cat` (one path, nothing else on the line), newest call
+/// first, with the text each showed. 2.1.332 counts them as read: p14 and p15 restore them
+/// after the files Read read, the newest call first (the order is what those runs show; the code
+/// that orders them was not traced). A result no longer in context verbatim (persisted: over
+/// 30000 bytes, so over the per-file cap anyway) is left out.
+fn bash_reads(world: &World) -> Vec<(String, String)> {
+    let mut calls = Vec::new();
+    for block in world
+        .history
+        .messages()
+        .iter()
+        .flat_map(Message::block_list)
+    {
+        if let Block::ToolUse { id, name, input } = block {
+            let command = input.get("command").and_then(|v| v.as_str());
+            let path = command.and_then(|c| c.strip_prefix("cat ")).filter(|p| {
+                !p.is_empty()
+                    && !p.contains(|c: char| c.is_whitespace() || "|&;<>$`'\"\\*?".contains(c))
+            });
+            if let (true, Some(path)) = (name == "Bash", path) {
+                calls.push((id.clone(), path.to_owned()));
+            }
+        }
+    }
+    let results: Vec<(&str, &str)> = world
+        .history
+        .result_positions()
+        .into_iter()
+        .map(|(mi, bi)| world.history.result_at(mi, bi))
+        .collect();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (id, path) in calls.into_iter().rev() {
+        let verbatim = world.ledger.results.get(&id).is_some_and(|r| r.is_original);
+        let text = results.iter().find(|(r, _)| *r == id).map(|(_, t)| *t);
+        if let Some(text) = text.filter(|_| verbatim && !out.iter().any(|(p, _)| *p == path)) {
+            out.push((path, text.to_owned()));
+        }
+    }
+    out
+}
+
+/// The restored files as text blocks, oldest read first: each a `Called the Read tool…` and a
+/// `Result of calling the Read tool:` block, the whole file numbered. A file a kept Read reads
+/// again is left out, as is a file over the per-file cap (its note goes in a system message,
+/// not modelled), and files are taken, newest first, while their tokens stay within the budget.
+fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
+    let c = world.profile.constants;
+    let mut known = world.ledger.read_files.clone();
+    for (path, text) in bash_reads(world) {
+        known.retain(|(p, _)| *p != path);
+        known.push((path, text));
+    }
+    let files: Vec<(String, String)> = known
+        .into_iter()
+        .rev()
+        .filter(|(path, _)| !skip.contains(path) && store::basename(path) != "CLAUDE.md")
+        .take(c.restore_files)
+        .collect();
+    let mut out = Vec::new();
+    let mut used = 0;
+    for (path, content) in files {
+        let path = if path.starts_with('/') {
+            path
+        } else {
+            store::join(CWD, &path)
+        };
+        if file_tokens(&path, &content) > c.restore_file_tokens {
+            world.record(Event::new("autocompact", "restore").reason(format!(
+                "not restored {path}: over restore_file_tokens {} (a note in a system message, not modelled)",
+                c.restore_file_tokens
+            )));
+            continue;
+        }
+        let input = js_stringify(&serde_json::json!({ "file_path": path }));
+        let pair = [
+            system_reminder(&format!(
+                "Called the Read tool with the following input: {input}"
+            )),
+            system_reminder(&format!(
+                "Result of calling the Read tool:\n{}",
+                numbered(&content)
+            )),
+        ];
+        let tokens: usize = pair.iter().map(|t| rough_tokens(t)).sum();
+        if used + tokens > c.restore_budget {
+            world.record(
+                Event::new("autocompact", "restore")
+                    .after(tokens)
+                    .reason(format!(
+                        "not restored {path}: {used} + {tokens} > budget {}",
+                        c.restore_budget
+                    )),
+            );
+            continue;
+        }
+        used += tokens;
+        world.record(
+            Event::new("autocompact", "restore")
+                .after(tokens)
+                .reason(format!(
+                    "restored {path} ({tokens} tokens, {used} of {} used)",
+                    c.restore_budget
+                )),
+        );
+        out.push(pair);
+    }
+    // Chosen most recent first; sent oldest first, each block a message of its own merged into
+    // the kept results, so every block but the last ends in the seam's `\n`.
+    let mut blocks: Vec<String> = out.into_iter().rev().flatten().collect();
+    let last = blocks.len().saturating_sub(1);
+    for block in &mut blocks[..last] {
+        block.push('\n');
+    }
+    blocks
+}
+
+/// Compacts keeping the last turn: the summary message, then the kept turn with the restored
+/// files and the attribution reminder appended to its last message.
+pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> {
+    let len = world.history.len();
+    let from = kept_from(world.history.messages());
+    let path = archive::session_path(world)
+        .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
+    super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
+    let max_tokens = world.profile.summary_max_tokens();
+    let (summary_text, cut) =
+        summarizer::bound_summary(summarizer::nine_sections(world, from), max_tokens);
+    let cut = if cut {
+        format!(", summary cut at the call's max_tokens {max_tokens}")
+    } else {
+        String::new()
+    };
+    world.counters.model_calls += 1;
+    world.record(
+        Event::new("autocompact", "summary")
+            .sizes(tokens, rough_tokens(&summary_text))
+            .reason(format!(
+                "summariser call over {from} messages ({tokens} tokens), the last {} kept{cut}",
+                len - from
+            )),
+    );
+    let tools = tools_reminder(&tools_used(world.history.messages()));
+    let summary = fill(
+        world.profile.strings.summary_message,
+        &[
+            ("tools", &tools),
+            ("summary", &summary_text),
+            ("path", &path),
+        ],
+    );
+    let mut kept: Vec<Message> = world.history.messages()[from..].to_vec();
+    let restored = restored_files(world, &kept_reads(&kept));
+    if let Some(last) = kept.last_mut().filter(|m| m.role == Role::User) {
+        let mut blocks = last.block_list().to_vec();
+        blocks.extend(restored.into_iter().map(|text| Block::Text { text }));
+        blocks.push(Block::Text {
+            text: ATTRIBUTION.to_owned(),
+        });
+        *last = Message::blocks(Role::User, blocks);
+    }
+    let mut messages = vec![Message::user_text(summary)];
+    archive::log_session(world, &messages)?;
+    messages.append(&mut kept);
+    // What the kept Reads read stays known; the rest was summarised.
+    let still_read = kept_reads(&messages);
+    world
+        .ledger
+        .read_files
+        .retain(|(p, _)| still_read.contains(p));
+    world.history.replace_all(messages);
+    world.script.reported_usage = None;
+    world.record(
+        Event::new("autocompact", "compact")
+            .sizes(tokens, world.history.estimate())
+            .reason(format!(
+                "{from} messages replaced by the summary; the last {} kept verbatim, the restored files appended to them",
+                len - from
+            )),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::profile::CLAUDE_CODE_2_1_332;
+    use crate::compaction::world::IncomingResult;
+    use crate::transcript::Content;
+
+    fn call(world: &mut World, id: &str, name: &str, key: &str, value: &str) {
+        let mut input = serde_json::Map::new();
+        input.insert(key.into(), value.into());
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: id.into(),
+                name: name.into(),
+                input,
+            }],
+        ));
+    }
+
+    fn answer(world: &mut World, id: &str, tool: &str, content: &str) {
+        world.push_results(vec![IncomingResult {
+            id: id.into(),
+            tool: tool.into(),
+            content: content.into(),
+        }]);
+    }
+
+    fn texts(message: &Message) -> Vec<&str> {
+        message
+            .block_list()
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_last_turn_stays_and_the_files_read_before_follow_its_results() {
+        let mut world = World::for_test(CLAUDE_CODE_2_1_332);
+        world.push(Message::user_text("go"));
+        call(&mut world, "r1", "Read", "file_path", "src/a.rs");
+        answer(&mut world, "r1", "Read", "fn a() {}");
+        call(&mut world, "b1", "Bash", "command", "cat notes.txt");
+        answer(&mut world, "b1", "Bash", "note");
+        call(&mut world, "r2", "Read", "file_path", "src/b.rs");
+        answer(&mut world, "r2", "Read", "fn b() {}");
+        compact(&mut world, 967_000).unwrap();
+        let messages = world.history.messages();
+        // The summary, then the last turn (r2's call and its result) verbatim.
+        assert_eq!(messages.len(), 3);
+        let Content::Text(summary) = &messages[0].content else {
+            unreachable!("the summary message is text")
+        };
+        assert!(summary.contains(
+            "<system-reminder>\n<tools-used-before-summary>Bash, Read</tools-used-before-summary>\n</system-reminder>\nSummary:\n"
+        ));
+        assert!(summary.ends_with("may already have happened in them."));
+        assert_eq!(messages[1], world_call("r2"));
+        // r2's file is read by the kept turn: not restored. a.rs (Read) comes first, then the
+        // file `cat` read; every block but the last ends in the seam's `\n`; the attribution
+        // reminder closes the message.
+        assert_eq!(
+            texts(&messages[2]),
+            [
+                "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/home/lab/repo/src/a.rs\"}\n</system-reminder>\n",
+                "<system-reminder>\nResult of calling the Read tool:\n1\tfn a() {}\n</system-reminder>\n",
+                "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/home/lab/repo/notes.txt\"}\n</system-reminder>\n",
+                "<system-reminder>\nResult of calling the Read tool:\n1\tnote\n</system-reminder>",
+                ATTRIBUTION,
+            ]
+        );
+        assert!(matches!(
+            messages[2].block_list()[0],
+            Block::ToolResult { ref tool_use_id, .. } if tool_use_id == "r2"
+        ));
+        assert_eq!(world.counters.model_calls, 1);
+        // Only the kept Read's file is still known as read.
+        let known: Vec<&str> = world
+            .ledger
+            .read_files
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect();
+        assert_eq!(known, ["src/b.rs"]);
+    }
+
+    fn world_call(id: &str) -> Message {
+        let mut input = serde_json::Map::new();
+        input.insert("file_path".into(), "src/b.rs".into());
+        Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: id.into(),
+                name: "Read".into(),
+                input,
+            }],
+        )
+    }
+
+    #[test]
+    fn only_a_plain_cat_of_one_path_counts_as_a_read() {
+        let mut world = World::for_test(CLAUDE_CODE_2_1_332);
+        for (id, command) in [
+            ("c1", "cat a.txt"),
+            ("c2", "cat a.txt | head"),
+            ("c3", "cat"),
+            ("c4", "cat b.txt c.txt"),
+            ("c5", "tac d.txt"),
+            ("c6", "cat e.txt"),
+        ] {
+            call(&mut world, id, "Bash", "command", command);
+            answer(&mut world, id, "Bash", id);
+        }
+        // Newest call first.
+        assert_eq!(
+            bash_reads(&world),
+            [
+                ("e.txt".to_owned(), "c6".to_owned()),
+                ("a.txt".to_owned(), "c1".to_owned())
+            ]
+        );
+        assert_eq!(kept_from(world.history.messages()), 10);
+        assert_eq!(kept_from(&[Message::user_text("go")]), 1);
+    }
+}
