@@ -47,14 +47,18 @@ fn every_committed_record_replays_exactly() {
     // 1; p12 under 2.1.88 (compacted) 1 + 1 + 6 user texts (two restored files, the user
     // context, the summary) + 1, under 2.1.332 (not compacted) 4 + 4 + 1. 2.1.332 only: p14
     // (compacted keeping turn 2) 4 tool_use + 4 tool_result + 10 user texts (the summary, four
-    // restored files as two blocks each, the attribution) + 1; p15 (one below) 8 + 8 + 1.
+    // restored files as two blocks each, the attribution) + 1; p15 (one below) 8 + 8 + 1. p17
+    // (compacted whole at the blocking limit) under 2.1.332 1 + 1 + 6 user texts (two
+    // restored files as two blocks each, the attribution, the summary) + 1, under 2.1.88 1 + 1
+    // + 2 (the user context, the summary: it restores no file `cat` read) + 1; p18 (one below:
+    // 2.1.332 keeps everything) 3 + 3 + 1, under 2.1.88 (compacted) 1 + 1 + 2 + 1.
     // Codex 0.171.0: p21 the user message `go`, 3 calls, 3 outputs, 1; p22 `go`, 2 calls, 2
     // outputs, 1; p23 (compacted) `go`, the summary message, b2's call and output, 1. Gemini
     // CLI 0.61.0: p24 `go`, 2 calls, 2 outputs, 1; p25 `go`, 3 calls, 3 outputs, 1.
-    assert_eq!(records.len(), 35);
+    assert_eq!(records.len(), 39);
     let both = 15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5 + 5 + 5 + 7;
-    let claude_88 = 1 + 5 + 9;
-    let claude_332 = 7 + 9 + 19 + 17;
+    let claude_88 = 1 + 5 + 9 + 5 + 5;
+    let claude_332 = 7 + 9 + 19 + 17 + 9 + 7;
     let codex = 8 + 6 + 5;
     let gemini = 6 + 8;
     assert_eq!(compared, 2 * both + claude_88 + claude_332 + codex + gemini);
@@ -167,17 +171,36 @@ fn a_broken_glob_cap_makes_the_glob_replay_fail() {
 }
 
 #[test]
-fn a_broken_2_1_332_window_makes_its_boundary_replays_fail() {
+fn a_broken_2_1_332_window_or_blocking_limit_makes_its_boundary_replays_fail() {
     // p14 counted 967000 and compacted, p15 966999 and did not: a window one token larger
     // raises the threshold past p14's count, one smaller lowers it to p15's.
-    for (record, window, real, lab_calls) in [
-        ("p14-probe-compact-keeps-last-turn", "1000001", 1, 0),
-        ("p15-probe-compact-one-below", "999999", 0, 1),
+    // p17 counted 977000, at the blocking limit, and compacted with nothing before its last
+    // turn; p18 976999, and did not: a blocking buffer one token smaller raises the limit past
+    // p17, one larger lowers it to p18.
+    for (record, constant, real, lab_calls) in [
+        (
+            "p14-probe-compact-keeps-last-turn",
+            "context_window=1000001",
+            1,
+            0,
+        ),
+        ("p15-probe-compact-one-below", "context_window=999999", 0, 1),
+        (
+            "p17-probe-compact-whole-one-turn",
+            "blocking_buffer=2999",
+            1,
+            0,
+        ),
+        (
+            "p18-probe-compact-one-turn-below",
+            "blocking_buffer=3001",
+            0,
+            1,
+        ),
     ] {
         let path = format!("conformance/claude-code-2.1.332/{record}.json");
         lab_ok(&["probe", "--replay", &path]);
-        let constant = format!("context_window={window}");
-        let out = lab(&["probe", "--replay", &path, "--const", &constant]);
+        let out = lab(&["probe", "--replay", &path, "--const", constant]);
         assert_eq!(out.code, 1, "{record}");
         let expected = format!("real \"{real}\" lab \"{lab_calls}\"");
         assert!(

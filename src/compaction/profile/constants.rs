@@ -81,6 +81,9 @@ constants! {
     restore_budget,
     /// Claude Code: Read's token cap (`maxTokens`; a file over it comes back as an error).
     read_max_tokens,
+    /// Claude Code v2.1.332: the blocking limit's distance below the effective window (3000),
+    /// where a compaction with nothing before the last turn summarises everything.
+    blocking_buffer,
     /// Anthropic API context editing: the input tokens the prompt must exceed.
     edit_trigger,
     /// Anthropic API context editing: the most recent tool uses whose results are kept.

@@ -105,6 +105,14 @@ impl Profile {
         effective.saturating_sub(c.autocompact_buffer)
     }
 
+    /// Claude Code v2.1.332's blocking limit: window − min(max_output, summary reserve) −
+    /// blocking buffer (977000 for the default model's 1M window).
+    pub fn blocking_limit(&self) -> usize {
+        let c = self.constants;
+        let effective = c.context_window.saturating_sub(self.summary_max_tokens());
+        effective.saturating_sub(c.blocking_buffer)
+    }
+
     /// The most tokens Claude Code's summariser call may write: its `max_tokens`,
     /// min(max_output, COMPACT_MAX_OUTPUT_TOKENS), the latter being the summary reserve (20000
     /// in v2.1.88 `utils/context.ts`; `compact.ts` passes the min as `maxOutputTokensOverride`).

@@ -23,6 +23,10 @@ use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
 const ATTRIBUTION: &str =
     "<hashed chars=579 sha256=c7c420407202d49de9fc952cb1f03960c3aadbd74064867b89fc2e787a9f9b74>";
 
+/// The same reminder with the merge seam's `\n` (580 chars, as in the first request too).
+const ATTRIBUTION_SEAM: &str =
+    "<hashed chars=580 sha256=e291f933f8631786b609d42a9db8e2713cedfd6060aeaed4f275a7e8a0f1727f>";
+
 /// Where the kept turn starts: the last assistant message (the history's length when there is
 /// none, so that everything is summarised).
 fn kept_from(messages: &[Message]) -> usize {
@@ -180,21 +184,58 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
         );
         out.push(pair);
     }
-    // Chosen most recent first; sent oldest first, each block a message of its own merged into
-    // the kept results, so every block but the last ends in the seam's `\n`.
-    let mut blocks: Vec<String> = out.into_iter().rev().flatten().collect();
-    let last = blocks.len().saturating_sub(1);
-    for block in &mut blocks[..last] {
-        block.push('\n');
+    // Chosen most recent first; sent oldest first.
+    out.into_iter().rev().flatten().collect()
+}
+
+/// The restored blocks with the `\n` the agent adds to the last text of a user message when it
+/// merges the next one into it (`joinTextAtSeam`), then the attribution reminder. As probed:
+/// appended to the kept results (p14), every block but the last ends in it and the reminder
+/// does not; before the summary (p17), the first block is a message of its own and the last
+/// ends a message too, so neither ends in it, while the reminder does (the summary is merged
+/// after it).
+fn with_seams(mut blocks: Vec<String>, kept_turn: bool) -> Vec<String> {
+    let count = blocks.len();
+    for (i, block) in blocks.iter_mut().enumerate() {
+        let first = !kept_turn && i == 0;
+        if i + 1 < count && !first {
+            block.push('\n');
+        }
     }
+    blocks.push(
+        if kept_turn {
+            ATTRIBUTION
+        } else {
+            ATTRIBUTION_SEAM
+        }
+        .to_owned(),
+    );
     blocks
 }
 
+/// The paragraph that closes the summary message when the last turn is kept.
+const KEPT_PARAGRAPH: &str = "\n\nThe messages after this summary are the most recent messages from before compaction, kept verbatim. The summary was written without seeing them, so something it says has not happened yet may already have happened in them.";
+
 /// Compacts keeping the last turn: the summary message, then the kept turn with the restored
-/// files and the attribution reminder appended to its last message.
+/// files and the attribution reminder appended to its last message. When nothing but user
+/// messages precede the last turn, there is nothing to summarise before it: the agent does not
+/// compact (p18) until the count reaches the blocking limit, and there summarises the whole
+/// history (p17): the restored files and the attribution reminder come first, then the summary
+/// message, without the closing paragraph.
 pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> {
     let len = world.history.len();
-    let from = kept_from(world.history.messages());
+    let last_turn = kept_from(world.history.messages());
+    let keep = world.history.messages()[..last_turn]
+        .iter()
+        .any(|m| m.role == Role::Assistant);
+    if !keep && tokens < world.profile.blocking_limit() {
+        world.record(Event::new("autocompact", "skip").before(tokens).reason(format!(
+            "nothing but user messages before the last turn to summarise: no compaction below the blocking limit {}",
+            world.profile.blocking_limit()
+        )));
+        return Ok(());
+    }
+    let from = if keep { last_turn } else { len };
     let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
     super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
@@ -222,19 +263,23 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
             ("tools", &tools),
             ("summary", &summary_text),
             ("path", &path),
+            ("kept", if keep { KEPT_PARAGRAPH } else { "" }),
         ],
     );
     let mut kept: Vec<Message> = world.history.messages()[from..].to_vec();
-    let restored = restored_files(world, &kept_reads(&kept));
+    let restored = with_seams(restored_files(world, &kept_reads(&kept)), keep);
+    let texts = |blocks: Vec<String>| blocks.into_iter().map(|text| Block::Text { text });
+    let mut messages = Vec::new();
     if let Some(last) = kept.last_mut().filter(|m| m.role == Role::User) {
         let mut blocks = last.block_list().to_vec();
-        blocks.extend(restored.into_iter().map(|text| Block::Text { text }));
-        blocks.push(Block::Text {
-            text: ATTRIBUTION.to_owned(),
-        });
+        blocks.extend(texts(restored));
         *last = Message::blocks(Role::User, blocks);
+        messages.push(Message::user_text(summary));
+    } else {
+        let mut blocks: Vec<Block> = texts(restored).collect();
+        blocks.push(Block::Text { text: summary });
+        messages.push(Message::blocks(Role::User, blocks));
     }
-    let mut messages = vec![Message::user_text(summary)];
     archive::log_session(world, &messages)?;
     messages.append(&mut kept);
     // What the kept Reads read stays known; the rest was summarised.
@@ -245,13 +290,18 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
         .retain(|(p, _)| still_read.contains(p));
     world.history.replace_all(messages);
     world.script.reported_usage = None;
+    let how = if keep {
+        format!(
+            "the last {} kept verbatim, the restored files appended to them",
+            len - from
+        )
+    } else {
+        "nothing before the last turn to summarise: everything summarised, the restored files before the summary".to_owned()
+    };
     world.record(
         Event::new("autocompact", "compact")
             .sizes(tokens, world.history.estimate())
-            .reason(format!(
-                "{from} messages replaced by the summary; the last {} kept verbatim, the restored files appended to them",
-                len - from
-            )),
+            .reason(format!("{from} messages replaced by the summary; {how}")),
     );
     Ok(())
 }
@@ -382,5 +432,35 @@ mod tests {
         );
         assert_eq!(kept_from(world.history.messages()), 10);
         assert_eq!(kept_from(&[Message::user_text("go")]), 1);
+    }
+
+    #[test]
+    fn with_only_the_request_before_the_last_turn_it_waits_for_the_blocking_limit() {
+        let mut world = World::for_test(CLAUDE_CODE_2_1_332);
+        world.push(Message::user_text("go"));
+        call(&mut world, "b1", "Bash", "command", "cat a.txt");
+        answer(&mut world, "b1", "Bash", "alpha");
+        // 1000000 − min(128000, 20000) − 3000.
+        assert_eq!(world.profile.blocking_limit(), 977_000);
+        compact(&mut world, 976_999).unwrap();
+        assert_eq!(world.history.len(), 3);
+        assert_eq!(world.counters.model_calls, 0);
+        compact(&mut world, 977_000).unwrap();
+        // Everything summarised: one message of the restored file, the reminder and the summary
+        // (the first block without the seam, the reminder with it).
+        let messages = world.history.messages();
+        assert_eq!(messages.len(), 1);
+        let texts = texts(&messages[0]);
+        assert_eq!(
+            texts[..3],
+            [
+                "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\"/home/lab/repo/a.txt\"}\n</system-reminder>",
+                "<system-reminder>\nResult of calling the Read tool:\n1\talpha\n</system-reminder>",
+                ATTRIBUTION_SEAM,
+            ]
+        );
+        assert!(texts[3].contains("<tools-used-before-summary>Bash</tools-used-before-summary>"));
+        assert!(texts[3].ends_with("as if the break never happened."));
+        assert_eq!(world.counters.model_calls, 1);
     }
 }

@@ -21,8 +21,8 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
     provenance: Provenance {
         system: "Claude Code v2.1.332 (npm @anthropic-ai/claude-code 2.1.332, native build), external build, default model claude-opus-5-5",
         sources: &[
-            "docs/probe.md and conformance/claude-code-2.1.332/ (the real agent driven by `lab probe`, 16 scenarios exact: thresholds, previews, Read's cut, Grep and Glob refused, the compaction that keeps the last turn at 966999/967000)",
-            "the JavaScript embedded in the 2.1.332 native binary (@anthropic-ai/claude-code-linux-x64): the token count and its 3 characters a token, the thresholds, Read's cut, the summary message",
+            "docs/probe.md and conformance/claude-code-2.1.332/ (the real agent driven by `lab probe`, 18 scenarios exact: thresholds, previews, Read's cut, Grep and Glob refused, the compaction that keeps the last turn at 966999/967000, the whole-history one at the blocking limit 976999/977000)",
+            "the JavaScript embedded in the 2.1.332 native binary (@anthropic-ai/claude-code-linux-x64): the token count and its 3 characters a token, the threshold and the blocking limit, the compaction's rounds, Read's cut, the summary message",
         ],
         changes: Some((
             "claude-code",
@@ -30,6 +30,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
                 "the default model is claude-opus-5-5: a 1M-token window and 128000 output tokens, so autocompact fires at 1000000 − min(128000, 20000) − 13000 = 967000 tokens (probed: p14, p15)",
                 "the estimate counts 3 characters a token (Math.round(length / 3) per block) for every model outside a list of older ones (p14, p15)",
                 "autocompact keeps the last assistant turn and its results verbatim after the summary, summarising only what precedes it; the summary message opens with `<tools-used-before-summary>` (the tools of the whole history, sorted) and closes with a paragraph saying the next messages were kept (p14)",
+                "with nothing but the request before the last turn there is nothing to summarise: no compaction until the blocking limit, window − min(max_output, 20000) − 3000 = 977000, where the whole history is summarised, the restored files and the attribution reminder before the summary (p17, p18)",
                 "the restored files are text blocks appended to the kept results, without Read's cyber-risk reminder, followed by the attribution reminder; a file a kept Read reads is left out, and a file a Bash `cat` read is restored too (after the Read files, newest call first) (p14)",
                 "Read cuts a file over its 25000-token cap to 85% of the cap (by lines, or by characters for long lines) instead of refusing it (p11, p13)",
                 "Grep, Glob and TodoWrite are not among a stock user's tools: a call to Grep or Glob is refused (switch `search_tools`, off), and no TodoWrite reminder is appended (p16, p09)",
@@ -39,7 +40,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         absent: &[
             "what v2.1.88's profile lists as not modelled, where it still holds (snip, context collapse, cached and reactive compaction, the per-message budget, session memory, the tokenizer, the 256 KB Read size check, `is_error`)",
             "the KEEP-RECENT microcompact: it is started by the API's `context_hint` rejection, which no scenario step can express (read in the code only: the probe's server does not send one)",
-            "the blocking limit (977000 tokens: a request over it is refused without an API call): unreachable in the lab, whose compaction always succeeds; the `fixed prefix … compaction cannot help` guard only logs (it never skips a compaction)",
+            "a request over the blocking limit is refused without an API call: unreachable in the lab, whose compaction always succeeds; the `fixed prefix … compaction cannot help` guard only logs (it never skips a compaction)",
             "the system-role messages 2.1.332 adds to the history (the user context with CLAUDE.md and the date, the environment and skills listing after a compaction, the note for a restored file over 5000 tokens, Read's truncation notice, the permission-mode note) and the first request's attribution reminder: the comparison leaves them out, the estimate does not count them (system messages count 0 in the agent's own estimate too), and a scenario's CLAUDE.md is not sent",
             "the attribution reminder's text after a compaction (vendor prompt text): appended in its hashed form, `<hashed chars=579 sha256=…>`, so the estimate counts 91 chars where the agent sends 579",
             "which Bash commands count as reading a file: only `cat` of one path is modelled; the order of the restored files when one batch of Reads completes out of call order (D4), and between Read and Bash files beyond what p14 shows",
@@ -56,6 +57,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         max_output: 128_000,
         idle_gap_minutes: 0,
         keep_recent: 0,
+        blocking_buffer: 3_000,
         ..CLAUDE_CODE.constants
     },
     constant_names: &[
@@ -63,6 +65,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         "max_output",
         "summary_reserve",
         "autocompact_buffer",
+        "blocking_buffer",
         "max_result",
         "bash_limit",
         "grep_limit",
@@ -86,7 +89,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         SwitchName::SearchTools,
     ],
     strings: Strings {
-        summary_message: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n{tools}{summary}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: {path}\nContinue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with \"I'll continue\" or similar. Pick up the last task as if the break never happened.\n\nThe messages after this summary are the most recent messages from before compaction, kept verbatim. The summary was written without seeing them, so something it says has not happened yet may already have happened in them.",
+        summary_message: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n{tools}{summary}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: {path}\nContinue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening, do not preface with \"I'll continue\" or similar. Pick up the last task as if the break never happened.{kept}",
         ..CLAUDE_CODE.strings
     },
     pipeline: PIPELINE,
