@@ -425,6 +425,13 @@ fn replay_step(
                 "{minutes} idle minutes ({total} since the last assistant message)"
             )));
         }
+        Step::ContextHint => {
+            world.record(
+                Event::new("scenario", "context_hint")
+                    .reason("the API rejected the request under the context_hint beta".to_owned()),
+            );
+            stages::run(world, Stage::KeepRecentMc)?;
+        }
         Step::Check(list) => checks.extend(check(world, list, Some(world.clock.step))),
         Step::CompactTool { id, calls, results } => {
             compact_tool::run(world, id, calls, &incoming(scenario, results))?

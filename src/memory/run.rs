@@ -367,6 +367,7 @@ fn step(
         Step::Stage(_)
         | Step::Prepare
         | Step::Idle(_)
+        | Step::ContextHint
         | Step::CompactTool { .. }
         | Step::Observed(_)
         | Step::RemoveFile { .. } => {

@@ -189,6 +189,9 @@ pub enum Step {
     },
     /// Minutes pass without an assistant message.
     Idle(u64),
+    /// The API rejected the next request under the `context_hint` beta (Claude Code v2.1.332:
+    /// its KEEP-RECENT microcompact runs before the request is sent again).
+    ContextHint,
     /// Expectations checked at this point of the run.
     Check(Vec<Expectation>),
     /// The model called the `compact` tool in the assistant message just before: the results of

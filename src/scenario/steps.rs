@@ -95,6 +95,13 @@ pub(crate) static STEPS: &[StepKind] = &[
         is: |s| matches!(s, Step::Idle(_)),
     },
     StepKind {
+        key: "context_hint",
+        domain: Domain::Compaction,
+        keys: &[],
+        parse: parse_context_hint,
+        is: |s| matches!(s, Step::ContextHint),
+    },
+    StepKind {
         key: "check",
         domain: Domain::Both,
         keys: &[],
@@ -373,6 +380,13 @@ fn parse_idle(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
     Ok(Step::Idle(minutes as u64))
 }
 
+fn parse_context_hint(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
+    if p.value != &Value::Bool(true) {
+        return Err(p.err("write the context_hint step as {\"context_hint\": true}"));
+    }
+    Ok(Step::ContextHint)
+}
+
 fn parse_check(p: Payload, _: &mut Ids) -> Result<Step, ScenarioError> {
     Ok(Step::Check(parse_expect(p.ctx, p.at, p.value)?))
 }
@@ -572,6 +586,7 @@ mod tests {
             r#"{"calls": [{"id": "t"}], "results": [{"id": "t", "chars": 1}]}"#,
         ),
         ("idle", "5"),
+        ("context_hint", "true"),
         ("check", r#"{"result:k": null}"#),
         ("compact_tool", "{}"),
         ("select_reply", r#""[]""#),
@@ -657,7 +672,7 @@ mod tests {
     fn step_keys_keep_their_order() {
         assert_eq!(
             step_keys(),
-            "user, assistant, results, stage, prepare, turn, idle, check, compact_tool, \
+            "user, assistant, results, stage, prepare, turn, idle, context_hint, check, compact_tool, \
              select_reply, extract_reply, consolidate_reply, fault, write_file, symlink, seed, observed, \
              remove_file"
         );
@@ -679,6 +694,7 @@ mod tests {
                 "stage",
                 "prepare",
                 "idle",
+                "context_hint",
                 "compact_tool",
                 "observed",
                 "remove_file"

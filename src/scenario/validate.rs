@@ -111,6 +111,19 @@ fn check_step(
             format!("profile {} has no compact tool", profile.name),
         ));
     }
+    if matches!(step, Step::ContextHint)
+        && !profile
+            .stages
+            .contains(&crate::compaction::profile::Stage::KeepRecentMc)
+    {
+        return Err(ctx.err(
+            format!("step {} (context_hint)", index + 1),
+            format!(
+                "profile {} has no KEEP-RECENT microcompact (claude-code-2.1.332 has)",
+                profile.name
+            ),
+        ));
+    }
     if let Step::Stage(stage) = step {
         if !profile.stages.contains(stage) {
             let has: Vec<&str> = profile.stages.iter().map(|s| s.as_str()).collect();

@@ -49,7 +49,7 @@ fn unknown_step_key() {
         &[
             "step 2 (dance)",
             "unknown step `dance`",
-            "expected one of: user, assistant, results, stage, prepare, turn, idle, check",
+            "expected one of: user, assistant, results, stage, prepare, turn, idle, context_hint, check",
         ],
     );
 }

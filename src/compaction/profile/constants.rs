@@ -81,6 +81,8 @@ constants! {
     restore_budget,
     /// Claude Code: Read's token cap (`maxTokens`; a file over it comes back as an error).
     read_max_tokens,
+    /// Claude Code v2.1.332: the tokens the KEEP-RECENT microcompact must save to clear anything.
+    keep_recent_min_saved,
     /// Claude Code v2.1.332: the blocking limit's distance below the effective window (3000),
     /// where a compaction with nothing before the last turn summarises everything.
     blocking_buffer,

@@ -18,6 +18,9 @@ name_table! {
         TimeMc => "time_mc",
         /// Claude Code's autocompact.
         Autocompact => "autocompact",
+        /// Claude Code v2.1.332's KEEP-RECENT microcompact, run when the API rejects a request
+        /// under the `context_hint` beta (a scenario's `context_hint` step).
+        KeepRecentMc => "keep_recent_mc",
         /// Claude Code's `ensureToolResultPairing`.
         PairRepair => "pair_repair",
         /// The Anthropic API's context editing `clear_tool_uses_20250919`.

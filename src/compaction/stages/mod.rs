@@ -21,6 +21,7 @@ mod fit;
 mod gemini_compress;
 mod gemini_mask;
 mod keep_last_turn;
+mod keep_recent_mc;
 mod micro;
 mod opencode;
 mod opencode_v2;

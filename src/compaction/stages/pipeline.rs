@@ -11,8 +11,8 @@ use crate::error::RunError;
 use crate::trace::Event;
 
 use super::{
-    autocompact, budget, clear_tool_uses, cline_compact, codex_compact, compact, fit, micro,
-    opencode, opencode_v2, pair_repair, reactive, snip, time_mc,
+    autocompact, budget, clear_tool_uses, cline_compact, codex_compact, compact, fit,
+    keep_recent_mc, micro, opencode, opencode_v2, pair_repair, reactive, snip, time_mc,
 };
 
 /// Runs one stage, as a scenario's `stage` step does (no target).
@@ -55,6 +55,7 @@ fn run_stage(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(
         Stage::Compact => compact::run(world),
         Stage::Reactive => reactive::run(world),
         Stage::TimeMc => time_mc::run(world),
+        Stage::KeepRecentMc => keep_recent_mc::run(world),
         Stage::Autocompact => autocompact::run(world),
         Stage::PairRepair => pair_repair::run(world),
         Stage::ClearToolUses => clear_tool_uses::run(world),

@@ -18,7 +18,7 @@ use crate::error::RunError;
 use crate::transcript::{Block, Role};
 
 /// COMPACTABLE_TOOLS.
-const COMPACTABLE: [&str; 9] = [
+pub(super) const COMPACTABLE: [&str; 9] = [
     "Read",
     "Bash",
     "PowerShell",

@@ -34,12 +34,12 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
                 "the restored files are text blocks appended to the kept results, without Read's cyber-risk reminder, followed by the attribution reminder; a file a kept Read reads is left out, and a file a Bash `cat` read is restored too (after the Read files, newest call first) (p14)",
                 "Read cuts a file over its 25000-token cap to 85% of the cap (by lines, or by characters for long lines) instead of refusing it (p11, p13)",
                 "Grep, Glob and TodoWrite are not among a stock user's tools: a call to Grep or Glob is refused (switch `search_tools`, off), and no TodoWrite reminder is appended (p16, p09)",
-                "time-based microcompact is gone (its flag and code were removed)",
+                "time-based microcompact is gone (its flag and code were removed); the KEEP-RECENT microcompact takes its place, run when the API rejects a request under the `context_hint` beta (a `context_hint` step): every compactable result but the last 5 is saved to a file and replaced by a `<persisted-output>` pointer, only when that saves at least 20000 tokens (read in the code)",
             ],
         )),
         absent: &[
             "what v2.1.88's profile lists as not modelled, where it still holds (snip, context collapse, cached and reactive compaction, the per-message budget, session memory, the tokenizer, the 256 KB Read size check, `is_error`)",
-            "the KEEP-RECENT microcompact: it is started by the API's `context_hint` rejection, which no scenario step can express (read in the code only: the probe's server does not send one)",
+            "when the API rejects a request under the `context_hint` beta (the KEEP-RECENT microcompact runs on a scenario's `context_hint` step instead): read in the code only, never probed (the scripted server does not reject), so the estimate behind its 20000-token minimum (the profile's), the spill file's name (`<id>.txt`) and the `(truncated to …)` note for a large result are not confirmed",
             "a request over the blocking limit is refused without an API call: unreachable in the lab, whose compaction always succeeds; the `fixed prefix … compaction cannot help` guard only logs (it never skips a compaction)",
             "the system-role messages 2.1.332 adds to the history (the user context with CLAUDE.md and the date, the environment and skills listing after a compaction, the note for a restored file over 5000 tokens, Read's truncation notice, the permission-mode note) and the first request's attribution reminder: the comparison leaves them out, the estimate does not count them (system messages count 0 in the agent's own estimate too), and a scenario's CLAUDE.md is not sent",
             "the attribution reminder's text after a compaction (vendor prompt text): appended in its hashed form, `<hashed chars=579 sha256=…>`, so the estimate counts 91 chars where the agent sends 579",
@@ -56,7 +56,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         context_window: 1_000_000,
         max_output: 128_000,
         idle_gap_minutes: 0,
-        keep_recent: 0,
+        keep_recent_min_saved: 20_000,
         blocking_buffer: 3_000,
         ..CLAUDE_CODE.constants
     },
@@ -70,6 +70,8 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         "bash_limit",
         "grep_limit",
         "preview",
+        "keep_recent",
+        "keep_recent_min_saved",
         "restore_files",
         "restore_file_tokens",
         "restore_budget",
@@ -93,7 +95,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
         ..CLAUDE_CODE.strings
     },
     pipeline: PIPELINE,
-    stages: &[Stage::Autocompact, Stage::PairRepair],
+    stages: &[Stage::KeepRecentMc, Stage::Autocompact, Stage::PairRepair],
     read_over_cap: ReadOverCap::Cut,
     // The user context (CLAUDE.md, the date) goes in system-role messages: not modelled.
     claude_md: false,

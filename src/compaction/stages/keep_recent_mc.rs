@@ -1,0 +1,95 @@
+//! Claude Code v2.1.332's KEEP-RECENT microcompact, in place of 2.1.88's time-based one. It runs
+//! when the API rejects a request under the `context_hint` beta (a scenario's `context_hint`
+//! step): every result of a compactable tool (the time-based microcompact's list) except the last
+//! `max(1, keep_recent)` is saved to a file and replaced by a pointer to it, `<persisted-output>Tool
+//! result saved to: PATH\n\nUse Read to view</persisted-output>`, or by `[Old tool result content
+//! cleared]` when the file cannot be written, but only when the results to clear, not cleared or
+//! persisted already, hold at least `keep_recent_min_saved` (20000) tokens. Read in the code only
+//! (docs/probe.md): the scripted model server never rejects a request, so no record shows it.
+
+use std::collections::BTreeSet;
+
+use crate::compaction::store;
+use crate::compaction::world::World;
+use crate::error::RunError;
+use crate::trace::Event;
+use crate::transcript::{Block, Role};
+
+use super::time_mc::COMPACTABLE;
+
+const STAGE: &str = "keep_recent_mc";
+
+/// A result already cleared or persisted (`isAlreadyCleared`).
+fn cleared(world: &World, content: &str) -> bool {
+    content == world.profile.strings.omitted || content.starts_with("<persisted-output>")
+}
+
+pub(super) fn run(world: &mut World) -> Result<(), RunError> {
+    let ids: Vec<String> = world
+        .history
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| m.block_list())
+        .filter_map(|b| match b {
+            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => {
+                Some(id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let c = world.profile.constants;
+    let keep = c.keep_recent.max(1);
+    let clear: BTreeSet<&str> = ids[..ids.len().saturating_sub(keep)]
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let targets: Vec<(usize, usize, String, String)> = world
+        .history
+        .result_positions()
+        .into_iter()
+        .filter_map(|(mi, bi)| {
+            let (id, content) = world.history.result_at(mi, bi);
+            (clear.contains(id) && !cleared(world, content))
+                .then(|| (mi, bi, id.to_owned(), content.to_owned()))
+        })
+        .collect();
+    let estimator = world.profile.estimator;
+    let saved: usize = targets.iter().map(|t| estimator.string(&t.3)).sum();
+    if saved < c.keep_recent_min_saved {
+        world.record(Event::new(STAGE, "skip").before(saved).reason(format!(
+            "context_hint rejection: clearing {} results would save {saved} tokens < keep_recent_min_saved {}",
+            targets.len(),
+            c.keep_recent_min_saved
+        )));
+        return Ok(());
+    }
+    let count = targets.len();
+    for (mi, bi, id, content) in targets {
+        let path = store::join(
+            &world.spill_dir,
+            &format!("{}.txt", world.profile.safe_id(&id)),
+        );
+        let written = world.store.is_file(&path) || world.store.put_spill(&path, &content).is_ok();
+        let replacement = if written {
+            world.ledger.mark_spilled(&id, true);
+            format!(
+                "<persisted-output>Tool result saved to: {path}\n\nUse Read to view</persisted-output>"
+            )
+        } else {
+            world.profile.strings.omitted.to_owned()
+        };
+        world.replace_result(
+            mi,
+            bi,
+            replacement,
+            STAGE,
+            format!("context_hint rejection: not among the last {keep} compactable results"),
+        );
+    }
+    world.record(Event::new(STAGE, "clear").before(saved).reason(format!(
+        "context_hint rejection: cleared {count} tool results (~{saved} tokens), kept last {}",
+        ids.len().min(keep)
+    )));
+    Ok(())
+}
