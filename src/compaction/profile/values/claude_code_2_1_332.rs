@@ -46,7 +46,7 @@ pub const CLAUDE_CODE_2_1_332: Profile = Profile {
             "which Bash commands count as reading a file: only `cat` of one path is modelled; the order of the restored files when one batch of Reads completes out of call order (D4), and between Read and Bash files beyond what p14 shows",
             "a file Read cut over the cap is restored as cut; whether the agent restores such a partial view was not probed",
             "another model (`--model`): the window, output limit and 3 characters a token are the default model's; `--const context_window=200000 --const max_output=32000` gives Sonnet's 167000 threshold but not its 4 characters a token",
-            "the new persisted-output forms (`Preview (start and end):`, `Output exceeded the … persist limit`, `<truncated-output>`): not reached at the probed sizes",
+            "the new persisted-output forms, read in the code and not reached at the probed sizes: `Preview (start and end):` (500 chars, `[… N omitted …]`, 1500 chars) when Bash's own output was cut in the shell, `Output exceeded the … persist limit; only the first … were saved to:` for Bash output of 64 MiB or more, `<truncated-output>` when saving fails",
         ],
     },
     // Claude Code estimates 3 characters a token for every model outside its list of older
