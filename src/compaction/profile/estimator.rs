@@ -2,7 +2,7 @@
 //! `len(json.dumps(messages))`, the course site's `len(str(messages))`, or Claude Code's rough
 //! token count. Stages compare these sizes with the profile's limits.
 
-use crate::python::json::{ContentCounter, Dialect};
+use crate::python::json::{ContentCounter, Dialect, js_str_units};
 use crate::transcript::{Block, Content, Message};
 
 /// How a profile measures the size of the context (docs/profiles.md).
@@ -23,9 +23,50 @@ pub enum Estimator {
 
 /// Cline's estimate of one message (`estimateTokens` with `CHARS_PER_TOKEN` 3).
 pub fn cline_tokens(message: &Message) -> usize {
-    crate::transcript::js_stringify_len(&crate::transcript::JsMessage(message))
-        .div_ceil(3)
-        .max(1)
+    cline_round(cline_units(message, &mut |_| {}))
+}
+
+/// Cline's tokens for a message of `units` UTF-16 units of JSON.
+pub(crate) fn cline_round(units: usize) -> usize {
+    units.div_ceil(3).max(1)
+}
+
+/// `JSON.stringify(message).length` of [`crate::transcript::JsMessage`], counted from the
+/// message's parts without running a serialiser: each string is scanned once by
+/// [`js_str_units`] (quotes and escapes included), which `found` is handed for every
+/// tool_result content, in block order. A tool_use input is serialised as before (it is small).
+pub(crate) fn cline_units(message: &Message, found: &mut dyn FnMut(usize)) -> usize {
+    let mut units = r#"{"role":,"content":}"#.len() + js_str_units(message.role.as_str());
+    match &message.content {
+        Content::Text(text) => units += js_str_units(text),
+        Content::Blocks(blocks) => {
+            // `[`, the blocks joined by `,`, `]`; each block is an object with its keys in
+            // `Block::to_value`'s order.
+            units += 2 + blocks.len().saturating_sub(1);
+            for block in blocks {
+                units += match block {
+                    Block::Text { text } => r#"{"type":"text","text":}"#.len() + js_str_units(text),
+                    Block::ToolUse { id, name, input } => {
+                        r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
+                            + js_str_units(id)
+                            + js_str_units(name)
+                            + crate::transcript::js_stringify_len(input)
+                    }
+                    Block::ToolResult {
+                        tool_use_id,
+                        content,
+                    } => {
+                        let size = js_str_units(content);
+                        found(size);
+                        r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
+                            + js_str_units(tool_use_id)
+                            + size
+                    }
+                };
+            }
+        }
+    }
+    units
 }
 
 impl Estimator {
@@ -62,17 +103,9 @@ impl Estimator {
             }
             Estimator::ClineTokens => {
                 // Rounded per message: the total is not a sum of its strings' sizes.
-                let contents = match &message.content {
-                    Content::Blocks(blocks) => blocks
-                        .iter()
-                        .filter_map(|block| match block {
-                            Block::ToolResult { content, .. } => Some(self.string(content)),
-                            _ => None,
-                        })
-                        .collect(),
-                    Content::Text(_) => Vec::new(),
-                };
-                return (cline_tokens(message), contents);
+                let mut contents = Vec::new();
+                let units = cline_units(message, &mut |size| contents.push(size.div_ceil(3)));
+                return (cline_round(units), contents);
             }
         };
         let mut counter = ContentCounter::default();
@@ -86,7 +119,7 @@ impl Estimator {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
             Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
-            Estimator::ClineTokens => crate::python::json::js_str_units(text).div_ceil(3),
+            Estimator::ClineTokens => js_str_units(text).div_ceil(3),
         }
     }
 
@@ -140,4 +173,59 @@ the profile's own estimate";
 /// Code's rough token estimate of `messages`, whatever estimate the profile itself uses.
 pub fn common_tokens(messages: &[Message]) -> usize {
     messages.iter().map(Message::rough_tokens).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{JsMessage, Role, js_stringify, js_stringify_len};
+
+    /// Cline's count from the message's parts equals the length of `JSON.stringify` of the
+    /// message as serde_json writes it, over every block kind, escapes, non-ASCII and a
+    /// character outside the BMP (two UTF-16 units).
+    #[test]
+    fn cline_units_count_what_the_serialiser_writes() {
+        let mut input = serde_json::Map::new();
+        input.insert("file_path".into(), "/a/\"b\".txt".into());
+        input.insert("limit".into(), 20.into());
+        let messages = [
+            Message::user_text("plain"),
+            Message::user_text("tab\t \"q\" \\ \u{1} 中 😀 \u{7f}"),
+            Message::blocks(
+                Role::Assistant,
+                vec![
+                    Block::Text {
+                        text: "on it\n".into(),
+                    },
+                    Block::ToolUse {
+                        id: "toolu_1".into(),
+                        name: "Read".into(),
+                        input,
+                    },
+                ],
+            ),
+            Message::blocks(
+                Role::User,
+                vec![
+                    Block::tool_result("toolu_1", "line 1\nline \"2\" 😀"),
+                    Block::tool_result("t\"2", ""),
+                ],
+            ),
+            Message::blocks(Role::User, Vec::new()),
+        ];
+        for message in &messages {
+            let mut found = Vec::new();
+            let units = cline_units(message, &mut |size| found.push(size));
+            assert_eq!(units, js_stringify_len(&JsMessage(message)), "{message:?}");
+            let expected: Vec<usize> = message
+                .tool_results()
+                .map(|(_, content)| js_stringify_len(content))
+                .collect();
+            assert_eq!(found, expected);
+        }
+        // The counted length is the string's: `{"role":"user","content":"plain"}` is 33.
+        assert_eq!(js_stringify(&messages[0].to_value()).len(), 33);
+        assert_eq!(cline_units(&messages[0], &mut |_| {}), 33);
+        assert_eq!(cline_tokens(&messages[0]), 11);
+    }
 }

@@ -120,25 +120,25 @@ fn preview(tool: &str, output: &str, saved: &str) -> String {
 /// One prunable output: message, block, id, tokens.
 type Prunable = (usize, usize, String, usize);
 
-/// The backward scan: the prunable outputs and their tokens.
-fn prunable(world: &World) -> (Vec<Prunable>, usize) {
+/// The backward scan: the prunable outputs and their tokens. Each output's tokens and whether
+/// it is masked already are the history's, measured once while it is unchanged (this scan runs
+/// over every output before every turn).
+fn prunable(world: &mut World) -> (Vec<Prunable>, usize) {
     let c = world.profile.constants;
-    let estimator = world.profile.estimator;
     let last = world.history.len().saturating_sub(1);
     let mut protected = 0;
     let mut boundary = false;
     let mut total = 0;
     let mut found = Vec::new();
-    for (mi, bi) in world.history.result_positions().into_iter().rev() {
+    for (mi, bi, tokens, masked) in world.history.results_newest_first() {
         if mi >= last {
             continue;
         }
-        let (id, content) = world.history.result_at(mi, bi);
+        let (id, _) = world.history.result_at(mi, bi);
         let tool = world.ledger.results.get(id).map_or("", |r| r.name.as_str());
-        if EXEMPT_TOOLS.contains(&tool) || content.contains("<tool_output_masked") {
+        if EXEMPT_TOOLS.contains(&tool) || masked {
             continue;
         }
-        let tokens = estimator.string(content);
         if !boundary {
             protected += tokens;
             if protected <= c.mask_protect {
