@@ -514,8 +514,16 @@ fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunRe
     }
 }
 
-/// Runs a scenario to the end and measures it.
-pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
+/// A replayed scenario: the world at its end, the outcomes of its checks, and the temporary
+/// directory of a `--store dir` run (to be dropped only once the store has been read).
+struct Replayed {
+    world: World,
+    checks: Vec<CheckOutcome>,
+    temp: Option<tempfile::TempDir>,
+}
+
+/// Replays every step of a scenario and checks its expectations.
+fn replay(scenario: &Scenario, options: &RunOptions) -> Result<Replayed, LabError> {
     let profile = resolve_profile(scenario, options)?;
     let Place {
         store,
@@ -531,8 +539,36 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
         replay_step(&mut world, scenario, step, &mut checks)?;
     }
     checks.extend(check(&world, &scenario.expect, None));
+    Ok(Replayed {
+        world,
+        checks,
+        temp,
+    })
+}
+
+/// Runs a scenario to the end and measures it.
+pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
+    let Replayed {
+        world,
+        checks,
+        temp,
+    } = replay(scenario, options)?;
     let report = report(world, scenario, checks);
     // The temporary directory goes only once the report has read the spill store.
     drop(temp);
     Ok(report)
+}
+
+/// What a Monte Carlo session reads of a run: its observables and the common tokens of its
+/// final context ([`profile::common_tokens`]), as [`run`]'s report holds them, without building
+/// the report (fates, trace, spill listing, the context's messages).
+pub fn run_observed(
+    scenario: &Scenario,
+    options: &RunOptions,
+) -> Result<(Observables, usize), LabError> {
+    let Replayed { world, temp, .. } = replay(scenario, options)?;
+    let observed = (observables::measure(&world), world.history.common_tokens());
+    drop(world);
+    drop(temp);
+    Ok(observed)
 }

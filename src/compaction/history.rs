@@ -128,6 +128,16 @@ impl History {
         self.messages
     }
 
+    /// [`crate::compaction::profile::common_tokens`] of what a request sends: under Claude
+    /// Code's estimate, the kept sizes are those tokens already.
+    pub(crate) fn common_tokens(&self) -> usize {
+        if self.estimator == Estimator::ClaudeTokens {
+            return self.estimate();
+        }
+        let pinned = self.pinned().map_or(0, Message::rough_tokens);
+        pinned + crate::compaction::profile::common_tokens(&self.messages)
+    }
+
     /// The messages, oldest first (the pinned message is not among them).
     pub(crate) fn messages(&self) -> &[Message] {
         &self.messages

@@ -87,14 +87,13 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
         .cells
         .iter()
         .map(|cell| {
-            let report = driver::run(&scenario, &cell.options()).map_err(|e| {
+            let (o, common_tokens) = driver::run_observed(&scenario, &cell.options()).map_err(|e| {
                 LabError::Usage(format!(
                     "session {index} of seed {} under {}: {e}",
                     study.generator.seed,
                     cell.label()
                 ))
             })?;
-            let o = &report.observables;
             let any = o.dropped_unsaved + o.pointer_lost + o.unrecoverable > 0;
             let values = [
                 o.dropped_unsaved,
@@ -103,7 +102,7 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
                 usize::from(any),
                 o.peak_context_size,
                 o.model_calls,
-                crate::compaction::profile::common_tokens(&report.messages),
+                common_tokens,
             ];
             let mut sums = CellSums::empty();
             sums.sessions = 1;
