@@ -433,8 +433,8 @@ impl World {
     /// sandbox's rule).
     pub(crate) fn owns(&self, path: &str) -> bool {
         let roots = [
-            store::resolve_lexical(&self.spill_dir),
-            store::resolve_lexical(&self.transcript_dir),
+            store::lexical(&self.spill_dir),
+            store::lexical(&self.transcript_dir),
         ];
         store::is_inside(&roots, path)
     }
