@@ -13,7 +13,7 @@ use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
 use crate::python::json::js_str_units;
 use crate::compaction::tool_uses::ClearIndex;
-use crate::transcript::{Block, Content, Message, Role};
+use crate::transcript::{Block, Content, Message, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
 #[derive(Debug)]
@@ -165,21 +165,39 @@ impl History {
 
     /// Appends a message and adds its size to the estimate.
     pub(crate) fn push(&mut self, message: Message) {
+        let sizes = self.measure(&message, &[]);
+        self.push_sized(message, sizes, Derived::default());
+    }
+
+    /// Appends a message whose tool_result contents, in order, have the `known` sizes (measured
+    /// once for all the cells of a Monte Carlo session): no content is scanned again, for the
+    /// estimate or for the message's `json.dumps` length.
+    pub(crate) fn push_measured(&mut self, message: Message, known: &[TextSizes]) {
+        let sizes = self.measure(&message, known);
+        let derived = Derived {
+            json: (self.estimator != Estimator::PythonJson)
+                .then(|| message.json_chars_known(known)),
+            masked: None,
+        };
+        self.push_sized(message, sizes, derived);
+    }
+
+    fn push_sized(&mut self, message: Message, sizes: Sizes, derived: Derived) {
         count_results(&mut self.result_ids, &message, true);
-        let sizes = self.measure(&message);
         if let Some(clear) = &mut self.clear {
             clear.push(self.messages.len(), &message, &sizes.contents);
         }
         self.sum += sizes.total;
         self.sizes.push(sizes);
-        self.derived.push(Derived::default());
+        self.derived.push(derived);
         self.messages.push(message);
     }
 
-    fn measure(&self, message: &Message) -> Sizes {
+    /// The sizes of a message, its first tool_result contents' from `known`.
+    fn measure(&self, message: &Message, known: &[TextSizes]) -> Sizes {
         if self.estimator == Estimator::ClineTokens {
             let mut content_units = Vec::new();
-            let units = cline_units(message, &mut |size| content_units.push(size));
+            let units = cline_units(message, known, &mut |size| content_units.push(size));
             return Sizes {
                 total: cline_round(units),
                 contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
@@ -187,7 +205,7 @@ impl History {
                 content_units,
             };
         }
-        let (total, contents) = self.estimator.measure(message);
+        let (total, contents) = self.estimator.measure(message, known);
         Sizes {
             total,
             contents,
@@ -244,7 +262,7 @@ impl History {
             "splice {head}..{tail} out of range"
         );
         self.before_cut();
-        let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m)).collect();
+        let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m, &[])).collect();
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
         self.sum = self.sum - removed + added;
@@ -578,6 +596,41 @@ mod tests {
             history.splice(0, vec![Message::user_text("summary")], 5);
             assert_eq!(history.len(), 1);
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        }
+    }
+
+    /// A message pushed with its results' sizes measured once (a Monte Carlo session's cells)
+    /// is sized as one measured as it enters, under every estimator, and its `json.dumps`
+    /// length is the same too; a later change to it is tracked alike.
+    #[test]
+    fn sizes_measured_once_are_the_sizes_measured_on_entry() {
+        for estimator in [
+            Estimator::PythonJson,
+            Estimator::PythonRepr,
+            Estimator::ClaudeTokens,
+            Estimator::ClineTokens,
+        ] {
+            let message = two_results();
+            let known: Vec<TextSizes> = message
+                .tool_results()
+                .map(|(_, content)| TextSizes::of(content))
+                .collect();
+            let mut entered = History::new(estimator);
+            let mut measured = History::new(estimator);
+            for history in [&mut entered, &mut measured] {
+                history.push(Message::user_text("go"));
+            }
+            entered.push(message.clone());
+            measured.push_measured(message, &known);
+            assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
+            assert_eq!(measured.sizes[1].contents, entered.sizes[1].contents);
+            assert_eq!(measured.sizes[1].units, entered.sizes[1].units);
+            assert_eq!(measured.json_chars_at(1), entered.json_chars_at(1));
+            assert_eq!(measured.json_chars_at(1), measured.messages[1].json_chars());
+            measured.set_result(1, 2, "short".into());
+            entered.set_result(1, 2, "short".into());
+            assert_eq!(measured.estimate(), estimator.full(measured.messages()));
+            assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
         }
     }
 

@@ -86,6 +86,8 @@ impl Sink for Counter {
 pub(crate) struct ContentCounter {
     pub(crate) total: usize,
     pub(crate) contents: Vec<usize>,
+    /// The sizes of the contents, in order, where they were measured already.
+    pub(crate) known: std::vec::IntoIter<usize>,
 }
 
 impl Sink for ContentCounter {
@@ -98,7 +100,10 @@ impl Sink for ContentCounter {
     }
 
     fn content(&mut self, text: &str, dialect: Dialect) {
-        let size = dialect.str_chars(text);
+        let size = self
+            .known
+            .next()
+            .unwrap_or_else(|| dialect.str_chars(text));
         self.total += size;
         self.contents.push(size);
     }

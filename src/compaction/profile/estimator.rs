@@ -3,7 +3,7 @@
 //! token count. Stages compare these sizes with the profile's limits.
 
 use crate::python::json::{ContentCounter, Dialect, js_str_units};
-use crate::transcript::{Block, Content, Message};
+use crate::transcript::{Block, Content, Message, TextSizes};
 
 /// How a profile measures the size of the context (docs/profiles.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub enum Estimator {
 
 /// Cline's estimate of one message (`estimateTokens` with `CHARS_PER_TOKEN` 3).
 pub fn cline_tokens(message: &Message) -> usize {
-    cline_round(cline_units(message, &mut |_| {}))
+    cline_round(cline_units(message, &[], &mut |_| {}))
 }
 
 /// Cline's tokens for a message of `units` UTF-16 units of JSON.
@@ -34,8 +34,14 @@ pub(crate) fn cline_round(units: usize) -> usize {
 /// `JSON.stringify(message).length` of [`crate::transcript::JsMessage`], counted from the
 /// message's parts without running a serialiser: each string is scanned once by
 /// [`js_str_units`] (quotes and escapes included), which `found` is handed for every
-/// tool_result content, in block order. A tool_use input is serialised as before (it is small).
-pub(crate) fn cline_units(message: &Message, found: &mut dyn FnMut(usize)) -> usize {
+/// tool_result content, in block order (the first ones' lengths are `known`'s where given). A
+/// tool_use input is serialised as before (it is small).
+pub(crate) fn cline_units(
+    message: &Message,
+    known: &[TextSizes],
+    found: &mut dyn FnMut(usize),
+) -> usize {
+    let mut known = known.iter();
     let mut units = r#"{"role":,"content":}"#.len() + js_str_units(message.role.as_str());
     match &message.content {
         Content::Text(text) => units += js_str_units(text),
@@ -56,7 +62,7 @@ pub(crate) fn cline_units(message: &Message, found: &mut dyn FnMut(usize)) -> us
                         tool_use_id,
                         content,
                     } => {
-                        let size = js_str_units(content);
+                        let size = known.next().map_or_else(|| js_str_units(content), |k| k.js);
                         found(size);
                         r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
                             + js_str_units(tool_use_id)
@@ -80,9 +86,20 @@ impl Estimator {
         }
     }
 
+    /// [`Self::string`] of a text whose sizes are known.
+    pub(crate) fn known(self, sizes: &TextSizes) -> usize {
+        match self {
+            Estimator::PythonJson => sizes.json,
+            Estimator::PythonRepr => sizes.repr,
+            Estimator::ClaudeTokens => sizes.rough,
+            Estimator::ClineTokens => sizes.js.div_ceil(3),
+        }
+    }
+
     /// Size of one message and, in block order, the size ([`Self::string`]) of the content of
-    /// each tool_result block in it: one pass over the text.
-    pub(crate) fn measure(self, message: &Message) -> (usize, Vec<usize>) {
+    /// each tool_result block in it: one pass over the text, or none over the first contents
+    /// whose sizes are `known`.
+    pub(crate) fn measure(self, message: &Message, known: &[TextSizes]) -> (usize, Vec<usize>) {
         let dialect = match self {
             Estimator::PythonJson => Dialect::Json,
             Estimator::PythonRepr => Dialect::Repr,
@@ -92,11 +109,18 @@ impl Estimator {
                 };
                 let mut contents = Vec::new();
                 let mut total = 0;
+                let mut known = known.iter();
                 for block in blocks {
-                    let tokens = block.rough_tokens();
-                    if matches!(block, Block::ToolResult { .. }) {
-                        contents.push(tokens);
-                    }
+                    let tokens = match block {
+                        Block::ToolResult { .. } => {
+                            let tokens = known
+                                .next()
+                                .map_or_else(|| block.rough_tokens(), |k| k.rough);
+                            contents.push(tokens);
+                            tokens
+                        }
+                        _ => block.rough_tokens(),
+                    };
                     total += tokens;
                 }
                 return (total, contents);
@@ -104,11 +128,17 @@ impl Estimator {
             Estimator::ClineTokens => {
                 // Rounded per message: the total is not a sum of its strings' sizes.
                 let mut contents = Vec::new();
-                let units = cline_units(message, &mut |size| contents.push(size.div_ceil(3)));
+                let units = cline_units(message, known, &mut |size| {
+                    contents.push(size.div_ceil(3))
+                });
                 return (cline_round(units), contents);
             }
         };
-        let mut counter = ContentCounter::default();
+        let sizes: Vec<usize> = known.iter().map(|k| self.known(k)).collect();
+        let mut counter = ContentCounter {
+            known: sizes.into_iter(),
+            ..ContentCounter::default()
+        };
         message.write_py(&mut counter, dialect);
         (counter.total, counter.contents)
     }
@@ -215,7 +245,7 @@ mod tests {
         ];
         for message in &messages {
             let mut found = Vec::new();
-            let units = cline_units(message, &mut |size| found.push(size));
+            let units = cline_units(message, &[], &mut |size| found.push(size));
             assert_eq!(units, js_stringify_len(&JsMessage(message)), "{message:?}");
             let expected: Vec<usize> = message
                 .tool_results()
@@ -225,7 +255,7 @@ mod tests {
         }
         // The counted length is the string's: `{"role":"user","content":"plain"}` is 33.
         assert_eq!(js_stringify(&messages[0].to_value()).len(), 33);
-        assert_eq!(cline_units(&messages[0], &mut |_| {}), 33);
+        assert_eq!(cline_units(&messages[0], &[], &mut |_| {}), 33);
         assert_eq!(cline_tokens(&messages[0]), 11);
     }
 }

@@ -249,6 +249,7 @@ mod tests {
             id: id.to_owned(),
             tool: tool.to_owned(),
             content,
+            known: None,
         }
     }
 

@@ -294,6 +294,7 @@ mod tests {
                 id: id.into(),
                 tool: "Read".into(),
                 content: format!("fn {id}() {{}}"),
+                known: None,
             }]);
         }
         run(&mut world).unwrap();

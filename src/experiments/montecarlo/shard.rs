@@ -83,11 +83,14 @@ pub struct Shard {
 /// Runs one session under every cell.
 fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
     let scenario = session_scenario(study, index)?;
+    let mut rendered = driver::Rendered::default();
     study
         .cells
         .iter()
         .map(|cell| {
-            let (o, common_tokens) = driver::run_observed(&scenario, &cell.options()).map_err(|e| {
+            let options = cell.options();
+            let observed = driver::run_observed(&scenario, &options, &mut rendered);
+            let (o, common_tokens) = observed.map_err(|e| {
                 LabError::Usage(format!(
                     "session {index} of seed {} under {}: {e}",
                     study.generator.seed,
