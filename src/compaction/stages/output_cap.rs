@@ -77,19 +77,19 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         .filter_map(|(bi, b)| matches!(b, Block::ToolResult { .. }).then_some(bi))
         .collect();
     for bi in results {
-        if world.history.result_at(message, bi).1.len() <= tokens * 4 {
+        let content = world.history.result_at(message, bi).1;
+        let bytes = content.len();
+        if bytes <= tokens * 4 {
             continue;
         }
-        let content = world.history.result_at(message, bi).1.to_owned();
-        let capped = formatted_truncate(&content, tokens);
+        let capped = formatted_truncate(content, tokens);
         world.replace_result(
             message,
             bi,
             capped,
             "arrival",
             format!(
-                "{} bytes > {} (tool_output_tokens {tokens} × 4): head and tail kept",
-                content.len(),
+                "{bytes} bytes > {} (tool_output_tokens {tokens} × 4): head and tail kept",
                 tokens * 4
             ),
         );
