@@ -26,6 +26,7 @@ pub mod observables;
 mod pairs;
 mod persist;
 mod pointer;
+mod read_files;
 pub mod profile;
 pub mod prototype;
 mod sandbox;

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::compaction::history::History;
 use crate::compaction::pointer;
+use crate::compaction::read_files::ReadFiles;
 use crate::compaction::profile::{Profile, SafeId};
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
@@ -88,7 +89,7 @@ pub(crate) struct Ledger {
     unseen: Vec<String>,
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
-    pub(crate) read_files: Vec<(String, String)>,
+    pub(crate) read_files: ReadFiles,
     /// Ids of every tool call by [`call_key`] (name and input), in order of issue: what
     /// `reread_after_clear` compares a new call with.
     calls: BTreeMap<String, Vec<String>>,
@@ -340,8 +341,7 @@ impl World {
             known.push(sizes);
             if tool == "Read" {
                 if let Some(path) = self.read_path(&id) {
-                    self.ledger.read_files.retain(|(p, _)| *p != path);
-                    self.ledger.read_files.push((path, content.clone()));
+                    self.ledger.read_files.read(path, content.clone());
                 }
             }
             self.ledger.results.insert(

@@ -50,7 +50,7 @@ fn restored_files(world: &mut World) -> Vec<String> {
         .rev()
         .filter(|(path, _)| store::basename(path) != "CLAUDE.md")
         .take(c.restore_files)
-        .cloned()
+        .map(|(path, text)| (path.clone(), text.clone()))
         .collect();
     for (path, content) in files {
         // The note names the absolute path (D7 of the probe study: the real note says

@@ -85,7 +85,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
     let counted = counted_tokens(&path, content, cap);
     let (shown, reason) = match counted {
         Some(tokens) if tokens > cap => {
-            world.ledger.read_files.retain(|(p, _)| *p != path);
+            world.ledger.read_files.forget(&path);
             (
                 cap_error(tokens, cap),
                 format!("Read refused: {tokens} tokens > read_max_tokens {cap}"),
