@@ -565,8 +565,17 @@ mod tests {
             ("/a/.", "/a"),
             ("/a/...", "/a/..."),
             ("/.hidden/x", "/.hidden/x"),
+            ("/a/b.", "/a/b."),
+            ("/a/b/", "/a/b"),
+            ("//", "/"),
         ] {
             assert_eq!(resolve_lexical(path), resolved, "{path}");
+            // A path is borrowed when it is its own resolution (`/` alone is rebuilt).
+            assert_eq!(
+                matches!(lexical(path), Cow::Borrowed(_)),
+                path == resolved && path != "/",
+                "{path}"
+            );
         }
     }
 
