@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
-use crate::python::json::{self, Counter, Dialect, Sink};
+use crate::python::json::{self, ContentCounter, Counter, Dialect, Sink};
 
 /// Who sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -170,6 +170,17 @@ impl Message {
             }
         }
         sink.raw("}");
+    }
+
+    /// [`Self::json_chars`] of a message whose tool_result contents, in order, have the given
+    /// sizes (measured already).
+    pub(crate) fn json_chars_known(&self, known: &[TextSizes]) -> usize {
+        let mut counter = ContentCounter {
+            known: known.iter().map(|s| s.json).collect::<Vec<_>>().into_iter(),
+            ..ContentCounter::default()
+        };
+        self.write_py(&mut counter, Dialect::Json);
+        counter.total
     }
 
     /// `len(json.dumps(message, ensure_ascii=False))`.
@@ -420,6 +431,35 @@ impl Serialize for JsBlock<'_> {
                 map.serialize_entry("content", content)?;
                 map.end()
             }
+        }
+    }
+}
+
+/// Every size the lab's estimates take of one text (a tool result's content), measured once so
+/// that the cells of a Monte Carlo session, which replay the same results, share them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TextSizes {
+    /// Characters ([`crate::python::json::char_len`]).
+    pub(crate) chars: usize,
+    /// `len(json.dumps(text, ensure_ascii=False))`.
+    pub(crate) json: usize,
+    /// `len(repr(text))`.
+    pub(crate) repr: usize,
+    /// UTF-16 code units (Claude Code's rough tokens are these over 4, or 3).
+    pub(crate) utf16: usize,
+    /// `JSON.stringify(text).length` (Cline's unit, unrounded).
+    pub(crate) js: usize,
+}
+
+impl TextSizes {
+    /// Measures `text` for every estimate.
+    pub(crate) fn of(text: &str) -> Self {
+        TextSizes {
+            chars: json::char_len(text),
+            json: json::json_str_chars(text),
+            repr: json::repr_str_chars(text),
+            utf16: utf16_len(text),
+            js: json::js_str_units(text),
         }
     }
 }

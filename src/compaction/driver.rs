@@ -3,6 +3,8 @@
 //! The driver decides what runs when: it appends messages (and logs them to the session
 //! transcript), hands result batches to the arrival stage, runs stages and checks.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -21,7 +23,7 @@ use crate::scenario::{
     AssistantSpec, ExpectKey, Expectation, Observed, ResultSpec, Scenario, Step,
 };
 use crate::trace::Event;
-use crate::transcript::Message;
+use crate::transcript::{Message, TextSizes};
 
 /// Everything a run produced. Serialises as the documented JSON schema.
 #[derive(Debug, Clone, Serialize)]
@@ -195,16 +197,50 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
     None
 }
 
-/// The scenario's results as they arrive: each with the tool name of its call.
-fn incoming(scenario: &Scenario, results: &[ResultSpec]) -> Vec<IncomingResult> {
-    results
-        .iter()
-        .map(|r| IncomingResult {
-            id: r.id.clone(),
-            tool: scenario.calls.get(&r.id).cloned().unwrap_or_default(),
-            content: r.body.render(),
-        })
-        .collect()
+/// A scenario's results rendered and measured once, for replays of the same scenario under
+/// several profiles (the cells of a Monte Carlo session): each replay copies the text and takes
+/// its sizes instead of rendering and measuring it again.
+#[derive(Debug, Default)]
+pub struct Rendered {
+    /// By (step, position in the step's results).
+    results: HashMap<(usize, usize), (String, TextSizes)>,
+}
+
+/// Where a replay's results come from: the scenario, rendered at each step or once for all
+/// replays that share a [`Rendered`].
+struct Feed<'a> {
+    scenario: &'a Scenario,
+    rendered: Option<&'a mut Rendered>,
+}
+
+impl Feed<'_> {
+    /// The results of step `step` as they arrive: each with the tool name of its call.
+    fn incoming(&mut self, step: usize, results: &[ResultSpec]) -> Vec<IncomingResult> {
+        let scenario = self.scenario;
+        results
+            .iter()
+            .enumerate()
+            .map(|(at, r)| {
+                let (content, known) = match self.rendered.as_deref_mut() {
+                    None => (r.body.render(), None),
+                    Some(cache) => {
+                        let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {
+                            let text = r.body.render();
+                            let sizes = TextSizes::of(&text);
+                            (text, sizes)
+                        });
+                        (text.clone(), Some(*sizes))
+                    }
+                };
+                IncomingResult {
+                    id: r.id.clone(),
+                    tool: scenario.calls.get(&r.id).cloned().unwrap_or_default(),
+                    content,
+                    known,
+                }
+            })
+            .collect()
+    }
 }
 
 /// Appends a message to the history and to the session transcript.
@@ -393,10 +429,11 @@ fn start(world: &mut World, scenario: &Scenario) -> Result<(), RunError> {
 /// Replays one scenario step at the world's current step; `checks` gathers `check` steps.
 fn replay_step(
     world: &mut World,
-    scenario: &Scenario,
+    feed: &mut Feed,
     step: &Step,
     checks: &mut Vec<CheckOutcome>,
 ) -> Result<(), RunError> {
+    let at = world.clock.step;
     match step {
         Step::User(text) => {
             world.script.active_request = text.clone();
@@ -406,7 +443,7 @@ fn replay_step(
             append(world, spec.message())?;
             note_usage(world, spec);
         }
-        Step::Results(results) => arrival::deliver(world, incoming(scenario, results))?,
+        Step::Results(results) => arrival::deliver(world, feed.incoming(at, results))?,
         Step::Stage(stage) => stages::run(world, *stage)?,
         Step::Prepare => stages::prepare(world)?,
         Step::Turn { assistant, results } => {
@@ -415,7 +452,7 @@ fn replay_step(
             append(world, assistant.message())?;
             note_usage(world, assistant);
             if !results.is_empty() {
-                arrival::deliver(world, incoming(scenario, results))?;
+                arrival::deliver(world, feed.incoming(at, results))?;
             }
         }
         Step::Idle(minutes) => {
@@ -434,7 +471,7 @@ fn replay_step(
         }
         Step::Check(list) => checks.extend(check(world, list, Some(world.clock.step))),
         Step::CompactTool { id, calls, results } => {
-            compact_tool::run(world, id, calls, &incoming(scenario, results))?
+            compact_tool::run(world, id, calls, &feed.incoming(at, results))?
         }
         Step::Observed(observed) => note_observed(world, observed),
         Step::RemoveFile { dir, name } => world.remove_file(*dir, name)?,
@@ -521,8 +558,20 @@ fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunRe
     }
 }
 
-/// Runs a scenario to the end and measures it.
-pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
+/// A replayed scenario: the world at its end, the outcomes of its checks, and the temporary
+/// directory of a `--store dir` run (to be dropped only once the store has been read).
+struct Replayed {
+    world: World,
+    checks: Vec<CheckOutcome>,
+    temp: Option<tempfile::TempDir>,
+}
+
+/// Replays every step of a scenario and checks its expectations.
+fn replay(
+    scenario: &Scenario,
+    options: &RunOptions,
+    rendered: Option<&mut Rendered>,
+) -> Result<Replayed, LabError> {
     let profile = resolve_profile(scenario, options)?;
     let Place {
         store,
@@ -533,13 +582,44 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabEr
     let mut world = World::new(profile, store, &spill_dir, &transcript_dir);
     start(&mut world, scenario)?;
     let mut checks = Vec::new();
+    let mut feed = Feed { scenario, rendered };
     for (index, step) in scenario.steps.iter().enumerate() {
         world.clock.step = index + 1;
-        replay_step(&mut world, scenario, step, &mut checks)?;
+        replay_step(&mut world, &mut feed, step, &mut checks)?;
     }
     checks.extend(check(&world, &scenario.expect, None));
+    Ok(Replayed {
+        world,
+        checks,
+        temp,
+    })
+}
+
+/// Runs a scenario to the end and measures it.
+pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunReport, LabError> {
+    let Replayed {
+        world,
+        checks,
+        temp,
+    } = replay(scenario, options, None)?;
     let report = report(world, scenario, checks);
     // The temporary directory goes only once the report has read the spill store.
     drop(temp);
     Ok(report)
+}
+
+/// What a Monte Carlo session reads of a run: its observables and the common tokens of its
+/// final context ([`profile::common_tokens`]), as [`run`]'s report holds them, without building
+/// the report (fates, trace, spill listing, the context's messages). The results come from
+/// `rendered`, shared by the runs of one scenario.
+pub fn run_observed(
+    scenario: &Scenario,
+    options: &RunOptions,
+    rendered: &mut Rendered,
+) -> Result<(Observables, usize), LabError> {
+    let Replayed { world, temp, .. } = replay(scenario, options, Some(rendered))?;
+    let observed = (observables::measure(&world), world.history.common_tokens());
+    drop(world);
+    drop(temp);
+    Ok(observed)
 }

@@ -10,15 +10,35 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
+use crate::compaction::profile::{cline_round, cline_units};
 use crate::compaction::tool_uses::ClearIndex;
-use crate::transcript::{Block, Content, Message, Role};
+use crate::python::json::js_str_units;
+use crate::transcript::{Block, Content, Message, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
 #[derive(Debug)]
 struct Sizes {
     total: usize,
     contents: Vec<usize>,
+    /// Cline's estimate rounds per message, so a changed result cannot be added to the rounded
+    /// total: its unrounded UTF-16 length of `JSON.stringify`, and that of each tool_result
+    /// content (0 and empty under the other estimators).
+    units: usize,
+    content_units: Vec<usize>,
 }
+
+/// What is measured of a message only once a stage asks for it.
+#[derive(Debug, Default, Clone)]
+struct Derived {
+    /// Its `json.dumps` length (a profile whose estimate is not that length, for an archive).
+    json: Option<usize>,
+    /// Per tool_result content, in block order: whether it holds [`MASKED_MARK`].
+    masked: Option<Vec<bool>>,
+}
+
+/// The tag of Gemini CLI's masked tool output (`<tool_output_masked>`), whose presence in an
+/// output makes the masking scan pass it over.
+pub(crate) const MASKED_MARK: &str = "<tool_output_masked";
 
 /// The message list with a size estimate kept up to date on every change.
 #[derive(Debug)]
@@ -28,9 +48,9 @@ pub(crate) struct History {
     /// Per message, its size and the sizes of its tool_result contents (in block order).
     sizes: Vec<Sizes>,
     sum: usize,
-    /// Per message, its `json.dumps` length once an archive has needed it (a profile whose
-    /// estimate is not that length); cleared when the message changes.
-    json: Vec<Option<usize>>,
+    /// Per message, what a stage has needed to know of it beyond its sizes (measured once,
+    /// forgotten when the message changes).
+    derived: Vec<Derived>,
     /// A message sent before the history on every request and never compacted (Claude Code's
     /// CLAUDE.md context), with its size.
     pinned: Option<(Message, usize)>,
@@ -60,7 +80,7 @@ impl History {
             messages: Vec::new(),
             sizes: Vec::new(),
             sum: 0,
-            json: Vec::new(),
+            derived: Vec::new(),
             pinned: None,
             lead: 0,
             watch: None,
@@ -108,6 +128,16 @@ impl History {
         self.messages
     }
 
+    /// [`crate::compaction::profile::common_tokens`] of what a request sends: under Claude
+    /// Code's estimate, the kept sizes are those tokens already.
+    pub(crate) fn common_tokens(&self) -> usize {
+        if self.estimator == Estimator::ClaudeTokens {
+            return self.estimate();
+        }
+        let pinned = self.pinned().map_or(0, Message::rough_tokens);
+        pinned + crate::compaction::profile::common_tokens(&self.messages)
+    }
+
     /// The messages, oldest first (the pinned message is not among them).
     pub(crate) fn messages(&self) -> &[Message] {
         &self.messages
@@ -135,20 +165,53 @@ impl History {
 
     /// Appends a message and adds its size to the estimate.
     pub(crate) fn push(&mut self, message: Message) {
+        let sizes = self.measure(&message, &[]);
+        self.push_sized(message, sizes, Derived::default());
+    }
+
+    /// Appends a message whose tool_result contents, in order, have the `known` sizes (measured
+    /// once for all the cells of a Monte Carlo session): no content is scanned again, for the
+    /// estimate or for the message's `json.dumps` length.
+    pub(crate) fn push_measured(&mut self, message: Message, known: &[TextSizes]) {
+        let sizes = self.measure(&message, known);
+        let derived = Derived {
+            json: (self.estimator != Estimator::PythonJson)
+                .then(|| message.json_chars_known(known)),
+            masked: None,
+        };
+        self.push_sized(message, sizes, derived);
+    }
+
+    fn push_sized(&mut self, message: Message, sizes: Sizes, derived: Derived) {
         count_results(&mut self.result_ids, &message, true);
-        let sizes = self.measure(&message);
         if let Some(clear) = &mut self.clear {
             clear.push(self.messages.len(), &message, &sizes.contents);
         }
         self.sum += sizes.total;
         self.sizes.push(sizes);
-        self.json.push(None);
+        self.derived.push(derived);
         self.messages.push(message);
     }
 
-    fn measure(&self, message: &Message) -> Sizes {
-        let (total, contents) = self.estimator.measure(message);
-        Sizes { total, contents }
+    /// The sizes of a message, its first tool_result contents' from `known`.
+    fn measure(&self, message: &Message, known: &[TextSizes]) -> Sizes {
+        if self.estimator == Estimator::ClineTokens {
+            let mut content_units = Vec::new();
+            let units = cline_units(message, known, &mut |size| content_units.push(size));
+            return Sizes {
+                total: cline_round(units),
+                contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
+                units,
+                content_units,
+            };
+        }
+        let (total, contents) = self.estimator.measure(message, known);
+        Sizes {
+            total,
+            contents,
+            units: 0,
+            content_units: Vec::new(),
+        }
     }
 
     /// Starts watching for a cut: the intact pairs are taken (only) when the list is first cut
@@ -184,7 +247,7 @@ impl History {
         self.messages.clear();
         self.result_ids.clear();
         self.sizes.clear();
-        self.json.clear();
+        self.derived.clear();
         self.sum = 0;
         for message in messages {
             self.push(message);
@@ -199,7 +262,7 @@ impl History {
             "splice {head}..{tail} out of range"
         );
         self.before_cut();
-        let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m)).collect();
+        let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m, &[])).collect();
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
         self.sum = self.sum - removed + added;
@@ -209,7 +272,8 @@ impl History {
         for message in &insert {
             count_results(&mut self.result_ids, message, true);
         }
-        self.json.splice(head..tail, insert.iter().map(|_| None));
+        self.derived
+            .splice(head..tail, insert.iter().map(|_| Derived::default()));
         self.sizes.splice(head..tail, sizes);
         self.messages.splice(head..tail, insert);
     }
@@ -230,22 +294,31 @@ impl History {
         else {
             unreachable!("set_result on a block that is not a tool_result");
         };
-        let new_content = self.estimator.string(&content);
+        let cline = self.estimator == Estimator::ClineTokens;
+        let new_units = if cline { js_str_units(&content) } else { 0 };
+        let new_content = if cline {
+            new_units.div_ceil(3)
+        } else {
+            self.estimator.string(&content)
+        };
         if let Some(clear) = &mut self.clear {
             clear.set((message, block), tool_use_id, &content, new_content);
         }
         let old = std::mem::replace(slot, content);
         let sizes = &mut self.sizes[message];
         let old_content = std::mem::replace(&mut sizes.contents[ordinal], new_content);
-        // Cline's estimate rounds per message, so it is not a sum over strings: recount.
-        let new_total = if self.estimator == Estimator::ClineTokens {
-            self.estimator.message(&self.messages[message])
+        // Cline's estimate rounds per message, so it is not a sum over strings: the unrounded
+        // length takes the new content's in place of the old's, and is rounded again.
+        let new_total = if cline {
+            let old_units = std::mem::replace(&mut sizes.content_units[ordinal], new_units);
+            sizes.units = sizes.units - old_units + new_units;
+            cline_round(sizes.units)
         } else {
             sizes.total - old_content + new_content
         };
         self.sum = self.sum - sizes.total + new_total;
         sizes.total = new_total;
-        self.json[message] = None;
+        self.derived[message] = Derived::default();
         old
     }
 
@@ -254,9 +327,9 @@ impl History {
         if self.estimator == Estimator::PythonJson {
             return self.sum + self.messages.len();
         }
-        let lines = self.messages.iter().zip(self.json.iter_mut());
+        let lines = self.messages.iter().zip(self.derived.iter_mut());
         lines
-            .map(|(message, json)| *json.get_or_insert_with(|| message.json_chars()) + 1)
+            .map(|(message, derived)| *derived.json.get_or_insert_with(|| message.json_chars()) + 1)
             .sum()
     }
 
@@ -267,7 +340,40 @@ impl History {
             return self.sizes[index].total;
         }
         let message = &self.messages[index];
-        *self.json[index].get_or_insert_with(|| message.json_chars())
+        *self.derived[index]
+            .json
+            .get_or_insert_with(|| message.json_chars())
+    }
+
+    /// Each tool_result of the user messages, newest first: `(message, block, size)`, the size
+    /// by the estimator ([`Estimator::string`] of its content), and whether its content holds
+    /// [`MASKED_MARK`] (searched once while the message is unchanged).
+    pub(crate) fn results_newest_first(&mut self) -> Vec<(usize, usize, usize, bool)> {
+        let mut out = Vec::new();
+        let lists = self.messages.iter().zip(&self.sizes).zip(&mut self.derived);
+        for (mi, ((message, sizes), derived)) in lists.enumerate().rev() {
+            if message.role != Role::User {
+                continue;
+            }
+            let masked = derived.masked.get_or_insert_with(|| {
+                message
+                    .tool_results()
+                    .map(|(_, content)| content.contains(MASKED_MARK))
+                    .collect()
+            });
+            let results = message
+                .block_list()
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| matches!(b, Block::ToolResult { .. }));
+            let found: Vec<_> = results
+                .zip(&sizes.contents)
+                .zip(masked.iter())
+                .map(|(((bi, _), size), marked)| (mi, bi, *size, *marked))
+                .collect();
+            out.extend(found.into_iter().rev());
+        }
+        out
     }
 
     /// The estimate of `messages[..end]` alone (what a summariser is handed).
@@ -461,6 +567,7 @@ mod tests {
             Estimator::PythonJson,
             Estimator::PythonRepr,
             Estimator::ClaudeTokens,
+            Estimator::ClineTokens,
         ] {
             let full = |h: &History| estimator.full(h.messages());
             let jsonl =
@@ -489,6 +596,41 @@ mod tests {
             history.splice(0, vec![Message::user_text("summary")], 5);
             assert_eq!(history.len(), 1);
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        }
+    }
+
+    /// A message pushed with its results' sizes measured once (a Monte Carlo session's cells)
+    /// is sized as one measured as it enters, under every estimator, and its `json.dumps`
+    /// length is the same too; a later change to it is tracked alike.
+    #[test]
+    fn sizes_measured_once_are_the_sizes_measured_on_entry() {
+        for estimator in [
+            Estimator::PythonJson,
+            Estimator::PythonRepr,
+            Estimator::ClaudeTokens,
+            Estimator::ClineTokens,
+        ] {
+            let message = two_results();
+            let known: Vec<TextSizes> = message
+                .tool_results()
+                .map(|(_, content)| TextSizes::of(content))
+                .collect();
+            let mut entered = History::new(estimator);
+            let mut measured = History::new(estimator);
+            for history in [&mut entered, &mut measured] {
+                history.push(Message::user_text("go"));
+            }
+            entered.push(message.clone());
+            measured.push_measured(message, &known);
+            assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
+            assert_eq!(measured.sizes[1].contents, entered.sizes[1].contents);
+            assert_eq!(measured.sizes[1].units, entered.sizes[1].units);
+            assert_eq!(measured.json_chars_at(1), entered.json_chars_at(1));
+            assert_eq!(measured.json_chars_at(1), measured.messages[1].json_chars());
+            measured.set_result(1, 2, "short".into());
+            entered.set_result(1, 2, "short".into());
+            assert_eq!(measured.estimate(), estimator.full(measured.messages()));
+            assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
         }
     }
 

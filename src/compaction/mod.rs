@@ -28,6 +28,7 @@ mod persist;
 mod pointer;
 pub mod profile;
 pub mod prototype;
+mod read_files;
 mod sandbox;
 pub(crate) mod stages;
 pub mod store;

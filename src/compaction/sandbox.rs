@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::compaction::store::{SpillFile, Store, is_inside, resolve_lexical};
+use crate::compaction::store::{SpillFile, Store, is_inside, lexical, resolve_lexical};
 use crate::python::json::Dialect;
 use crate::transcript::Message;
 
@@ -42,7 +42,7 @@ impl Sandbox {
 impl Store for Sandbox {
     fn is_file(&self, path: &str) -> bool {
         if self.escapes(path) {
-            return self.outside.contains_key(&resolve_lexical(path));
+            return self.outside.contains_key(lexical(path).as_ref());
         }
         self.inner.is_file(path)
     }
@@ -58,7 +58,7 @@ impl Store for Sandbox {
 
     fn read_spill(&self, path: &str) -> Option<String> {
         if self.escapes(path) {
-            return self.outside.get(&resolve_lexical(path)).cloned();
+            return self.outside.get(lexical(path).as_ref()).cloned();
         }
         self.inner.read_spill(path)
     }

@@ -7,6 +7,7 @@
 //! For the same path lengths both give the same observables; a test checks that for every
 //! scenario.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
@@ -86,10 +87,23 @@ pub(crate) fn normalize(path: &str) -> String {
 
 /// Lexical `resolve`: normalises and collapses `..` (never above the root).
 pub(crate) fn resolve_lexical(path: &str) -> String {
-    // Most paths are resolved already: `/` then components none of which is empty, `.` or `..`.
-    let resolved = |rest: &str| rest.split('/').all(|p| !matches!(p, "" | "." | ".."));
-    if path.strip_prefix('/').is_some_and(resolved) {
-        return path.to_owned();
+    lexical(path).into_owned()
+}
+
+/// Whether `path` is resolved already: `/` then components none of which is empty, `.` or `..`
+/// (most paths are; one pass over the bytes).
+fn is_resolved(path: &str) -> bool {
+    let Some(rest) = path.as_bytes().strip_prefix(b"/") else {
+        return false;
+    };
+    rest.split(|&b| b == b'/')
+        .all(|part| !matches!(part, b"" | b"." | b".."))
+}
+
+/// [`resolve_lexical`], borrowing a path that is resolved already.
+pub(crate) fn lexical(path: &str) -> Cow<'_, str> {
+    if is_resolved(path) {
+        return Cow::Borrowed(path);
     }
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
@@ -101,7 +115,7 @@ pub(crate) fn resolve_lexical(path: &str) -> String {
             part => parts.push(part),
         }
     }
-    format!("/{}", parts.join("/"))
+    Cow::Owned(format!("/{}", parts.join("/")))
 }
 
 /// `str(Path(dir) / name)`.
@@ -168,7 +182,11 @@ const NAME_MAX: usize = 255;
 /// in-memory store refuses such a write as the real directory does (a 300-character raw
 /// tool_use id names a spill file no file system takes), so both stores agree (audit D11).
 fn name_max(path: &str) -> io::Result<()> {
-    if path.split('/').any(|part| part.len() > NAME_MAX) {
+    if path
+        .as_bytes()
+        .split(|&b| b == b'/')
+        .any(|part| part.len() > NAME_MAX)
+    {
         #[cfg(target_os = "linux")]
         return Err(io::Error::from_raw_os_error(36));
         #[cfg(not(target_os = "linux"))]
@@ -182,12 +200,12 @@ fn name_max(path: &str) -> io::Result<()> {
 
 /// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
 /// no NUL: the one rule by which the sandbox and both stores tell inside from outside.
-pub(crate) fn is_inside(roots: &[String], path: &str) -> bool {
-    let lexical = resolve_lexical(path);
-    !path.contains('\0')
+pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
+    let lexical = lexical(path);
+    !path.as_bytes().contains(&0)
         && roots.iter().any(|root| {
             lexical
-                .strip_prefix(root.as_str())
+                .strip_prefix(root.as_ref())
                 .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
         })
 }
@@ -205,8 +223,8 @@ fn inside_roots(roots: &[String], path: &str) -> io::Result<()> {
 
 impl Store for MemoryStore {
     fn is_file(&self, path: &str) -> bool {
-        let path = resolve_lexical(path);
-        self.spill.contains_key(&path) || self.transcripts.contains_key(&path)
+        let path = lexical(path);
+        self.spill.contains_key(path.as_ref()) || self.transcripts.contains_key(path.as_ref())
     }
 
     fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
@@ -216,7 +234,7 @@ impl Store for MemoryStore {
     }
 
     fn read_spill(&self, path: &str) -> Option<String> {
-        self.spill.get(&resolve_lexical(path)).cloned()
+        self.spill.get(lexical(path).as_ref()).cloned()
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
@@ -262,7 +280,13 @@ impl Store for MemoryStore {
         chars: usize,
     ) -> io::Result<()> {
         self.writable(path)?;
-        *self.transcripts.entry(resolve_lexical(path)).or_insert(0) += chars;
+        let path = lexical(path);
+        match self.transcripts.get_mut(path.as_ref()) {
+            Some(total) => *total += chars,
+            None => {
+                self.transcripts.insert(path.into_owned(), chars);
+            }
+        }
         Ok(())
     }
 
@@ -545,8 +569,17 @@ mod tests {
             ("/a/.", "/a"),
             ("/a/...", "/a/..."),
             ("/.hidden/x", "/.hidden/x"),
+            ("/a/b.", "/a/b."),
+            ("/a/b/", "/a/b"),
+            ("//", "/"),
         ] {
             assert_eq!(resolve_lexical(path), resolved, "{path}");
+            // A path is borrowed when it is its own resolution (`/` alone is rebuilt).
+            assert_eq!(
+                matches!(lexical(path), Cow::Borrowed(_)),
+                path == resolved && path != "/",
+                "{path}"
+            );
         }
     }
 

@@ -14,13 +14,14 @@ use serde_json::{Map, Value};
 use crate::compaction::history::History;
 use crate::compaction::pointer;
 use crate::compaction::profile::{Profile, SafeId};
+use crate::compaction::read_files::ReadFiles;
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
 use crate::python::json::char_len;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, Role};
+use crate::transcript::{Block, Message, Role, TextSizes};
 
 /// What the lab knows about one tool result over the whole run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +72,9 @@ pub(crate) struct IncomingResult {
     pub(crate) tool: String,
     /// The result's text.
     pub(crate) content: String,
+    /// Its sizes, when measured already (a Monte Carlo session measures each result once for
+    /// all its cells); `None`: measured as it enters the history.
+    pub(crate) known: Option<TextSizes>,
 }
 
 /// The per-result bookkeeping: what arrived, in which order, what the model has seen, and what
@@ -85,7 +89,7 @@ pub(crate) struct Ledger {
     unseen: Vec<String>,
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
-    pub(crate) read_files: Vec<(String, String)>,
+    pub(crate) read_files: ReadFiles,
     /// Ids of every tool call by [`call_key`] (name and input), in order of issue: what
     /// `reread_after_clear` compares a new call with.
     calls: BTreeMap<String, Vec<String>>,
@@ -325,12 +329,19 @@ impl World {
     /// came. The profile's arrival rule is the arrival stage's to apply.
     pub(crate) fn push_results(&mut self, results: Vec<IncomingResult>) {
         let mut blocks = Vec::with_capacity(results.len());
-        for IncomingResult { id, tool, content } in results {
-            let chars = char_len(&content);
+        let mut known = Vec::with_capacity(results.len());
+        for IncomingResult {
+            id,
+            tool,
+            content,
+            known: sizes,
+        } in results
+        {
+            let chars = sizes.map_or_else(|| char_len(&content), |s| s.chars);
+            known.push(sizes);
             if tool == "Read" {
                 if let Some(path) = self.read_path(&id) {
-                    self.ledger.read_files.retain(|(p, _)| *p != path);
-                    self.ledger.read_files.push((path, content.clone()));
+                    self.ledger.read_files.read(path, content.clone());
                 }
             }
             self.ledger.results.insert(
@@ -356,7 +367,11 @@ impl World {
             self.ledger.arrivals.push(id.clone());
             blocks.push(Block::tool_result(id, content));
         }
-        self.history.push(Message::blocks(Role::User, blocks));
+        let message = Message::blocks(Role::User, blocks);
+        match known.into_iter().collect::<Option<Vec<TextSizes>>>() {
+            Some(sizes) => self.history.push_measured(message, &sizes),
+            None => self.history.push(message),
+        }
     }
 
     /// The `file_path` input of the `Read` call with this id.
@@ -433,8 +448,8 @@ impl World {
     /// sandbox's rule).
     pub(crate) fn owns(&self, path: &str) -> bool {
         let roots = [
-            store::resolve_lexical(&self.spill_dir),
-            store::resolve_lexical(&self.transcript_dir),
+            store::lexical(&self.spill_dir),
+            store::lexical(&self.transcript_dir),
         ];
         store::is_inside(&roots, path)
     }
@@ -550,6 +565,7 @@ impl World {
                     id: (*id).to_owned(),
                     tool: (*tool).to_owned(),
                     content: content.clone(),
+                    known: None,
                 })
                 .collect(),
         );
@@ -625,6 +641,7 @@ mod tests {
             id: id.to_owned(),
             tool: "Read".to_owned(),
             content: "fn main() {}".to_owned(),
+            known: None,
         }]);
     }
 

@@ -86,6 +86,8 @@ impl Sink for Counter {
 pub(crate) struct ContentCounter {
     pub(crate) total: usize,
     pub(crate) contents: Vec<usize>,
+    /// The sizes of the contents, in order, where they were measured already.
+    pub(crate) known: std::vec::IntoIter<usize>,
 }
 
 impl Sink for ContentCounter {
@@ -98,7 +100,7 @@ impl Sink for ContentCounter {
     }
 
     fn content(&mut self, text: &str, dialect: Dialect) {
-        let size = dialect.str_chars(text);
+        let size = self.known.next().unwrap_or_else(|| dialect.str_chars(text));
         self.total += size;
         self.contents.push(size);
     }
@@ -116,6 +118,29 @@ impl Sink for String {
 
 fn write_json_str(out: &mut String, text: &str, ascii: bool) {
     out.push('"');
+    if ascii {
+        write_json_chars(out, text, true);
+    } else {
+        // Runs of characters written as they are (every one but `"`, `\` and the C0 controls)
+        // are copied in bulk; a run ends only at an ASCII byte, so it is whole characters.
+        let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\';
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let run = plain_run(&bytes[at..], plain);
+            out.push_str(&text[at..at + run]);
+            at += run;
+            if at < bytes.len() {
+                write_json_chars(out, &text[at..at + 1], false);
+                at += 1;
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// `json.dumps` of the characters of `text`, one at a time, without the quotes.
+fn write_json_chars(out: &mut String, text: &str, ascii: bool) {
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -135,7 +160,14 @@ fn write_json_str(out: &mut String, text: &str, ascii: bool) {
             c => out.push(c),
         }
     }
-    out.push('"');
+}
+
+/// `JSON.stringify(text)` (the same escapes as `json.dumps(text, ensure_ascii=False)` and
+/// serde_json: `\"`, `\\`, the short escapes and `\u00XX` for the other C0 controls).
+pub(crate) fn js_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    write_json_str(&mut out, text, false);
+    out
 }
 
 /// Length of `json.dumps(text)` (`ensure_ascii=True`): as [`json_str_chars`], plus six for every
@@ -480,6 +512,25 @@ mod fast_path_tests;
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The bulk writer escapes as serde_json does (and `json.dumps(ensure_ascii=False)`):
+    /// quotes, backslashes, the short escapes, `\u00XX` for the other C0 controls, everything
+    /// else (DEL, non-ASCII, astral) as it is, whether a run is long or short.
+    #[test]
+    fn js_string_escapes_as_serde_json_does() {
+        let long = format!("{}\u{1}{}\"中😀", "x".repeat(70), "é".repeat(40));
+        for text in [
+            "",
+            "plain",
+            "\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}",
+            "a\u{0}b 中 😀 \u{2028}",
+            long.as_str(),
+        ] {
+            let expected = serde_json::to_string(text).expect("a string serialises");
+            assert_eq!(js_string(text), expected, "{text:?}");
+        }
+        assert_eq!(js_string("a\nb"), r#""a\nb""#);
+    }
 
     #[test]
     fn ensure_ascii_escapes_everything_outside_printable_ascii() {

@@ -66,21 +66,26 @@ fn report_writes_fourteen_files_and_checks_them() {
         "{}",
         read("findings.md")
     );
-    // Every committed conformance record replays exactly: 26 records (p01, p02, p04-p10 under
-    // 2.1.88 and 2.1.332, p03, p11, p12 under 2.1.88, p21-p23 under codex 0.171.0, p24-p25 under
-    // gemini-cli 0.61.0), 2 × (15 + 7 + 11 + 7 + 9 + 5 + 5 + 23 + 5) + 1 (p09's TodoWrite
-    // reminder under 2.1.88) + 5 (p03: its user context and summary compared) + 5 (p11) + 9
-    // (p12: six user texts) + 8 + 6 + 5 + 6 + 8 = 227 items.
+    // Every committed conformance record replays exactly: 39 records (p01-p13 and p16-p18
+    // under 2.1.88, p01-p18 under 2.1.332, p21-p23 under codex 0.171.0, p24-p25 under gemini-cli
+    // 0.61.0); the items per column as the table lists them: 129 (2.1.88), 172 (2.1.332), 8 + 6
+    // + 5 (codex) and 6 + 8 (gemini-cli), 334 in all.
     let conformance = read("conformance.md");
     assert!(
-        conformance.contains("\n26 of 26 records exact; 227 of 227 compared items agree.\n"),
+        conformance.contains("\n39 of 39 records exact; 334 of 334 compared items agree.\n"),
         "{conformance}"
     );
+    // p03 compacts under 2.1.88 (its last request holds the summary and the last turn) and not
+    // under 2.1.332 (threshold 967000: every call and result is still there); p14 and p15 exist
+    // for 2.1.332 only.
     assert!(conformance.contains(
-        "| `p03-probe-autocompact-usage-167000` | not recorded                   | not recorded          | exact (5/5)                      | not recorded"
+        "| `p03-probe-autocompact-usage-167000` | not recorded                   | not recorded          | exact (5/5)                      | exact (7/7)"
     ));
     assert!(conformance.contains(
-        "| `p12-probe-restore-after-compact`    | not recorded                   | not recorded          | exact (9/9)                      | not recorded"
+        "| `p14-probe-compact-keeps-last-turn`  | not recorded                   | not recorded          | not recorded                     | exact (19/19)"
+    ));
+    assert!(conformance.contains(
+        "| `p12-probe-restore-after-compact`    | not recorded                   | not recorded          | exact (9/9)                      | exact (9/9)"
     ));
     assert!(
         conformance.contains(
@@ -103,9 +108,9 @@ fn report_writes_fourteen_files_and_checks_them() {
             .unwrap_or_else(|| panic!("no row for {profile}:\n{field}"))
     };
     assert!(rank("opencode") < rank("kilo"), "{field}");
-    assert_eq!(rank("cline"), 14, "{field}");
+    assert_eq!(rank("cline"), 15, "{field}");
     assert!(field.contains(
-        "| 9    | `kilo`          | 43.0% [33.7%, 52.8%]   | 11.40 results per session replaced \
+        "| 10   | `kilo`                | 43.0% [33.7%, 52.8%]   | 11.40 results per session replaced \
          with no pointer; 13.28 originals kept nowhere"
     ), "{field}");
     // Both path sweeps (prototype guard-off and scene A) flip at 90.

@@ -2,8 +2,8 @@
 //! `len(json.dumps(messages))`, the course site's `len(str(messages))`, or Claude Code's rough
 //! token count. Stages compare these sizes with the profile's limits.
 
-use crate::python::json::{ContentCounter, Dialect};
-use crate::transcript::{Block, Content, Message};
+use crate::python::json::{ContentCounter, Dialect, js_str_units};
+use crate::transcript::{Block, Content, Message, TextSizes, rough_units_by, utf16_len};
 
 /// How a profile measures the size of the context (docs/profiles.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,9 +26,56 @@ pub enum Estimator {
 
 /// Cline's estimate of one message (`estimateTokens` with `CHARS_PER_TOKEN` 3).
 pub fn cline_tokens(message: &Message) -> usize {
-    crate::transcript::js_stringify_len(&crate::transcript::JsMessage(message))
-        .div_ceil(3)
-        .max(1)
+    cline_round(cline_units(message, &[], &mut |_| {}))
+}
+
+/// Cline's tokens for a message of `units` UTF-16 units of JSON.
+pub(crate) fn cline_round(units: usize) -> usize {
+    units.div_ceil(3).max(1)
+}
+
+/// `JSON.stringify(message).length` of [`crate::transcript::JsMessage`], counted from the
+/// message's parts without running a serialiser: each string is scanned once by
+/// [`js_str_units`] (quotes and escapes included), which `found` is handed for every
+/// tool_result content, in block order (the first ones' lengths are `known`'s where given). A
+/// tool_use input is serialised as before (it is small).
+pub(crate) fn cline_units(
+    message: &Message,
+    known: &[TextSizes],
+    found: &mut dyn FnMut(usize),
+) -> usize {
+    let mut known = known.iter();
+    let mut units = r#"{"role":,"content":}"#.len() + js_str_units(message.role.as_str());
+    match &message.content {
+        Content::Text(text) => units += js_str_units(text),
+        Content::Blocks(blocks) => {
+            // `[`, the blocks joined by `,`, `]`; each block is an object with its keys in
+            // `Block::to_value`'s order.
+            units += 2 + blocks.len().saturating_sub(1);
+            for block in blocks {
+                units += match block {
+                    Block::Text { text } => r#"{"type":"text","text":}"#.len() + js_str_units(text),
+                    Block::ToolUse { id, name, input } => {
+                        r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
+                            + js_str_units(id)
+                            + js_str_units(name)
+                            + crate::transcript::js_stringify_len(input)
+                    }
+                    Block::ToolResult {
+                        tool_use_id,
+                        content,
+                    } => {
+                        let size = known.next().map_or_else(|| js_str_units(content), |k| k.js);
+                        found(size);
+                        r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
+                            + js_str_units(tool_use_id)
+                            + size
+                    }
+                };
+            }
+        }
+    }
+    units
 }
 
 impl Estimator {
@@ -43,9 +90,21 @@ impl Estimator {
         }
     }
 
+    /// [`Self::string`] of a text whose sizes are known.
+    pub(crate) fn known(self, sizes: &TextSizes) -> usize {
+        match self {
+            Estimator::PythonJson => sizes.json,
+            Estimator::PythonRepr => sizes.repr,
+            Estimator::ClaudeTokens => rough_units_by(sizes.utf16, 4),
+            Estimator::ClaudeTokens3 => rough_units_by(sizes.utf16, 3),
+            Estimator::ClineTokens => sizes.js.div_ceil(3),
+        }
+    }
+
     /// Size of one message and, in block order, the size ([`Self::string`]) of the content of
-    /// each tool_result block in it: one pass over the text.
-    pub(crate) fn measure(self, message: &Message) -> (usize, Vec<usize>) {
+    /// each tool_result block in it: one pass over the text, or none over the first contents
+    /// whose sizes are `known`.
+    pub(crate) fn measure(self, message: &Message, known: &[TextSizes]) -> (usize, Vec<usize>) {
         let dialect = match self {
             Estimator::PythonJson => Dialect::Json,
             Estimator::PythonRepr => Dialect::Repr,
@@ -60,31 +119,36 @@ impl Estimator {
                 };
                 let mut contents = Vec::new();
                 let mut total = 0;
+                let mut known = known.iter();
                 for block in blocks {
-                    let tokens = block.rough_tokens_by(per);
-                    if matches!(block, Block::ToolResult { .. }) {
-                        contents.push(tokens);
-                    }
+                    let tokens = match block {
+                        Block::ToolResult { .. } => {
+                            let tokens = known.next().map_or_else(
+                                || block.rough_tokens_by(per),
+                                |k| rough_units_by(k.utf16, per),
+                            );
+                            contents.push(tokens);
+                            tokens
+                        }
+                        _ => block.rough_tokens_by(per),
+                    };
                     total += tokens;
                 }
                 return (total, contents);
             }
             Estimator::ClineTokens => {
                 // Rounded per message: the total is not a sum of its strings' sizes.
-                let contents = match &message.content {
-                    Content::Blocks(blocks) => blocks
-                        .iter()
-                        .filter_map(|block| match block {
-                            Block::ToolResult { content, .. } => Some(self.string(content)),
-                            _ => None,
-                        })
-                        .collect(),
-                    Content::Text(_) => Vec::new(),
-                };
-                return (cline_tokens(message), contents);
+                let mut contents = Vec::new();
+                let units =
+                    cline_units(message, known, &mut |size| contents.push(size.div_ceil(3)));
+                return (cline_round(units), contents);
             }
         };
-        let mut counter = ContentCounter::default();
+        let sizes: Vec<usize> = known.iter().map(|k| self.known(k)).collect();
+        let mut counter = ContentCounter {
+            known: sizes.into_iter(),
+            ..ContentCounter::default()
+        };
         message.write_py(&mut counter, dialect);
         (counter.total, counter.contents)
     }
@@ -95,10 +159,8 @@ impl Estimator {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
             Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
-            Estimator::ClaudeTokens3 => {
-                crate::transcript::rough_units_by(crate::transcript::utf16_len(text), 3)
-            }
-            Estimator::ClineTokens => crate::python::json::js_str_units(text).div_ceil(3),
+            Estimator::ClaudeTokens3 => rough_units_by(utf16_len(text), 3),
+            Estimator::ClineTokens => js_str_units(text).div_ceil(3),
         }
     }
 
@@ -158,7 +220,56 @@ pub fn common_tokens(messages: &[Message]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::Role;
+    use crate::transcript::{JsMessage, Role, js_stringify, js_stringify_len};
+
+    /// Cline's count from the message's parts equals the length of `JSON.stringify` of the
+    /// message as serde_json writes it, over every block kind, escapes, non-ASCII and a
+    /// character outside the BMP (two UTF-16 units).
+    #[test]
+    fn cline_units_count_what_the_serialiser_writes() {
+        let mut input = serde_json::Map::new();
+        input.insert("file_path".into(), "/a/\"b\".txt".into());
+        input.insert("limit".into(), 20.into());
+        let messages = [
+            Message::user_text("plain"),
+            Message::user_text("tab\t \"q\" \\ \u{1} 中 😀 \u{7f}"),
+            Message::blocks(
+                Role::Assistant,
+                vec![
+                    Block::Text {
+                        text: "on it\n".into(),
+                    },
+                    Block::ToolUse {
+                        id: "toolu_1".into(),
+                        name: "Read".into(),
+                        input,
+                    },
+                ],
+            ),
+            Message::blocks(
+                Role::User,
+                vec![
+                    Block::tool_result("toolu_1", "line 1\nline \"2\" 😀"),
+                    Block::tool_result("t\"2", ""),
+                ],
+            ),
+            Message::blocks(Role::User, Vec::new()),
+        ];
+        for message in &messages {
+            let mut found = Vec::new();
+            let units = cline_units(message, &[], &mut |size| found.push(size));
+            assert_eq!(units, js_stringify_len(&JsMessage(message)), "{message:?}");
+            let expected: Vec<usize> = message
+                .tool_results()
+                .map(|(_, content)| js_stringify_len(content))
+                .collect();
+            assert_eq!(found, expected);
+        }
+        // The counted length is the string's: `{"role":"user","content":"plain"}` is 33.
+        assert_eq!(js_stringify(&messages[0].to_value()).len(), 33);
+        assert_eq!(cline_units(&messages[0], &[], &mut |_| {}), 33);
+        assert_eq!(cline_tokens(&messages[0]), 11);
+    }
 
     #[test]
     fn claude_code_2_1_332_counts_three_characters_a_token_per_block() {
@@ -191,7 +302,10 @@ mod tests {
             ],
         );
         assert_eq!(Estimator::ClaudeTokens3.message(&results), 5);
-        assert_eq!(Estimator::ClaudeTokens3.measure(&results), (5, vec![4, 1]));
+        assert_eq!(
+            Estimator::ClaudeTokens3.measure(&results, &[]),
+            (5, vec![4, 1])
+        );
         assert_eq!(Estimator::ClaudeTokens3.string("12345"), 2);
         assert_eq!(Estimator::ClaudeTokens3.string("1234"), 1);
     }

@@ -308,6 +308,7 @@ mod tests {
             id: id.to_owned(),
             tool: tool.to_owned(),
             content,
+            known: None,
         }
     }
 

@@ -42,7 +42,7 @@ fn restored_files(world: &mut World) -> Vec<String> {
         .rev()
         .filter(|(path, _)| store::basename(path) != "CLAUDE.md")
         .take(c.restore_files)
-        .cloned()
+        .map(|(path, text)| (path.clone(), text.clone()))
         .collect();
     for (path, content) in files {
         // The note names the absolute path (D7 of the probe study: the real note says
@@ -289,6 +289,7 @@ mod tests {
                 id: id.into(),
                 tool: "Read".into(),
                 content: format!("fn {id}() {{}}"),
+                known: None,
             }]);
         }
         run(&mut world).unwrap();

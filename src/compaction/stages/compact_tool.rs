@@ -28,6 +28,7 @@ pub(crate) fn run(
         id: compact_id.to_owned(),
         tool: "compact".to_owned(),
         content: world.profile.strings.compact_tool_result().to_owned(),
+        known: None,
     };
     let result_of = |id: &String| results.iter().find(|r| &r.id == id).cloned();
     match world.profile.compact_tool {
@@ -79,6 +80,7 @@ mod tests {
             id: id.to_owned(),
             tool: "bash".to_owned(),
             content: format!("{id} output"),
+            known: None,
         }
     }
 

@@ -9,13 +9,12 @@
 //! spill directory) and, where that saves tokens, the output becomes `<tool_output_masked>` with a
 //! preview and the file's path. The call and its response stay paired.
 
-use serde_json::json;
-
 use super::gemini_compress::sanitize;
 use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::{MaskSkip, World};
 use crate::error::RunError;
+use crate::python::json::{char_len, js_string};
 use crate::trace::Event;
 
 const STAGE: &str = "gemini_mask";
@@ -61,10 +60,10 @@ fn shell_sections(content: &str) -> (&str, Vec<(&'static str, &str)>) {
     let mut starts: Vec<(usize, &'static str, usize)> = Vec::new();
     let mut at = 0;
     for line in content.split_inclusive('\n') {
-        if let Some(name) = SHELL_SECTIONS
-            .iter()
-            .find(|name| line.starts_with(&format!("{name}: ")))
-        {
+        if let Some(name) = SHELL_SECTIONS.iter().find(|name| {
+            line.strip_prefix(**name)
+                .is_some_and(|rest| rest.starts_with(": "))
+        }) {
             starts.push((at, name, at + name.len() + 2));
         }
         at += line.len();
@@ -108,37 +107,44 @@ fn preview(tool: &str, output: &str, saved: &str) -> String {
     if tool == SHELL_TOOL {
         return shell_preview(output);
     }
-    let chars: Vec<char> = saved.chars().collect();
-    if chars.len() <= 500 {
+    if char_len(saved) <= 500 {
         return saved.to_owned();
     }
-    let head: String = chars[..250].iter().collect();
-    let tail: String = chars[chars.len() - 250..].iter().collect();
-    format!("{head}\n... [TRUNCATED] ...\n{tail}")
+    // The first and last 250 characters, found by byte offset (no copy of the text as chars).
+    let head_end = saved
+        .char_indices()
+        .nth(250)
+        .map_or(saved.len(), |(at, _)| at);
+    let tail_start = saved.char_indices().nth_back(249).map_or(0, |(at, _)| at);
+    format!(
+        "{}\n... [TRUNCATED] ...\n{}",
+        &saved[..head_end],
+        &saved[tail_start..]
+    )
 }
 
 /// One prunable output: message, block, id, tokens.
 type Prunable = (usize, usize, String, usize);
 
-/// The backward scan: the prunable outputs and their tokens.
-fn prunable(world: &World) -> (Vec<Prunable>, usize) {
+/// The backward scan: the prunable outputs and their tokens. Each output's tokens and whether
+/// it is masked already are the history's, measured once while it is unchanged (this scan runs
+/// over every output before every turn).
+fn prunable(world: &mut World) -> (Vec<Prunable>, usize) {
     let c = world.profile.constants;
-    let estimator = world.profile.estimator;
     let last = world.history.len().saturating_sub(1);
     let mut protected = 0;
     let mut boundary = false;
     let mut total = 0;
     let mut found = Vec::new();
-    for (mi, bi) in world.history.result_positions().into_iter().rev() {
+    for (mi, bi, tokens, masked) in world.history.results_newest_first() {
         if mi >= last {
             continue;
         }
-        let (id, content) = world.history.result_at(mi, bi);
+        let (id, _) = world.history.result_at(mi, bi);
         let tool = world.ledger.results.get(id).map_or("", |r| r.name.as_str());
-        if EXEMPT_TOOLS.contains(&tool) || content.contains("<tool_output_masked") {
+        if EXEMPT_TOOLS.contains(&tool) || masked {
             continue;
         }
-        let tokens = estimator.string(content);
         if !boundary {
             protected += tokens;
             if protected <= c.mask_protect {
@@ -224,8 +230,8 @@ fn mask_one(
     // flat directory, so the file is `<tool>_<callId>.txt` beside the compression spills.
     let (_, output) = world.history.owned_result_at(mi, bi);
     let tool = tool_name(world, &id);
-    let saved = serde_json::to_string_pretty(&json!({ "output": output }))
-        .expect("a JSON object serialises");
+    // `JSON.stringify({output}, null, 2)`.
+    let saved = format!("{{\n  \"output\": {}\n}}", js_string(&output));
     let path = store::join(
         &world.spill_dir,
         &format!("{}_{}.txt", sanitize(&tool), sanitize(&id)),
@@ -305,6 +311,38 @@ mod tests {
     /// sections, exempt tools, reused ids, outputs rewritten in place): after every turn the
     /// masking that reuses its remembered skips leaves the state that rebuilding every prunable
     /// output from scratch (as before issue 13) leaves.
+    /// The preview of a non-shell output keeps the first and last 250 characters of the saved
+    /// JSON (characters, not bytes) once it is longer than 500, and the whole text otherwise.
+    #[test]
+    fn the_preview_keeps_250_characters_at_each_end() {
+        let by_chars = |saved: &str| {
+            let chars: Vec<char> = saved.chars().collect();
+            if chars.len() <= 500 {
+                return saved.to_owned();
+            }
+            let head: String = chars[..250].iter().collect();
+            let tail: String = chars[chars.len() - 250..].iter().collect();
+            format!("{head}\n... [TRUNCATED] ...\n{tail}")
+        };
+        for saved in [
+            "short".to_owned(),
+            "é".repeat(500),
+            "é".repeat(501),
+            format!("{}{}", "a".repeat(300), "😀".repeat(300)),
+        ] {
+            assert_eq!(preview("read_file", "", &saved), by_chars(&saved));
+        }
+        let cut = preview("read_file", "", &"é".repeat(501));
+        assert_eq!(cut.chars().count(), 500 + "\n... [TRUNCATED] ...\n".len());
+        // A line that starts a shell section only with its name and `: `.
+        let (before, sections) = shell_sections("x\nOutput: a\nOutputs: b\nExit Code: 0\n");
+        assert_eq!(before, "x\n");
+        assert_eq!(
+            sections,
+            [("Output", "a\nOutputs: b\n"), ("Exit Code", "0\n")]
+        );
+    }
+
     #[test]
     fn remembered_skips_give_the_state_a_full_rebuild_gives() {
         let mut rng = ChaCha8Rng::seed_from_u64(13);

@@ -127,14 +127,14 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
     let c = world.profile.constants;
     let mut known = world.ledger.read_files.clone();
     for (path, text) in bash_reads(world) {
-        known.retain(|(p, _)| *p != path);
-        known.push((path, text));
+        known.read(path, text);
     }
     let files: Vec<(String, String)> = known
-        .into_iter()
+        .iter()
         .rev()
-        .filter(|(path, _)| !skip.contains(path) && store::basename(path) != "CLAUDE.md")
+        .filter(|(path, _)| !skip.contains(*path) && store::basename(path) != "CLAUDE.md")
         .take(c.restore_files)
+        .map(|(path, text)| (path.clone(), text.clone()))
         .collect();
     let mut out = Vec::new();
     let mut used = 0;
@@ -284,10 +284,7 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
     messages.append(&mut kept);
     // What the kept Reads read stays known; the rest was summarised.
     let still_read = kept_reads(&messages);
-    world
-        .ledger
-        .read_files
-        .retain(|(p, _)| still_read.contains(p));
+    world.ledger.read_files.retain(|p| still_read.contains(p));
     world.history.replace_all(messages);
     world.script.reported_usage = None;
     let how = if keep {
@@ -331,6 +328,7 @@ mod tests {
             id: id.into(),
             tool: tool.into(),
             content: content.into(),
+            known: None,
         }]);
     }
 

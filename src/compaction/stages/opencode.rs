@@ -113,8 +113,7 @@ pub(super) fn prune(world: &mut World, erase: bool) -> Result<(), RunError> {
     if !is_typed(last) {
         return Ok(());
     }
-    let before = messages[..messages.len() - 1].to_vec();
-    let (marked, total, pruned) = prunable(world, &before);
+    let (marked, total, pruned) = prunable(world, &messages[..messages.len() - 1]);
     let stage = if erase {
         "kilo_prune"
     } else {

@@ -144,10 +144,10 @@ pub(crate) fn ceiling(world: &World) -> usize {
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let estimate = world.history.estimate();
     let ceiling = ceiling(world);
-    let messages = world.history.messages().to_vec();
-    if estimate < ceiling || messages.last().is_none_or(is_checkpoint) {
+    if estimate < ceiling || world.history.messages().last().is_none_or(is_checkpoint) {
         return Ok(());
     }
+    let messages = world.history.messages().to_vec();
     let c = world.profile.constants;
     world.record(
         Event::new("opencode_checkpoint", "over")

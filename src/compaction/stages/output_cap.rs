@@ -20,21 +20,30 @@ fn approx_tokens(bytes: usize) -> usize {
 }
 
 /// codex `split_string`: the head of at most `head` bytes and the tail starting at the first
-/// char that begins at or after `len - tail`, both on char boundaries.
+/// char that begins at or after `len - tail`, both on char boundaries. Codex walks the chars;
+/// with `head + tail < len` (the only use: a text over its budget) the head ends at the last
+/// boundary at or before `head`, and the tail starts at the first boundary at or after
+/// `len - tail`, which lies past the head.
 fn split(text: &str, head: usize, tail: usize) -> (&str, &str) {
-    let tail_target = text.len().saturating_sub(tail);
-    let mut head_end = 0;
-    let mut tail_start = text.len();
-    for (index, ch) in text.char_indices() {
-        let end = index + ch.len_utf8();
-        if end <= head {
-            head_end = end;
-        } else if index >= tail_target {
-            tail_start = index;
-            break;
-        }
+    debug_assert!(
+        head + tail < text.len(),
+        "split of a text within its budget"
+    );
+    let mut head_end = head;
+    while !text.is_char_boundary(head_end) {
+        head_end -= 1;
+    }
+    let mut tail_start = text.len() - tail;
+    while !text.is_char_boundary(tail_start) {
+        tail_start += 1;
     }
     (&text[..head_end], &text[tail_start.max(head_end)..])
+}
+
+/// Rust's `str::lines().count()`: the newlines, and one more for a last line without one.
+fn line_count(text: &str) -> usize {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// codex `formatted_truncate_text(text, TruncationPolicy::Tokens(tokens))`.
@@ -54,7 +63,7 @@ pub(crate) fn formatted_truncate(text: &str, tokens: usize) -> String {
     format!(
         "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n{cut}",
         approx_tokens(text.len()),
-        text.lines().count()
+        line_count(text)
     )
 }
 
@@ -71,19 +80,19 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         .filter_map(|(bi, b)| matches!(b, Block::ToolResult { .. }).then_some(bi))
         .collect();
     for bi in results {
-        let content = world.history.result_at(message, bi).1.to_owned();
-        if content.len() <= tokens * 4 {
+        let content = world.history.result_at(message, bi).1;
+        let bytes = content.len();
+        if bytes <= tokens * 4 {
             continue;
         }
-        let capped = formatted_truncate(&content, tokens);
+        let capped = formatted_truncate(content, tokens);
         world.replace_result(
             message,
             bi,
             capped,
             "arrival",
             format!(
-                "{} bytes > {} (tool_output_tokens {tokens} × 4): head and tail kept",
-                content.len(),
+                "{bytes} bytes > {} (tool_output_tokens {tokens} × 4): head and tail kept",
                 tokens * 4
             ),
         );
@@ -109,6 +118,38 @@ mod tests {
             "x".repeat(19_999)
         );
         assert_eq!(out, expected);
+    }
+
+    /// The boundary search cuts where codex's walk over the chars does, and the line count is
+    /// `str::lines`', on texts of one- to four-byte characters and every budget below their length.
+    #[test]
+    fn the_cut_and_the_line_count_match_the_walk() {
+        fn walk(text: &str, head: usize, tail: usize) -> (&str, &str) {
+            let tail_target = text.len().saturating_sub(tail);
+            let (mut head_end, mut tail_start) = (0, text.len());
+            for (index, ch) in text.char_indices() {
+                if index + ch.len_utf8() <= head {
+                    head_end = index + ch.len_utf8();
+                } else if index >= tail_target {
+                    tail_start = index;
+                    break;
+                }
+            }
+            (&text[..head_end], &text[tail_start.max(head_end)..])
+        }
+        for text in ["aéé😀b\n中x", "😀😀😀", "\n\nab\r\n", "abcdefgh"] {
+            for budget in 0..text.len() {
+                let left = budget / 2;
+                assert_eq!(
+                    split(text, left, budget - left),
+                    walk(text, left, budget - left),
+                    "{text:?} {budget}"
+                );
+            }
+        }
+        for text in ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n"] {
+            assert_eq!(line_count(text), text.lines().count(), "{text:?}");
+        }
     }
 
     #[test]

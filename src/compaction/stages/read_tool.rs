@@ -152,9 +152,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
         Some(tokens) if tokens > cap && world.profile.read_over_cap == ReadOverCap::Cut => {
             let kept = cut_to_cap(content, tokens, cap);
             let kept_chars = utf16_len(kept);
-            if let Some(file) = world.ledger.read_files.iter_mut().find(|(p, _)| *p == path) {
-                file.1 = kept.to_owned();
-            }
+            world.ledger.read_files.set_text(&path, kept.to_owned());
             (
                 numbered(kept),
                 format!(
@@ -164,7 +162,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
             )
         }
         Some(tokens) if tokens > cap => {
-            world.ledger.read_files.retain(|(p, _)| *p != path);
+            world.ledger.read_files.forget(&path);
             (
                 cap_error(tokens, cap),
                 format!("Read refused: {tokens} tokens > read_max_tokens {cap}"),

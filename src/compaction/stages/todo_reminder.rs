@@ -101,6 +101,7 @@ mod tests {
                 id: (*id).to_owned(),
                 tool: tool.to_owned(),
                 content: format!("out {id}"),
+                known: None,
             })
             .collect();
         deliver(world, batch).unwrap();

@@ -83,18 +83,20 @@ pub struct Shard {
 /// Runs one session under every cell.
 fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
     let scenario = session_scenario(study, index)?;
+    let mut rendered = driver::Rendered::default();
     study
         .cells
         .iter()
         .map(|cell| {
-            let report = driver::run(&scenario, &cell.options()).map_err(|e| {
+            let options = cell.options();
+            let observed = driver::run_observed(&scenario, &options, &mut rendered);
+            let (o, common_tokens) = observed.map_err(|e| {
                 LabError::Usage(format!(
                     "session {index} of seed {} under {}: {e}",
                     study.generator.seed,
                     cell.label()
                 ))
             })?;
-            let o = &report.observables;
             let any = o.dropped_unsaved + o.pointer_lost + o.unrecoverable > 0;
             let values = [
                 o.dropped_unsaved,
@@ -103,7 +105,7 @@ fn run_session(study: &Study, index: u64) -> Result<Vec<CellSums>, LabError> {
                 usize::from(any),
                 o.peak_context_size,
                 o.model_calls,
-                crate::compaction::profile::common_tokens(&report.messages),
+                common_tokens,
             ];
             let mut sums = CellSums::empty();
             sums.sessions = 1;
