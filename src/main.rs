@@ -68,3 +68,6 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
