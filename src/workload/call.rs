@@ -144,22 +144,32 @@ impl GenCall {
         }
     }
 
-    /// The result in the scenario format.
-    pub fn result(&self) -> Value {
+    /// The result's body as the scenario holds it: a size, or the text of a fetched page or
+    /// an acknowledgement.
+    pub fn body(&self) -> crate::scenario::Body {
+        use crate::scenario::Body as Scenario;
         match &self.body {
-            Body::Chars(chars) => json!({ "id": self.id, "chars": chars }),
+            Body::Chars(chars) => Scenario::Chars(*chars),
             Body::Injected { target, chars } => {
                 let mut text = self.injected_header(target);
                 let pad = chars.saturating_sub(text.chars().count());
                 text.push_str(&"x".repeat(pad));
-                json!({ "id": self.id, "text": text })
+                Scenario::Text(text)
             }
-            Body::Ack => {
-                let text = match self.tool {
-                    Tool::Write => format!("File created successfully at: {}", self.path()),
-                    _ => format!("The file {} has been updated.", self.path()),
-                };
-                json!({ "id": self.id, "text": text })
+            Body::Ack => Scenario::Text(match self.tool {
+                Tool::Write => format!("File created successfully at: {}", self.path()),
+                _ => format!("The file {} has been updated.", self.path()),
+            }),
+        }
+    }
+
+    /// The result in the scenario format.
+    pub fn result(&self) -> Value {
+        match self.body() {
+            crate::scenario::Body::Chars(chars) => json!({ "id": self.id, "chars": chars }),
+            crate::scenario::Body::Text(text) => json!({ "id": self.id, "text": text }),
+            crate::scenario::Body::Lines { lines, width } => {
+                json!({ "id": self.id, "lines": lines, "width": width })
             }
         }
     }

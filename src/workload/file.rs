@@ -10,7 +10,10 @@ use super::generate::{GenStep, Workload, spill_dir};
 use super::params::GenParams;
 use crate::error::LabError;
 use crate::python::json;
-use crate::scenario::Scenario;
+use crate::scenario::{
+    AssistantSpec, Body, Call, DEFAULT_SPILL_DIR, DEFAULT_TRANSCRIPT_DIR, ResultSpec, Scenario,
+    Step,
+};
 
 /// Fixed top-level fields a caller adds around a workload (name, provenance, profile, ...).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -100,6 +103,96 @@ impl Workload {
         render_scenario(&self.to_value(frame))
     }
 
+    /// The scenario [`Self::scenario`] parses from the file, built without writing and parsing
+    /// it (a Monte Carlo study builds one per session). A workload the parser would refuse (its
+    /// results over the scenario limit, a relative directory) or a frame with expectations
+    /// goes through the parser, which says why.
+    pub fn build(&self, frame: &Frame, file: &str) -> Result<Scenario, LabError> {
+        let spill = match &frame.spill_dir {
+            Some(dir) => Some(dir.clone()),
+            None if self.spill_pad > 0 => Some(spill_dir(self.spill_pad)),
+            None => None,
+        };
+        let relative = |dir: &Option<String>| dir.as_ref().is_some_and(|d| !d.starts_with('/'));
+        if !frame.expect.is_empty() || relative(&spill) || relative(&frame.transcript_dir) {
+            return self.scenario(frame, file);
+        }
+        let mut calls = std::collections::BTreeMap::new();
+        let mut steps = Vec::with_capacity(self.steps.len());
+        let mut total_chars = 0usize;
+        for step in &self.steps {
+            steps.push(match step {
+                GenStep::Turn(turn) => {
+                    let mut specs = Vec::with_capacity(turn.len());
+                    let mut results = Vec::with_capacity(turn.len());
+                    for call in turn {
+                        let Value::Object(input) = call.input() else {
+                            return self.scenario(frame, file);
+                        };
+                        let body = call.body();
+                        total_chars = total_chars.saturating_add(match &body {
+                            Body::Chars(n) => *n,
+                            Body::Text(text) => text.chars().count(),
+                            Body::Lines { .. } => usize::MAX,
+                        });
+                        if total_chars > crate::limits::MAX_TOTAL_RESULT_CHARS {
+                            return self.scenario(frame, file);
+                        }
+                        calls.insert(call.id.clone(), call.tool.name().to_owned());
+                        specs.push(Call {
+                            id: call.id.clone(),
+                            name: call.tool.name().to_owned(),
+                            input,
+                        });
+                        results.push(ResultSpec {
+                            id: call.id.clone(),
+                            body,
+                        });
+                    }
+                    Step::Turn {
+                        assistant: AssistantSpec {
+                            text: None,
+                            calls: specs,
+                            usage: None,
+                        },
+                        results,
+                    }
+                }
+                GenStep::Idle(minutes) => Step::Idle(*minutes),
+                GenStep::User(text) => Step::User(text.clone()),
+                GenStep::Answer(text) => Step::Turn {
+                    assistant: AssistantSpec {
+                        text: Some(text.clone()),
+                        calls: Vec::new(),
+                        usage: None,
+                    },
+                    results: Vec::new(),
+                },
+            });
+        }
+        Ok(Scenario {
+            file: file.to_owned(),
+            name: frame.name.clone(),
+            about: Some(frame.about.clone()),
+            source: Some(frame.source.clone()),
+            profile: frame.profile.clone(),
+            request: Some(self.request.clone()),
+            dirs_given: spill.is_some() || frame.transcript_dir.is_some(),
+            spill_dir: spill.unwrap_or_else(|| DEFAULT_SPILL_DIR.to_owned()),
+            transcript_dir: frame
+                .transcript_dir
+                .clone()
+                .unwrap_or_else(|| DEFAULT_TRANSCRIPT_DIR.to_owned()),
+            constants: frame.constants.clone(),
+            switches: frame.switches.clone(),
+            summary: None,
+            claude_md: None,
+            steps,
+            expect: Vec::new(),
+            calls,
+        })
+    }
+
     /// The workload parsed by the normal scenario parser (`file` names it in errors).
     pub fn scenario(&self, frame: &Frame, file: &str) -> Result<Scenario, LabError> {
         Ok(Scenario::from_value(
@@ -143,5 +236,102 @@ pub fn gen_frame(params: &GenParams, command: &str) -> Frame {
         ),
         source: "lab gen".to_owned(),
         ..Frame::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::generate;
+    use crate::workload::params::{GenParams, MIXES};
+
+    /// The direct build is what the parser makes of the file, over every mix, fetched pages
+    /// with `Full output:` lines, Edit/Write acknowledgements, idle gaps, new requests, deep and
+    /// given directories, constants and switches; a frame with expectations, a relative
+    /// directory and results over the scenario limit go through the parser (the last two fail
+    /// there, with its message).
+    #[test]
+    fn build_is_the_parsed_file() {
+        let frames = [
+            Frame {
+                name: "plain".into(),
+                ..Frame::default()
+            },
+            Frame {
+                name: "framed".into(),
+                about: "a \"quoted\" about".into(),
+                source: "src".into(),
+                profile: Some("claude-code".into()),
+                spill_dir: Some("/tmp/spill".into()),
+                transcript_dir: Some("/tmp/transcripts".into()),
+                constants: vec![("keep_results".into(), 0)],
+                switches: vec![("unseen_guard".into(), "off".into())],
+                expect: Vec::new(),
+            },
+        ];
+        let mut turns = 0;
+        let mut texts = 0;
+        for (i, mix) in MIXES.iter().enumerate() {
+            for seed in 0..12 {
+                let params = GenParams {
+                    seed: seed * 7 + i as u64,
+                    turns: 30,
+                    mix,
+                    inject_rate: 0.6,
+                    idle_rate: 0.3,
+                    user_rate: 0.3,
+                    ..GenParams::default()
+                };
+                let workload = generate::generate(&params);
+                for frame in &frames {
+                    let built = workload.build(frame, "f.json").expect("builds");
+                    let parsed = workload.scenario(frame, "f.json").expect("parses");
+                    assert_eq!(built, parsed, "mix {} seed {seed}", mix.name);
+                    turns += built.steps.len();
+                    texts += built
+                        .steps
+                        .iter()
+                        .filter_map(|s| match s {
+                            Step::Turn { results, .. } => Some(results),
+                            _ => None,
+                        })
+                        .flatten()
+                        .filter(|r| matches!(r.body, Body::Text(_)))
+                        .count();
+                }
+            }
+        }
+        // Enough of each kind to mean something: text results are the pages and the acks.
+        assert!(
+            turns > 2000 && texts > 100,
+            "{turns} steps, {texts} text results"
+        );
+
+        let workload = generate::generate(&GenParams::default());
+        let relative = Frame {
+            spill_dir: Some("relative/dir".into()),
+            ..Frame::default()
+        };
+        let err = workload.build(&relative, "f.json").unwrap_err().to_string();
+        assert!(
+            err.contains("`spill_dir` must be an absolute path"),
+            "{err}"
+        );
+        let over = generate::generate(&GenParams {
+            turns: 400,
+            size_mu: 14.0,
+            size_sigma: 0.1,
+            size_max: 1_000_000,
+            ..GenParams::default()
+        });
+        let err = over.build(&frames[0], "f.json").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            over.scenario(&frames[0], "f.json").unwrap_err().to_string()
+        );
+        assert!(
+            err.contains("exceed the limit of 100000000 characters"),
+            "{err}"
+        );
     }
 }

@@ -77,7 +77,7 @@ pub fn session_scenario(study: &Study, index: u64) -> Result<crate::scenario::Sc
         name: format!("montecarlo-{}-{index}", study.generator.seed),
         ..Frame::default()
     };
-    workload::generate(&params).scenario(&frame, &frame.name)
+    workload::generate(&params).build(&frame, &frame.name)
 }
 
 /// Checks a study before anything runs: the mix, the generator's parameters, and every cell's
