@@ -21,24 +21,29 @@ pub(crate) const REMINDER: &str =
 const TURNS: usize = 10;
 
 /// Assistant records since the last TodoWrite call and since the last reminder, counted from
-/// the end as `getTodoReminderTurnCounts` counts them (the TodoWrite record itself not counted).
-fn turn_counts(world: &World) -> (usize, usize) {
+/// the end as `getTodoReminderTurnCounts` counts them (the TodoWrite record itself not counted);
+/// `None` as soon as the walk shows that one of them stays below [`TURNS`] (no reminder is due,
+/// and the rest of the history need not be read).
+fn turn_counts(world: &World) -> Option<(usize, usize)> {
     let (mut since_write, mut since_reminder) = (0, 0);
     let (mut write_found, mut reminder_found) = (false, false);
     for message in world.history.messages().iter().rev() {
         match message.role {
             Role::Assistant => {
-                let records = match &message.content {
-                    Content::Text(_) => vec![false],
-                    Content::Blocks(blocks) => blocks
-                        .iter()
-                        .map(|b| matches!(b, Block::ToolUse { name, .. } if name == "TodoWrite"))
-                        .collect(),
-                };
-                for todo_write in records.into_iter().rev() {
+                let mut count = |todo_write: bool| {
                     write_found |= todo_write;
                     since_write += usize::from(!write_found);
                     since_reminder += usize::from(!reminder_found);
+                };
+                match &message.content {
+                    Content::Text(_) => count(false),
+                    Content::Blocks(blocks) => {
+                        for block in blocks.iter().rev() {
+                            count(
+                                matches!(block, Block::ToolUse { name, .. } if name == "TodoWrite"),
+                            );
+                        }
+                    }
                 }
             }
             _ => {
@@ -47,11 +52,14 @@ fn turn_counts(world: &World) -> (usize, usize) {
                 });
             }
         }
+        if (write_found && since_write < TURNS) || (reminder_found && since_reminder < TURNS) {
+            return None;
+        }
         if write_found && reminder_found {
             break;
         }
     }
-    (since_write, since_reminder)
+    Some((since_write, since_reminder))
 }
 
 /// Appends the reminder to the last tool_result of the newest message (a batch of results)
@@ -68,7 +76,9 @@ pub(crate) fn run(world: &mut World) {
     else {
         return;
     };
-    let (since_write, since_reminder) = turn_counts(world);
+    let Some((since_write, since_reminder)) = turn_counts(world) else {
+        return;
+    };
     if since_write < TURNS || since_reminder < TURNS {
         return;
     }
@@ -131,9 +141,19 @@ mod tests {
             world.result("c"),
             Some(format!("out c\n\n{REMINDER}").as_str())
         );
-        // A TodoWrite call restarts the count; switched off, nothing is appended.
+        // Nine records after the reminder on c the walk stops at it: none is due.
+        assert_eq!(turn_counts(&world), None);
+        for i in 0..9 {
+            turn(&mut world, &[&format!("d{i}")], "Bash");
+        }
+        assert_eq!(turn_counts(&world), None);
+        // The tenth: both counts reach 10 (no TodoWrite: every record since the start counts).
+        world.history.push(Message::tool_uses(&[("d9", "Bash")]));
+        assert_eq!(turn_counts(&world), Some((30, 10)));
+        // A TodoWrite call restarts the count (its own record not counted); switched off,
+        // nothing is appended.
         turn(&mut world, &["w"], "TodoWrite");
-        assert_eq!(turn_counts(&world), (0, 1));
+        assert_eq!(turn_counts(&world), None);
         let mut off = CLAUDE_CODE;
         off.switches.todo_reminder = false;
         let mut world = World::for_test(off);
