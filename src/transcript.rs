@@ -28,6 +28,98 @@ impl Role {
     }
 }
 
+/// The text of a tool result, shared by its copies: the Monte Carlo cells of one session replay
+/// the same rendered results, and a spill file, a session log or readFileState holding a result
+/// verbatim holds the same text (issue 13: a copy per cell was 6% of Monte Carlo's time).
+/// Immutable; a stage that changes a result gives the history a new text.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct ResultText(std::sync::Arc<str>);
+
+impl ResultText {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for ResultText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for ResultText {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for ResultText {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for ResultText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for ResultText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<String> for ResultText {
+    fn from(text: String) -> Self {
+        ResultText(text.into())
+    }
+}
+
+impl From<&str> for ResultText {
+    fn from(text: &str) -> Self {
+        ResultText(text.into())
+    }
+}
+
+impl From<&String> for ResultText {
+    fn from(text: &String) -> Self {
+        ResultText(text.as_str().into())
+    }
+}
+
+impl From<ResultText> for String {
+    fn from(text: ResultText) -> Self {
+        text.0.as_ref().to_owned()
+    }
+}
+
+impl PartialEq<str> for ResultText {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for ResultText {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for ResultText {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl Serialize for ResultText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
 /// One content block.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
@@ -41,7 +133,7 @@ pub enum Block {
     },
     ToolResult {
         tool_use_id: String,
-        content: String,
+        content: ResultText,
     },
 }
 
@@ -238,7 +330,7 @@ impl Message {
 
 impl Block {
     /// A tool_result block answering `tool_use_id`.
-    pub fn tool_result(tool_use_id: impl Into<String>, content: impl Into<String>) -> Self {
+    pub fn tool_result(tool_use_id: impl Into<String>, content: impl Into<ResultText>) -> Self {
         Block::ToolResult {
             tool_use_id: tool_use_id.into(),
             content: content.into(),
@@ -596,7 +688,7 @@ mod tests {
                         format!("{name}{}", js_stringify(&Value::Object(input.clone())))
                     }
                     Block::Text { text } => text.clone(),
-                    Block::ToolResult { content, .. } => content.clone(),
+                    Block::ToolResult { content, .. } => content.to_string(),
                 };
                 assert_eq!(block.rough_tokens_by(4), rough_tokens(&text), "{text}");
             }

@@ -23,7 +23,7 @@ use crate::scenario::{
     AssistantSpec, ExpectKey, Expectation, Observed, ResultSpec, Scenario, Step,
 };
 use crate::trace::Event;
-use crate::transcript::{Message, TextSizes};
+use crate::transcript::{Message, ResultText, TextSizes};
 
 /// Everything a run produced. Serialises as the documented JSON schema.
 #[derive(Debug, Clone, Serialize)]
@@ -203,7 +203,7 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct Rendered {
     /// By (step, position in the step's results).
-    results: HashMap<(usize, usize), (String, TextSizes)>,
+    results: HashMap<(usize, usize), (ResultText, TextSizes)>,
 }
 
 /// Where a replay's results come from: the scenario, rendered at each step or once for all
@@ -222,12 +222,12 @@ impl Feed<'_> {
             .enumerate()
             .map(|(at, r)| {
                 let (content, known) = match self.rendered.as_deref_mut() {
-                    None => (r.body.render(), None),
+                    None => (r.body.render().into(), None),
                     Some(cache) => {
                         let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {
                             let text = r.body.render();
                             let sizes = TextSizes::of(&text);
-                            (text, sizes)
+                            (text.into(), sizes)
                         });
                         (text.clone(), Some(*sizes))
                     }

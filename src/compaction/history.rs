@@ -13,7 +13,7 @@ use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
 use crate::compaction::tool_uses::ClearIndex;
 use crate::python::json::js_str_units;
-use crate::transcript::{Block, Content, Message, Role, TextSizes};
+use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
 #[derive(Debug)]
@@ -279,7 +279,13 @@ impl History {
     }
 
     /// Replaces the content of the tool_result block at `(message, block)`; returns the old one.
-    pub(crate) fn set_result(&mut self, message: usize, block: usize, content: String) -> String {
+    pub(crate) fn set_result(
+        &mut self,
+        message: usize,
+        block: usize,
+        content: impl Into<ResultText>,
+    ) -> ResultText {
+        let content = content.into();
         let Content::Blocks(blocks) = &mut self.messages[message].content else {
             unreachable!("set_result on a message without blocks");
         };
@@ -462,10 +468,16 @@ impl History {
         }
     }
 
-    /// [`Self::result_at`] as owned strings, for a stage that changes the history afterwards.
-    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (String, String) {
-        let (id, content) = self.result_at(message, block);
-        (id.to_owned(), content.to_owned())
+    /// [`Self::result_at`] owned, for a stage that changes the history afterwards (the text is
+    /// shared, not copied).
+    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (String, ResultText) {
+        match &self.messages[message].block_list()[block] {
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => (tool_use_id.clone(), content.clone()),
+            _ => unreachable!("owned_result_at on a block that is not a tool_result"),
+        }
     }
 }
 
@@ -523,7 +535,7 @@ mod tests {
         ));
         history.push(Message::tool_result("t1", &"x".repeat(500)));
         assert_eq!(history.estimate(), estimate_chars(history.messages()));
-        let old = history.set_result(2, 0, "line\n\u{1}tab\t\\".into());
+        let old = history.set_result(2, 0, "line\n\u{1}tab\t\\");
         assert_eq!(old.len(), 500);
         assert_eq!(history.estimate(), estimate_chars(history.messages()));
         assert_eq!(
@@ -580,7 +592,7 @@ mod tests {
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
             assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
             // The second result of message 3 (block 2), then the first of message 1 (block 0).
-            let old = history.set_result(3, 2, "[saved at /x]".into());
+            let old = history.set_result(3, 2, "[saved at /x]");
             assert_eq!(old, "it's \"中\"\n😀");
             history.set_result(1, 0, String::new());
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
@@ -590,7 +602,7 @@ mod tests {
             assert_eq!(history.len(), 5);
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
             assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
-            history.set_result(4, 2, "short".into());
+            history.set_result(4, 2, "short");
             assert_eq!(history.estimate(), full(&history), "{estimator:?}");
             assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
             history.splice(0, vec![Message::user_text("summary")], 5);
@@ -627,8 +639,8 @@ mod tests {
             assert_eq!(measured.sizes[1].units, entered.sizes[1].units);
             assert_eq!(measured.json_chars_at(1), entered.json_chars_at(1));
             assert_eq!(measured.json_chars_at(1), measured.messages[1].json_chars());
-            measured.set_result(1, 2, "short".into());
-            entered.set_result(1, 2, "short".into());
+            measured.set_result(1, 2, "short");
+            entered.set_result(1, 2, "short");
             assert_eq!(measured.estimate(), estimator.full(measured.messages()));
             assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
         }
@@ -698,7 +710,7 @@ mod tests {
             history.holds_result("t1"),
             "t1's second result is still there"
         );
-        history.set_result(2, 0, "[cleared]".into());
+        history.set_result(2, 0, "[cleared]");
         check(&history);
         history.replace_all(vec![Message::user_text("summary")]);
         check(&history);

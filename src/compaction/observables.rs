@@ -551,11 +551,11 @@ mod tests {
         assert_eq!(observed.forged_pointers, 2);
         world
             .store
-            .write_spill("/lab/tool-results/t0.txt", "x")
+            .write_spill("/lab/tool-results/t0.txt", "x".into())
             .unwrap();
         world
             .store
-            .write_spill("/lab/.transcripts/transcript_1.jsonl", "{}")
+            .write_spill("/lab/.transcripts/transcript_1.jsonl", "{}".into())
             .unwrap();
         assert_eq!(measure(&world).dangling_pointers, 1);
     }

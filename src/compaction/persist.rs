@@ -14,6 +14,7 @@ use crate::error::RunError;
 use crate::python::json;
 use crate::python::str::universal_newlines;
 use crate::trace::Event;
+use crate::transcript::ResultText;
 
 /// Budget's persistence of a large result, by the profile's rule: f9e8b28's
 /// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
@@ -99,7 +100,11 @@ pub(crate) fn persisted_preview(
 }
 
 /// Later `save_output`: always writes (overwrites) `spill_dir/<safe_id>.txt`.
-pub(crate) fn save_output(world: &mut World, id: &str, content: &str) -> Result<String, RunError> {
+pub(crate) fn save_output(
+    world: &mut World,
+    id: &str,
+    content: &ResultText,
+) -> Result<String, RunError> {
     let path = world.spill_path(id);
     write_spill_file(world, id, &path, content)?;
     Ok(path)
@@ -110,14 +115,14 @@ pub(crate) fn write_spill_file(
     world: &mut World,
     id: &str,
     path: &str,
-    content: &str,
+    content: &ResultText,
 ) -> Result<(), RunError> {
     // An overwrite with other text (later `save_output` for colliding safe ids) destroys the
     // original another result kept there: it is no longer in the spill store.
     if world
         .store
         .read_spill(path)
-        .is_some_and(|old| old != content)
+        .is_some_and(|old| old != *content)
     {
         let others: Vec<String> = world
             .ledger
@@ -142,7 +147,7 @@ pub(crate) fn write_spill_file(
         );
         world.record(Event::new("store", "escape").id(id).reason(reason));
     }
-    world.store.put_spill(path, content)?;
+    world.store.put_spill(path, content.clone())?;
     world.ledger.mark_spilled(id, true);
     Ok(())
 }
@@ -158,7 +163,7 @@ mod tests {
     /// A world whose spill store already holds other text at t0's path, with t0 in context.
     fn stale_file(profile: Profile) -> World {
         let mut world = World::for_test(profile);
-        world.store.write_spill(PATH, "stale").unwrap();
+        world.store.write_spill(PATH, "stale".into()).unwrap();
         world.turn(&[("t0", "bash", "x".repeat(40_000))]);
         persist(&mut world, 1, 0, "budget", "why".to_owned()).unwrap();
         world

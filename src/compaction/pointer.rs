@@ -165,7 +165,7 @@ mod tests {
     fn course_latest_recognises_its_own_pointers_and_only_valid_ones() {
         let mut store = MemoryStore::new();
         store
-            .write_spill("/lab/tool-results/a.txt", "text")
+            .write_spill("/lab/tool-results/a.txt", "text".into())
             .unwrap();
         let own = "[Earlier tool result saved at /lab/tool-results/a.txt]";
         assert_eq!(

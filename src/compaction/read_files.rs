@@ -7,11 +7,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::transcript::ResultText;
+
 /// The files read, in order of their last read.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ReadFiles {
     /// `(path, text)` by the sequence number of the file's last read.
-    by_read: BTreeMap<u64, (String, String)>,
+    by_read: BTreeMap<u64, (String, ResultText)>,
     /// The sequence number of each path's last read.
     by_path: HashMap<String, u64>,
     next: u64,
@@ -19,7 +21,8 @@ pub(crate) struct ReadFiles {
 
 impl ReadFiles {
     /// Records a read of `path` that returned `text`: the file becomes the newest.
-    pub(crate) fn read(&mut self, path: String, text: String) {
+    pub(crate) fn read(&mut self, path: String, text: impl Into<ResultText>) {
+        let text = text.into();
         self.forget(&path);
         self.by_path.insert(path.clone(), self.next);
         self.by_read.insert(self.next, (path, text));
@@ -35,7 +38,8 @@ impl ReadFiles {
 
     /// Replaces the text kept for `path` without making it the newest (Claude Code v2.1.332
     /// keeps the part of an over-cap file its Read returned).
-    pub(crate) fn set_text(&mut self, path: &str, text: String) {
+    pub(crate) fn set_text(&mut self, path: &str, text: impl Into<ResultText>) {
+        let text = text.into();
         if let Some(seq) = self.by_path.get(path) {
             if let Some(file) = self.by_read.get_mut(seq) {
                 file.1 = text;
@@ -67,7 +71,7 @@ impl ReadFiles {
     }
 
     /// `(path, text)` of each file, oldest read first.
-    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &String)> {
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &ResultText)> {
         self.by_read.values().map(|(path, text)| (path, text))
     }
 }
@@ -81,12 +85,12 @@ mod tests {
     #[test]
     fn a_file_read_again_becomes_the_newest() {
         let mut files = ReadFiles::default();
-        let mut reference: Vec<(String, String)> = Vec::new();
+        let mut reference: Vec<(String, ResultText)> = Vec::new();
         let mut read = |files: &mut ReadFiles, path: &str, text: &str| {
             reference.retain(|(p, _)| p != path);
-            reference.push((path.to_owned(), text.to_owned()));
+            reference.push((path.to_owned(), text.into()));
             files.read(path.to_owned(), text.to_owned());
-            let listed: Vec<(String, String)> =
+            let listed: Vec<(String, ResultText)> =
                 files.iter().map(|(p, t)| (p.clone(), t.clone())).collect();
             assert_eq!(listed, reference);
         };

@@ -14,7 +14,7 @@ use std::io;
 
 use crate::compaction::store::{SpillFile, Store, is_inside, lexical, resolve_lexical};
 use crate::python::json::Dialect;
-use crate::transcript::Message;
+use crate::transcript::{Message, ResultText};
 
 /// A store that lets `inner` see only paths inside `roots` and keeps the rest in memory.
 pub(crate) struct Sandbox {
@@ -22,7 +22,7 @@ pub(crate) struct Sandbox {
     /// The run's directories, resolved lexically.
     roots: Vec<String>,
     /// Files the modelled code wrote outside `roots`, by resolved path.
-    outside: BTreeMap<String, String>,
+    outside: BTreeMap<String, ResultText>,
 }
 
 impl Sandbox {
@@ -47,16 +47,15 @@ impl Store for Sandbox {
         self.inner.is_file(path)
     }
 
-    fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
+    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()> {
         if self.escapes(path) {
-            self.outside
-                .insert(resolve_lexical(path), content.to_owned());
+            self.outside.insert(resolve_lexical(path), content);
             return Ok(());
         }
         self.inner.write_spill(path, content)
     }
 
-    fn read_spill(&self, path: &str) -> Option<String> {
+    fn read_spill(&self, path: &str) -> Option<ResultText> {
         if self.escapes(path) {
             return self.outside.get(lexical(path).as_ref()).cloned();
         }
@@ -116,7 +115,7 @@ mod tests {
         let mut store = Sandbox::new(Box::new(DirStore::new(&[&root])), &[&root]);
 
         let outside = join(&root, "../../victim.txt");
-        store.write_spill(&outside, "original").unwrap();
+        store.write_spill(&outside, "original".into()).unwrap();
         assert!(!dir.path().join("victim.txt").exists());
         assert!(store.is_file(&outside));
         assert_eq!(store.read_spill(&outside).as_deref(), Some("original"));
@@ -126,7 +125,7 @@ mod tests {
         assert!(!store.is_file(&outside));
 
         let inside = join(&root, "t0.txt");
-        store.write_spill(&inside, "kept").unwrap();
+        store.write_spill(&inside, "kept".into()).unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.path().join("run/tool-results/t0.txt")).unwrap(),
             "kept"

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::error::RunError;
 use crate::python::json::Dialect;
-use crate::transcript::Message;
+use crate::transcript::{Message, ResultText};
 
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,9 +39,9 @@ pub(crate) trait Store {
     /// True if a regular file exists at `path` (Python `Path.is_file`/`exists`).
     fn is_file(&self, path: &str) -> bool;
     /// Writes a spill file, creating parent directories.
-    fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()>;
+    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()>;
     /// [`Self::write_spill`], its failure the run's error naming `path`.
-    fn put_spill(&mut self, path: &str, content: &str) -> Result<(), RunError> {
+    fn put_spill(&mut self, path: &str, content: ResultText) -> Result<(), RunError> {
         self.write_spill(path, content)
             .map_err(|source| RunError::Store {
                 path: path.to_owned(),
@@ -49,7 +49,7 @@ pub(crate) trait Store {
             })
     }
     /// Reads a spill file.
-    fn read_spill(&self, path: &str) -> Option<String>;
+    fn read_spill(&self, path: &str) -> Option<ResultText>;
     /// Every file of the spill directory `dir`, sorted by path.
     fn spill_files(&self, dir: &str) -> Vec<SpillFile>;
     /// Writes `messages` as JSONL lines in `dialect` to `path`; `chars` is the length of that
@@ -145,7 +145,7 @@ pub(crate) fn basename(path: &str) -> &str {
 /// In-memory backend with virtual absolute paths.
 #[derive(Debug, Default)]
 pub(crate) struct MemoryStore {
-    spill: BTreeMap<String, String>,
+    spill: BTreeMap<String, ResultText>,
     transcripts: BTreeMap<String, usize>,
     /// The run's directories; when set, a write that leaves them is refused, as the
     /// real-directory store refuses it, so that both stores agree (audit D11).
@@ -227,13 +227,13 @@ impl Store for MemoryStore {
         self.spill.contains_key(path.as_ref()) || self.transcripts.contains_key(path.as_ref())
     }
 
-    fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
+    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()> {
         self.writable(path)?;
-        self.spill.insert(resolve_lexical(path), content.to_owned());
+        self.spill.insert(resolve_lexical(path), content);
         Ok(())
     }
 
-    fn read_spill(&self, path: &str) -> Option<String> {
+    fn read_spill(&self, path: &str) -> Option<ResultText> {
         self.spill.get(lexical(path).as_ref()).cloned()
     }
 
@@ -447,13 +447,15 @@ impl Store for DirStore {
         Path::new(&self.real(path)).is_file()
     }
 
-    fn write_spill(&mut self, path: &str, content: &str) -> io::Result<()> {
-        write_creating(&self.writable(path)?, content)
+    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()> {
+        write_creating(&self.writable(path)?, &content)
     }
 
-    fn read_spill(&self, path: &str) -> Option<String> {
+    fn read_spill(&self, path: &str) -> Option<ResultText> {
         let path = self.sandboxed(path).ok()?;
-        crate::limits::read_bounded(Path::new(&path)).ok()
+        crate::limits::read_bounded(Path::new(&path))
+            .ok()
+            .map(ResultText::from)
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
@@ -612,9 +614,9 @@ mod tests {
     #[test]
     fn memory_store_lists_only_its_directory() {
         let mut store = MemoryStore::new();
-        store.write_spill("/lab/res/a.txt", "aaa").unwrap();
-        store.write_spill("/lab/res/sub/b.txt", "b").unwrap();
-        store.write_spill("/lab/other/c.txt", "c").unwrap();
+        store.write_spill("/lab/res/a.txt", "aaa".into()).unwrap();
+        store.write_spill("/lab/res/sub/b.txt", "b".into()).unwrap();
+        store.write_spill("/lab/other/c.txt", "c".into()).unwrap();
         let files = store.spill_files("/lab/res");
         assert_eq!(
             files,
@@ -637,7 +639,7 @@ mod tests {
         let mut store = DirStore::new(&[&root]);
         let path = join(&root, "res/x.txt");
         assert!(!store.is_file(&path));
-        store.write_spill(&path, "中文").unwrap();
+        store.write_spill(&path, "中文".into()).unwrap();
         assert!(store.is_file(&path));
         assert_eq!(store.read_spill(&path).as_deref(), Some("中文"));
         let files = store.spill_files(&join(&root, "res"));
@@ -668,17 +670,21 @@ mod tests {
         let root = join(&base, "res");
         let mut store = DirStore::new(&[&root]);
         let escape = join(&root, "../../victim/spilled.txt");
-        let error = store.write_spill(&escape, "x").unwrap_err();
+        let error = store.write_spill(&escape, "x".into()).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::PermissionDenied);
         assert!(!Path::new(&join(&base, "victim")).exists());
-        assert!(store.write_spill("/abs/x.txt", "x").is_err());
-        assert!(store.write_spill(&join(&base, "res2/x.txt"), "x").is_err());
+        assert!(store.write_spill("/abs/x.txt", "x".into()).is_err());
+        assert!(
+            store
+                .write_spill(&join(&base, "res2/x.txt"), "x".into())
+                .is_err()
+        );
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(join(&base, "keep.txt"), "mine").unwrap();
         std::os::unix::fs::symlink(join(&base, "keep.txt"), join(&root, "t.txt")).unwrap();
         assert!(
             store
-                .write_spill(&join(&root, "t.txt"), "overwrite")
+                .write_spill(&join(&root, "t.txt"), "overwrite".into())
                 .is_err()
         );
         assert_eq!(

@@ -239,7 +239,7 @@ mod tests {
                 // Now and then the stage clears them all, as an applied edit does.
                 if step % 7 == 0 {
                     for (m, b, _) in expected {
-                        history.set_result(m, b, "[cleared]".into());
+                        history.set_result(m, b, "[cleared]");
                     }
                     assert_eq!(history.clear_targets(keep, "[cleared]"), Some((0, 0)));
                 }

@@ -21,7 +21,7 @@ use crate::python::json::char_len;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, Role, TextSizes};
+use crate::transcript::{Block, Message, ResultText, Role, TextSizes};
 
 /// What the lab knows about one tool result over the whole run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +71,7 @@ pub(crate) struct IncomingResult {
     /// The tool's name (empty when the scenario names no call).
     pub(crate) tool: String,
     /// The result's text.
-    pub(crate) content: String,
+    pub(crate) content: ResultText,
     /// Its sizes, when measured already (a Monte Carlo session measures each result once for
     /// all its cells); `None`: measured as it enters the history.
     pub(crate) known: Option<TextSizes>,
@@ -218,11 +218,11 @@ pub(crate) struct World {
 /// form is no smaller; kept so the next turn's masking does not rebuild it.
 pub(crate) struct MaskSkip {
     /// The output as it stood (a changed output is masked afresh).
-    pub(crate) output: String,
+    pub(crate) output: ResultText,
     /// The tool name the file was named after.
     pub(crate) tool: String,
     pub(crate) path: String,
-    pub(crate) saved: String,
+    pub(crate) saved: ResultText,
 }
 
 impl World {
@@ -564,7 +564,7 @@ impl World {
                 .map(|(id, tool, content)| IncomingResult {
                     id: (*id).to_owned(),
                     tool: (*tool).to_owned(),
-                    content: content.clone(),
+                    content: content.clone().into(),
                     known: None,
                 })
                 .collect(),
@@ -640,7 +640,7 @@ mod tests {
         world.push_results(vec![IncomingResult {
             id: id.to_owned(),
             tool: "Read".to_owned(),
-            content: "fn main() {}".to_owned(),
+            content: "fn main() {}".into(),
             known: None,
         }]);
     }
@@ -708,7 +708,7 @@ mod tests {
         world.turn(&[("t0", "bash", "x".into())]);
         world
             .store
-            .write_spill("/lab/tool-results/t0.txt", "x")
+            .write_spill("/lab/tool-results/t0.txt", "x".into())
             .unwrap();
         world.ledger.mark_spilled("t0", true);
         crate::compaction::archive::write_transcript(&mut world, "compact").unwrap();

@@ -282,7 +282,7 @@ fn lab_block(block: &Value, notes: &mut BTreeMap<String, usize>) -> Block {
         },
         Some("tool_result") => Block::ToolResult {
             tool_use_id: text("tool_use_id"),
-            content: block_text(block.get("content"), notes),
+            content: block_text(block.get("content"), notes).into(),
         },
         Some("file") => Block::Text {
             text: format!("{CLINE_ATTACHMENT}{}]\n{}", text("path"), text("content")),

@@ -224,7 +224,7 @@ fn push_results(world: &mut World, results: &[ResultSpec]) {
         .iter()
         .map(|r| Block::ToolResult {
             tool_use_id: r.id.clone(),
-            content: r.body.render(),
+            content: r.body.render().into(),
         })
         .collect();
     world.messages.push(Message::blocks(Role::User, blocks));

@@ -18,7 +18,7 @@ use crate::compaction::{archive, persist};
 use crate::error::RunError;
 use crate::python::json::char_len;
 use crate::trace::Event;
-use crate::transcript::{Block, Content, utf16_len};
+use crate::transcript::{Block, Content, ResultText, utf16_len};
 
 /// Tools Claude Code never persists (their output bounds itself).
 const NEVER_PERSISTED: [&str; 1] = ["Read"];
@@ -198,7 +198,7 @@ fn persist_with_preview(
     (message, bi): (usize, usize),
     id: &str,
     tool: &str,
-    content: &str,
+    content: &ResultText,
     limit: usize,
 ) -> Result<(), RunError> {
     let bash = tool == "Bash";
@@ -251,7 +251,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
         if refuse_absent(world, message, bi, &id, &tool) {
             continue;
         }
-        let content = world.history.result_at(message, bi).1.to_owned();
+        let content = world.history.owned_result_at(message, bi).1;
         if js_trim(&content).is_empty() {
             world.replace_result(
                 message,
@@ -307,7 +307,7 @@ mod tests {
         IncomingResult {
             id: id.to_owned(),
             tool: tool.to_owned(),
-            content,
+            content: content.into(),
             known: None,
         }
     }

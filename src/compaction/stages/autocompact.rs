@@ -18,7 +18,7 @@ use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, Role, js_stringify, rough_tokens};
+use crate::transcript::{Block, Message, ResultText, Role, js_stringify, rough_tokens};
 
 use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
 
@@ -35,7 +35,7 @@ fn restored_files(world: &mut World) -> Vec<String> {
     let c = world.profile.constants;
     let mut out = Vec::new();
     let mut used = 0;
-    let files: Vec<(String, String)> = world
+    let files: Vec<(String, ResultText)> = world
         .ledger
         .read_files
         .iter()
@@ -288,7 +288,7 @@ mod tests {
             world.push_results(vec![IncomingResult {
                 id: id.into(),
                 tool: "Read".into(),
-                content: format!("fn {id}() {{}}"),
+                content: format!("fn {id}() {{}}").into(),
                 known: None,
             }]);
         }

@@ -27,7 +27,7 @@ pub(crate) fn run(
     let compact_result = IncomingResult {
         id: compact_id.to_owned(),
         tool: "compact".to_owned(),
-        content: world.profile.strings.compact_tool_result().to_owned(),
+        content: world.profile.strings.compact_tool_result().into(),
         known: None,
     };
     let result_of = |id: &String| results.iter().find(|r| &r.id == id).cloned();
@@ -79,7 +79,7 @@ mod tests {
         IncomingResult {
             id: id.to_owned(),
             tool: "bash".to_owned(),
-            content: format!("{id} output"),
+            content: format!("{id} output").into(),
             known: None,
         }
     }

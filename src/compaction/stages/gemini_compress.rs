@@ -105,7 +105,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             _ => "unknown_tool".to_owned(),
         };
         let path = store::join(&world.spill_dir, &format!("{tool}_{written}.txt"));
-        world.store.put_spill(&path, &content)?;
+        world.store.put_spill(&path, content.clone())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, &path, threshold);
         counter += estimator.string(&replacement);
@@ -128,7 +128,7 @@ fn apply(messages: &[Message], plan: &[Replacement]) -> Vec<Message> {
     for (mi, bi, text) in plan {
         if let Content::Blocks(blocks) = &mut out[*mi].content {
             if let Some(Block::ToolResult { content, .. }) = blocks.get_mut(*bi) {
-                content.clone_from(text);
+                *content = text.into();
             }
         }
     }

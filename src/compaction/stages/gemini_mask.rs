@@ -16,6 +16,7 @@ use crate::compaction::world::{MaskSkip, World};
 use crate::error::RunError;
 use crate::python::json::{char_len, js_string};
 use crate::trace::Event;
+use crate::transcript::ResultText;
 
 const STAGE: &str = "gemini_mask";
 
@@ -208,7 +209,7 @@ fn rewrite_skip(world: &mut World, mi: usize, bi: usize, id: &str) -> Result<boo
     else {
         return Ok(false);
     };
-    world.store.put_spill(&skip.path, &skip.saved)?;
+    world.store.put_spill(&skip.path, skip.saved.clone())?;
     let event = skip_event(id, &skip.path);
     world.ledger.mark_spilled(id, true);
     world.record(event);
@@ -231,12 +232,12 @@ fn mask_one(
     let (_, output) = world.history.owned_result_at(mi, bi);
     let tool = tool_name(world, &id);
     // `JSON.stringify({output}, null, 2)`.
-    let saved = format!("{{\n  \"output\": {}\n}}", js_string(&output));
+    let saved = ResultText::from(format!("{{\n  \"output\": {}\n}}", js_string(&output)));
     let path = store::join(
         &world.spill_dir,
         &format!("{}_{}.txt", sanitize(&tool), sanitize(&id)),
     );
-    world.store.put_spill(&path, &saved)?;
+    world.store.put_spill(&path, saved.clone())?;
     world.ledger.mark_spilled(&id, true);
     let masked = fill(
         template,

@@ -13,7 +13,7 @@ use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, Role, js_stringify, rough_tokens};
+use crate::transcript::{Block, Message, ResultText, Role, js_stringify, rough_tokens};
 
 use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
 
@@ -129,7 +129,7 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
     for (path, text) in bash_reads(world) {
         known.read(path, text);
     }
-    let files: Vec<(String, String)> = known
+    let files: Vec<(String, ResultText)> = known
         .iter()
         .rev()
         .filter(|(path, _)| !skip.contains(*path) && store::basename(path) != "CLAUDE.md")

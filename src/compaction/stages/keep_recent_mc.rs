@@ -13,7 +13,7 @@ use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Role};
+use crate::transcript::{Block, ResultText, Role};
 
 use super::time_mc::COMPACTABLE;
 
@@ -44,14 +44,15 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .iter()
         .map(String::as_str)
         .collect();
-    let targets: Vec<(usize, usize, String, String)> = world
+    let targets: Vec<(usize, usize, String, ResultText)> = world
         .history
         .result_positions()
         .into_iter()
         .filter_map(|(mi, bi)| {
             let (id, content) = world.history.result_at(mi, bi);
             (clear.contains(id) && !cleared(world, content))
-                .then(|| (mi, bi, id.to_owned(), content.to_owned()))
+                .then(|| world.history.owned_result_at(mi, bi))
+                .map(|(id, content)| (mi, bi, id, content))
         })
         .collect();
     let estimator = world.profile.estimator;
@@ -70,7 +71,8 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             &world.spill_dir,
             &format!("{}.txt", world.profile.safe_id(&id)),
         );
-        let written = world.store.is_file(&path) || world.store.put_spill(&path, &content).is_ok();
+        let written =
+            world.store.is_file(&path) || world.store.put_spill(&path, content.clone()).is_ok();
         let replacement = if written {
             world.ledger.mark_spilled(&id, true);
             format!(

@@ -103,12 +103,11 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
                 break;
             }
         }
-        let (id, content) = world.history.result_at(mi, bi);
-        let chars = char_len(content);
+        let chars = char_len(world.history.result_at(mi, bi).1);
         if chars <= micro_min {
             continue;
         }
-        let (id, content) = (id.to_owned(), content.to_owned());
+        let (id, content) = world.history.owned_result_at(mi, bi);
         let (path, reason) = match world.recognised_pointer(&content) {
             Some(path) => (
                 Some(path),

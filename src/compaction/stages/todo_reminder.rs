@@ -110,7 +110,7 @@ mod tests {
             .map(|id| IncomingResult {
                 id: (*id).to_owned(),
                 tool: tool.to_owned(),
-                content: format!("out {id}"),
+                content: format!("out {id}").into(),
                 known: None,
             })
             .collect();
