@@ -565,6 +565,23 @@ impl TextSizes {
             js: json::js_str_units(text),
         }
     }
+
+    /// The sizes of `lines` lines of `width` plain ASCII characters (no quote, backslash or
+    /// control character) joined by `\n`, known without reading the text: each character
+    /// counts once in every measure, each newline twice in the quoted ones (JSON, repr and
+    /// `JSON.stringify` write it `\n`), and the quotes add two.
+    pub(crate) fn of_plain_lines(lines: usize, width: usize) -> Self {
+        let newlines = lines.saturating_sub(1);
+        let chars = lines * width + newlines;
+        let quoted = chars + newlines + 2;
+        TextSizes {
+            chars,
+            json: quoted,
+            repr: quoted,
+            utf16: chars,
+            js: quoted,
+        }
+    }
 }
 
 /// Claude Code's `roughTokenCountEstimation`: `Math.round(length / 4)` in UTF-16 units.

@@ -226,7 +226,7 @@ impl Feed<'_> {
                     Some(cache) => {
                         let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {
                             let text = r.body.render();
-                            let sizes = TextSizes::of(&text);
+                            let sizes = r.body.sizes(&text);
                             (text.into(), sizes)
                         });
                         (text.clone(), Some(*sizes))

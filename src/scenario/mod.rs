@@ -55,6 +55,17 @@ impl Body {
             }
         }
     }
+
+    /// The sizes of [`Self::render`]'s text (`rendered`) for every estimate, read from the text
+    /// only when it is literal: a run of `x` or lines of them are counted from their shape.
+    pub(crate) fn sizes(&self, rendered: &str) -> crate::transcript::TextSizes {
+        use crate::transcript::TextSizes;
+        match self {
+            Body::Text(_) => TextSizes::of(rendered),
+            Body::Chars(n) => TextSizes::of_plain_lines(1, *n),
+            Body::Lines { lines, width } => TextSizes::of_plain_lines(*lines, *width),
+        }
+    }
 }
 
 /// One tool call of an assistant message.
@@ -307,5 +318,31 @@ impl Scenario {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Body;
+    use crate::transcript::TextSizes;
+
+    /// The sizes counted from a body's shape are those measured on its rendered text, at the
+    /// edges (empty, one line, zero width) and beyond.
+    #[test]
+    fn shape_sizes_are_the_measured_ones() {
+        let mut bodies: Vec<Body> = [0, 1, 2, 63, 64, 1000].map(Body::Chars).into();
+        for lines in 0..4 {
+            for width in [0, 1, 5] {
+                bodies.push(Body::Lines { lines, width });
+            }
+        }
+        bodies.push(Body::Text("a \"q\"\n\tb é 😀 \\".into()));
+        for body in &bodies {
+            let text = body.render();
+            assert_eq!(body.sizes(&text), TextSizes::of(&text), "{body:?}");
+        }
+        // By hand: two lines of three, `xxx\nxxx`: 7 characters, 10 once quoted and escaped.
+        let two = Body::Lines { lines: 2, width: 3 }.sizes("");
+        assert_eq!((two.chars, two.json, two.utf16), (7, 10, 7));
     }
 }
