@@ -23,7 +23,7 @@ use crate::scenario::{
     AssistantSpec, ExpectKey, Expectation, Observed, ResultSpec, Scenario, Step,
 };
 use crate::trace::Event;
-use crate::transcript::{Message, ResultText, TextSizes};
+use crate::transcript::{Block, Message, ResultText, TextSizes};
 
 /// Everything a run produced. Serialises as the documented JSON schema.
 #[derive(Debug, Clone, Serialize)]
@@ -204,6 +204,8 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
 pub struct Rendered {
     /// By (step, position in the step's results).
     results: HashMap<(usize, usize), (ResultText, TextSizes)>,
+    /// The [`crate::compaction::world::call_key`] of each call of an assistant message, by step.
+    keys: HashMap<usize, Vec<String>>,
 }
 
 /// Where a replay's results come from: the scenario, rendered at each step or once for all
@@ -214,6 +216,30 @@ struct Feed<'a> {
 }
 
 impl Feed<'_> {
+    /// The call keys of the assistant message of step `step`, computed once for all replays that
+    /// share the cache (none without one: the world computes them).
+    fn call_keys(&mut self, step: usize, message: &Message) -> Vec<String> {
+        let Some(cache) = self.rendered.as_deref_mut() else {
+            return Vec::new();
+        };
+        cache
+            .keys
+            .entry(step)
+            .or_insert_with(|| {
+                message
+                    .block_list()
+                    .iter()
+                    .filter_map(|block| match block {
+                        Block::ToolUse { name, input, .. } => {
+                            Some(crate::compaction::world::call_key(name, input))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .clone()
+    }
+
     /// The results of step `step` as they arrive: each with the tool name of its call.
     fn incoming(&mut self, step: usize, results: &[ResultSpec]) -> Vec<IncomingResult> {
         let scenario = self.scenario;
@@ -449,7 +475,10 @@ fn replay_step(
         Step::Turn { assistant, results } => {
             stages::prepare(world)?;
             world.note_peak();
-            append(world, assistant.message())?;
+            let message = assistant.message();
+            let keys = feed.call_keys(at, &message);
+            archive::log_session(world, std::slice::from_ref(&message))?;
+            world.push_keyed(message, keys);
             note_usage(world, assistant);
             if !results.is_empty() {
                 arrival::deliver(world, feed.incoming(at, results))?;

@@ -97,7 +97,7 @@ pub(crate) struct Ledger {
 
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
 /// sorted (two calls are the same call when both are equal).
-fn call_key(name: &str, input: &Map<String, Value>) -> String {
+pub(crate) fn call_key(name: &str, input: &Map<String, Value>) -> String {
     let mut key = format!("{name}\u{0}").into_bytes();
     serde_json::to_writer(&mut key, &SortedMap(input)).expect("a JSON value serialises");
     String::from_utf8(key).expect("serde_json writes UTF-8")
@@ -261,8 +261,14 @@ impl World {
     /// and traces its re-reads ([`World::note_calls`]). (The driver logs it to the session
     /// transcript.)
     pub(crate) fn push(&mut self, message: Message) {
+        self.push_keyed(message, Vec::new());
+    }
+
+    /// [`Self::push`] of an assistant message whose first calls' keys ([`call_key`]) are known
+    /// (a Monte Carlo session computes each once for all its cells).
+    pub(crate) fn push_keyed(&mut self, message: Message, keys: Vec<String>) {
         if message.role == Role::Assistant {
-            self.note_calls(&message);
+            self.note_calls(&message, keys);
             for id in std::mem::take(&mut self.ledger.unseen) {
                 if let Some(record) = self.ledger.results.get_mut(&id) {
                     record.seen = true;
@@ -281,12 +287,13 @@ impl World {
     /// that repeats an earlier one (same name, same input) whose result the model can no longer
     /// see: every earlier identical call that got a result has it replaced in context or out of
     /// context (observable `reread_after_clear`, the re-read loop of anthropics/claude-code#68709).
-    fn note_calls(&mut self, message: &Message) {
+    fn note_calls(&mut self, message: &Message, keys: Vec<String>) {
+        let mut keys = keys.into_iter();
         for block in message.block_list() {
             let Block::ToolUse { id, name, input } = block else {
                 continue;
             };
-            let key = call_key(name, input);
+            let key = keys.next().unwrap_or_else(|| call_key(name, input));
             let answered: Vec<String> = self
                 .ledger
                 .calls
