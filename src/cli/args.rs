@@ -478,7 +478,7 @@ pub struct MonteCarloArgs {
     pub sessions: u64,
     #[command(flatten)]
     pub generator: CliGenOptions,
-    /// Profiles (default: the five compaction profiles).
+    /// Profiles (default: every compaction profile, as `lab profiles` lists them).
     #[arg(long, value_delimiter = ',')]
     pub profiles: Vec<String>,
     /// A grid axis: `--grid unseen_guard=on,off` (repeatable; cells are profiles × axes).
