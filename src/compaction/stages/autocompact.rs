@@ -68,31 +68,71 @@ fn restored_files(world: &mut World) -> Vec<String> {
                 )),
             ]
         };
-        let tokens: usize = attachment.iter().map(|t| rough_tokens(t)).sum();
-        if used + tokens <= c.restore_budget {
-            used += tokens;
-            world.record(
-                Event::new("autocompact", "restore")
-                    .after(tokens)
-                    .reason(format!(
-                        "restored {path} ({tokens} tokens, {used} of {} used)",
-                        c.restore_budget
-                    )),
-            );
+        if within_budget(world, &path, &attachment, &mut used) {
             out.push(attachment);
-        } else {
-            world.record(
-                Event::new("autocompact", "restore")
-                    .after(tokens)
-                    .reason(format!(
-                        "not restored {path}: {used} + {tokens} > budget {}",
-                        c.restore_budget
-                    )),
-            );
         }
     }
     // Chosen most recent first; the API receives them oldest first (D9).
     out.into_iter().rev().flatten().collect()
+}
+
+/// Counts a restored file's blocks against the restore budget, `used` tokens of it spent
+/// already: traced as restored (and `used` grown) when they fit, as not restored when they do
+/// not. True when they fit.
+pub(super) fn within_budget(
+    world: &mut World,
+    path: &str,
+    attachment: &[String],
+    used: &mut usize,
+) -> bool {
+    let budget = world.profile.constants.restore_budget;
+    let tokens: usize = attachment.iter().map(|t| rough_tokens(t)).sum();
+    let fits = *used + tokens <= budget;
+    let reason = if fits {
+        *used += tokens;
+        format!("restored {path} ({tokens} tokens, {used} of {budget} used)")
+    } else {
+        format!("not restored {path}: {used} + {tokens} > budget {budget}")
+    };
+    world.record(
+        Event::new("autocompact", "restore")
+            .after(tokens)
+            .reason(reason),
+    );
+    fits
+}
+
+/// The summariser call over the first `from` messages (`tokens` in all; `kept` messages after
+/// them stay verbatim, when the form keeps any): their originals noted as compacted away into the
+/// session log, the scripted summary bounded by the call's max_tokens, one model call traced.
+/// Returns the session log's path (the summary message names it) and the summary text.
+pub(super) fn summarise(
+    world: &mut World,
+    from: usize,
+    tokens: usize,
+    kept: Option<usize>,
+) -> (String, String) {
+    let path = archive::session_path(world)
+        .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
+    super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
+    let max_tokens = world.profile.summary_max_tokens();
+    let (summary_text, cut) =
+        summarizer::bound_summary(summarizer::nine_sections(world, from), max_tokens);
+    let cut = if cut {
+        format!(", summary cut at the call's max_tokens {max_tokens}")
+    } else {
+        String::new()
+    };
+    let kept = kept.map_or_else(String::new, |kept| format!(", the last {kept} kept"));
+    world.counters.model_calls += 1;
+    world.record(
+        Event::new("autocompact", "summary")
+            .sizes(tokens, rough_tokens(&summary_text))
+            .reason(format!(
+                "summariser call over {from} messages ({tokens} tokens){kept}{cut}"
+            )),
+    );
+    (path, summary_text)
 }
 
 /// Claude Code's `tokenCountWithEstimation` (utils/tokens.ts): the last reported usage (input +
@@ -152,25 +192,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         return super::keep_last_turn::compact(world, tokens);
     }
     let len = world.history.len();
-    let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
-    super::cut::note_removed(world, 0..len, "autocompact", "compacted away", Some(&path));
-    let max_tokens = world.profile.summary_max_tokens();
-    let (summary_text, cut) =
-        summarizer::bound_summary(summarizer::nine_sections(world, len), max_tokens);
-    let cut = if cut {
-        format!(", summary cut at the call's max_tokens {max_tokens}")
-    } else {
-        String::new()
-    };
-    world.counters.model_calls += 1;
-    world.record(
-        Event::new("autocompact", "summary")
-            .sizes(tokens, rough_tokens(&summary_text))
-            .reason(format!(
-                "summariser call over {len} messages ({tokens} tokens){cut}"
-            )),
-    );
+    let (path, summary_text) = summarise(world, len, tokens, None);
     let summary = fill(
         world.profile.strings.summary_message,
         &[("summary", &summary_text), ("path", &path)],

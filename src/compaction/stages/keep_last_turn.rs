@@ -7,13 +7,13 @@
 
 use std::collections::BTreeSet;
 
+use crate::compaction::archive;
 use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::World;
-use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, ResultText, Role, js_stringify, rough_tokens};
+use crate::transcript::{Block, Message, ResultText, Role, js_stringify};
 
 use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
 
@@ -161,28 +161,9 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
                 numbered(&content)
             )),
         ];
-        let tokens: usize = pair.iter().map(|t| rough_tokens(t)).sum();
-        if used + tokens > c.restore_budget {
-            world.record(
-                Event::new("autocompact", "restore")
-                    .after(tokens)
-                    .reason(format!(
-                        "not restored {path}: {used} + {tokens} > budget {}",
-                        c.restore_budget
-                    )),
-            );
-            continue;
+        if super::autocompact::within_budget(world, &path, &pair, &mut used) {
+            out.push(pair);
         }
-        used += tokens;
-        world.record(
-            Event::new("autocompact", "restore")
-                .after(tokens)
-                .reason(format!(
-                    "restored {path} ({tokens} tokens, {used} of {} used)",
-                    c.restore_budget
-                )),
-        );
-        out.push(pair);
     }
     // Chosen most recent first; sent oldest first.
     out.into_iter().rev().flatten().collect()
@@ -236,26 +217,7 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
         return Ok(());
     }
     let from = if keep { last_turn } else { len };
-    let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
-    super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
-    let max_tokens = world.profile.summary_max_tokens();
-    let (summary_text, cut) =
-        summarizer::bound_summary(summarizer::nine_sections(world, from), max_tokens);
-    let cut = if cut {
-        format!(", summary cut at the call's max_tokens {max_tokens}")
-    } else {
-        String::new()
-    };
-    world.counters.model_calls += 1;
-    world.record(
-        Event::new("autocompact", "summary")
-            .sizes(tokens, rough_tokens(&summary_text))
-            .reason(format!(
-                "summariser call over {from} messages ({tokens} tokens), the last {} kept{cut}",
-                len - from
-            )),
-    );
+    let (path, summary_text) = super::autocompact::summarise(world, from, tokens, Some(len - from));
     let tools = tools_reminder(&tools_used(world.history.messages()));
     let summary = fill(
         world.profile.strings.summary_message,

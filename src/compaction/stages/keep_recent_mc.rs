@@ -13,9 +13,7 @@ use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, ResultText, Role};
-
-use super::time_mc::COMPACTABLE;
+use crate::transcript::ResultText;
 
 const STAGE: &str = "keep_recent_mc";
 
@@ -25,19 +23,7 @@ fn cleared(world: &World, content: &str) -> bool {
 }
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
-    let ids: Vec<String> = world
-        .history
-        .messages()
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .flat_map(|m| m.block_list())
-        .filter_map(|b| match b {
-            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => {
-                Some(id.clone())
-            }
-            _ => None,
-        })
-        .collect();
+    let ids = super::time_mc::compactable_ids(world.history.messages());
     let c = world.profile.constants;
     let keep = c.keep_recent.max(1);
     let clear: BTreeSet<&str> = ids[..ids.len().saturating_sub(keep)]

@@ -15,7 +15,22 @@ use std::collections::BTreeSet;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::transcript::{Block, Role};
+use crate::transcript::{Block, Message, Role};
+
+/// The ids of the calls to a [`COMPACTABLE`] tool in `messages`, oldest first.
+pub(super) fn compactable_ids(messages: &[Message]) -> Vec<String> {
+    messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| m.block_list())
+        .filter_map(|b| match b {
+            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => {
+                Some(id.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
 
 /// COMPACTABLE_TOOLS.
 pub(super) const COMPACTABLE: [&str; 9] = [
@@ -43,17 +58,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if gap < threshold {
         return Ok(());
     }
-    let ids: Vec<String> = messages
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .flat_map(|m| m.block_list())
-        .filter_map(|b| match b {
-            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => {
-                Some(id.clone())
-            }
-            _ => None,
-        })
-        .collect();
+    let ids = compactable_ids(messages);
     let keep = world.profile.constants.keep_recent.max(1);
     if ids.len() <= keep {
         return Ok(());
