@@ -12,13 +12,13 @@
 //! 50000. The originals stay in the session transcript; CLAUDE.md is re-injected outside the
 //! history.
 
+use crate::compaction::archive;
 use crate::compaction::profile::{CompactForm, fill};
 use crate::compaction::store;
 use crate::compaction::world::World;
-use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, ResultText, Role, js_stringify, rough_tokens};
+use crate::transcript::{Block, Message, ResultText, Role, js_stringify};
 
 use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
 
@@ -68,71 +68,12 @@ fn restored_files(world: &mut World) -> Vec<String> {
                 )),
             ]
         };
-        if within_budget(world, &path, &attachment, &mut used) {
+        if super::summary_call::within_budget(world, &path, &attachment, &mut used) {
             out.push(attachment);
         }
     }
     // Chosen most recent first; the API receives them oldest first (D9).
     out.into_iter().rev().flatten().collect()
-}
-
-/// Counts a restored file's blocks against the restore budget, `used` tokens of it spent
-/// already: traced as restored (and `used` grown) when they fit, as not restored when they do
-/// not. True when they fit.
-pub(super) fn within_budget(
-    world: &mut World,
-    path: &str,
-    attachment: &[String],
-    used: &mut usize,
-) -> bool {
-    let budget = world.profile.constants.restore_budget;
-    let tokens: usize = attachment.iter().map(|t| rough_tokens(t)).sum();
-    let fits = *used + tokens <= budget;
-    let reason = if fits {
-        *used += tokens;
-        format!("restored {path} ({tokens} tokens, {used} of {budget} used)")
-    } else {
-        format!("not restored {path}: {used} + {tokens} > budget {budget}")
-    };
-    world.record(
-        Event::new("autocompact", "restore")
-            .after(tokens)
-            .reason(reason),
-    );
-    fits
-}
-
-/// The summariser call over the first `from` messages (`tokens` in all; `kept` messages after
-/// them stay verbatim, when the form keeps any): their originals noted as compacted away into the
-/// session log, the scripted summary bounded by the call's max_tokens, one model call traced.
-/// Returns the session log's path (the summary message names it) and the summary text.
-pub(super) fn summarise(
-    world: &mut World,
-    from: usize,
-    tokens: usize,
-    kept: Option<usize>,
-) -> (String, String) {
-    let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
-    super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
-    let max_tokens = world.profile.summary_max_tokens();
-    let (summary_text, cut) =
-        summarizer::bound_summary(summarizer::nine_sections(world, from), max_tokens);
-    let cut = if cut {
-        format!(", summary cut at the call's max_tokens {max_tokens}")
-    } else {
-        String::new()
-    };
-    let kept = kept.map_or_else(String::new, |kept| format!(", the last {kept} kept"));
-    world.counters.model_calls += 1;
-    world.record(
-        Event::new("autocompact", "summary")
-            .sizes(tokens, rough_tokens(&summary_text))
-            .reason(format!(
-                "summariser call over {from} messages ({tokens} tokens){kept}{cut}"
-            )),
-    );
-    (path, summary_text)
 }
 
 /// Claude Code's `tokenCountWithEstimation` (utils/tokens.ts): the last reported usage (input +
@@ -192,7 +133,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         return super::keep_last_turn::compact(world, tokens);
     }
     let len = world.history.len();
-    let (path, summary_text) = summarise(world, len, tokens, None);
+    let (path, summary_text) = super::summary_call::summarise(world, len, tokens, None);
     let summary = fill(
         world.profile.strings.summary_message,
         &[("summary", &summary_text), ("path", &path)],

@@ -161,7 +161,7 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
                 numbered(&content)
             )),
         ];
-        if super::autocompact::within_budget(world, &path, &pair, &mut used) {
+        if super::summary_call::within_budget(world, &path, &pair, &mut used) {
             out.push(pair);
         }
     }
@@ -217,7 +217,8 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
         return Ok(());
     }
     let from = if keep { last_turn } else { len };
-    let (path, summary_text) = super::autocompact::summarise(world, from, tokens, Some(len - from));
+    let (path, summary_text) =
+        super::summary_call::summarise(world, from, tokens, Some(len - from));
     let tools = tools_reminder(&tools_used(world.history.messages()));
     let summary = fill(
         world.profile.strings.summary_message,

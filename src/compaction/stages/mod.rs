@@ -32,6 +32,7 @@ mod pipeline;
 mod reactive;
 mod read_tool;
 mod snip;
+mod summary_call;
 mod time_mc;
 mod todo_reminder;
 pub(crate) mod user_context;
