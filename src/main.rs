@@ -68,6 +68,3 @@ fn main() -> ExitCode {
         }
     }
 }
-
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
