@@ -198,8 +198,8 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
 }
 
 /// A scenario's results rendered and measured once, for replays of the same scenario under
-/// several profiles (the cells of a Monte Carlo session): each replay copies the text and takes
-/// its sizes instead of rendering and measuring it again.
+/// several profiles (the cells of a Monte Carlo session): each replay shares the text and takes
+/// its sizes instead of rendering and measuring it again, and takes each call's re-read key.
 #[derive(Debug, Default)]
 pub struct Rendered {
     /// By (step, position in the step's results).
@@ -271,8 +271,14 @@ impl Feed<'_> {
 
 /// Appends a message to the history and to the session transcript.
 fn append(world: &mut World, message: Message) -> Result<(), RunError> {
+    append_keyed(world, message, Vec::new())
+}
+
+/// [`append`] of an assistant message whose first calls' keys are known
+/// ([`World::push_keyed`]).
+fn append_keyed(world: &mut World, message: Message, keys: Vec<String>) -> Result<(), RunError> {
     archive::log_session(world, std::slice::from_ref(&message))?;
-    world.push(message);
+    world.push_keyed(message, keys);
     Ok(())
 }
 
@@ -477,8 +483,7 @@ fn replay_step(
             world.note_peak();
             let message = assistant.message();
             let keys = feed.call_keys(at, &message);
-            archive::log_session(world, std::slice::from_ref(&message))?;
-            world.push_keyed(message, keys);
+            append_keyed(world, message, keys)?;
             note_usage(world, assistant);
             if !results.is_empty() {
                 arrival::deliver(world, feed.incoming(at, results))?;

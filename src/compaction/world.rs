@@ -257,15 +257,16 @@ impl World {
         });
     }
 
-    /// Appends a message to the history; an assistant message marks every earlier result as seen
-    /// and traces its re-reads ([`World::note_calls`]). (The driver logs it to the session
-    /// transcript.)
+    /// [`Self::push_keyed`] with no key known (the tests' way to append).
+    #[cfg(test)]
     pub(crate) fn push(&mut self, message: Message) {
         self.push_keyed(message, Vec::new());
     }
 
-    /// [`Self::push`] of an assistant message whose first calls' keys ([`call_key`]) are known
-    /// (a Monte Carlo session computes each once for all its cells).
+    /// Appends a message to the history; an assistant message marks every earlier result as seen
+    /// and traces its re-reads ([`World::note_calls`]), its first calls' keys ([`call_key`])
+    /// taken from `keys` where given (a Monte Carlo session computes each once for all its
+    /// cells). (The driver logs the message to the session transcript.)
     pub(crate) fn push_keyed(&mut self, message: Message, keys: Vec<String>) {
         if message.role == Role::Assistant {
             self.note_calls(&message, keys);

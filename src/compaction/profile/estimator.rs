@@ -79,13 +79,24 @@ pub(crate) fn cline_units(
 }
 
 impl Estimator {
+    /// The UTF-16 units a token of Claude Code's rough estimates (asked of those two only): 3
+    /// for v2.1.332's default model, 4 otherwise.
+    fn units_per_token(self) -> usize {
+        if self == Estimator::ClaudeTokens3 {
+            3
+        } else {
+            4
+        }
+    }
+
     /// Size of one message.
     pub fn message(self, message: &Message) -> usize {
         match self {
             Estimator::PythonJson => message.json_chars(),
             Estimator::PythonRepr => message.repr_chars(),
-            Estimator::ClaudeTokens => message.rough_tokens(),
-            Estimator::ClaudeTokens3 => message.rough_tokens_by(3),
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
+                message.rough_tokens_by(self.units_per_token())
+            }
             Estimator::ClineTokens => cline_tokens(message),
         }
     }
@@ -95,8 +106,9 @@ impl Estimator {
         match self {
             Estimator::PythonJson => sizes.json,
             Estimator::PythonRepr => sizes.repr,
-            Estimator::ClaudeTokens => rough_units_by(sizes.utf16, 4),
-            Estimator::ClaudeTokens3 => rough_units_by(sizes.utf16, 3),
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
+                rough_units_by(sizes.utf16, self.units_per_token())
+            }
             Estimator::ClineTokens => sizes.js.div_ceil(3),
         }
     }
@@ -109,11 +121,7 @@ impl Estimator {
             Estimator::PythonJson => Dialect::Json,
             Estimator::PythonRepr => Dialect::Repr,
             Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
-                let per = if self == Estimator::ClaudeTokens {
-                    4
-                } else {
-                    3
-                };
+                let per = self.units_per_token();
                 let Content::Blocks(blocks) = &message.content else {
                     return (message.rough_tokens_by(per), Vec::new());
                 };
@@ -158,8 +166,9 @@ impl Estimator {
         match self {
             Estimator::PythonJson => crate::python::json::json_str_chars(text),
             Estimator::PythonRepr => crate::python::json::repr_str_chars(text),
-            Estimator::ClaudeTokens => crate::transcript::rough_tokens(text),
-            Estimator::ClaudeTokens3 => rough_units_by(utf16_len(text), 3),
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
+                rough_units_by(utf16_len(text), self.units_per_token())
+            }
             Estimator::ClineTokens => js_str_units(text).div_ceil(3),
         }
     }

@@ -20,7 +20,7 @@ use crate::error::RunError;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, ResultText, Role, js_stringify};
 
-use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
+use super::read_tool::{absolute, file_tokens, numbered, system_reminder};
 
 /// Read's cyber-risk reminder (`CYBER_RISK_MITIGATION_REMINDER`, 337 chars inside its
 /// `\n\n…\n`), which a restored Read result carries (D8 of docs/probe.md). Vendor prompt text:
@@ -47,11 +47,7 @@ fn restored_files(world: &mut World) -> Vec<String> {
     for (path, content) in files {
         // The note names the absolute path (D7 of the probe study: the real note says
         // `Note: /…/big.txt was read before…`).
-        let path = if path.starts_with('/') {
-            path
-        } else {
-            store::join(CWD, &path)
-        };
+        let path = absolute(path);
         let attachment = if file_tokens(&path, &content) > c.restore_file_tokens {
             vec![system_reminder(&format!(
                 "Note: {path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."

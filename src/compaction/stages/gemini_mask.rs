@@ -308,10 +308,6 @@ mod tests {
         assert_eq!(kept.ledger.results, rebuilt.ledger.results, "step {step}");
     }
 
-    /// A random session (short outputs whose masked form saves nothing, long ones, shell
-    /// sections, exempt tools, reused ids, outputs rewritten in place): after every turn the
-    /// masking that reuses its remembered skips leaves the state that rebuilding every prunable
-    /// output from scratch (as before issue 13) leaves.
     /// The preview of a non-shell output keeps the first and last 250 characters of the saved
     /// JSON (characters, not bytes) once it is longer than 500, and the whole text otherwise.
     #[test]
@@ -344,6 +340,10 @@ mod tests {
         );
     }
 
+    /// A random session (short outputs whose masked form saves nothing, long ones, shell
+    /// sections, exempt tools, reused ids, outputs rewritten in place): after every turn the
+    /// masking that reuses its remembered skips leaves the state that rebuilding every prunable
+    /// output from scratch (as before issue 13) leaves.
     #[test]
     fn remembered_skips_give_the_state_a_full_rebuild_gives() {
         let mut rng = ChaCha8Rng::seed_from_u64(13);

@@ -15,7 +15,7 @@ use crate::error::RunError;
 use crate::trace::Event;
 use crate::transcript::{Block, Message, ResultText, Role, js_stringify};
 
-use super::read_tool::{CWD, file_tokens, numbered, system_reminder};
+use super::read_tool::{absolute, file_tokens, numbered, system_reminder};
 
 /// The attribution reminder the agent re-attaches after a compaction (`Co-Authored-By: Claude
 /// Opus 5.5 …`, the default model's). Vendor prompt text: kept as its length and sha256, the
@@ -139,11 +139,7 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
     let mut out = Vec::new();
     let mut used = 0;
     for (path, content) in files {
-        let path = if path.starts_with('/') {
-            path
-        } else {
-            store::join(CWD, &path)
-        };
+        let path = absolute(path);
         if file_tokens(&path, &content) > c.restore_file_tokens {
             world.record(Event::new("autocompact", "restore").reason(format!(
                 "not restored {path}: over restore_file_tokens {} (a note in a system message, not modelled)",

@@ -23,7 +23,17 @@ pub(super) fn system_reminder(text: &str) -> String {
 
 /// The profile's working directory (the project folder of its default directories): a Read's
 /// relative `file_path` is restored as the absolute path the agent resolved it to.
-pub(super) const CWD: &str = "/home/lab/repo";
+const CWD: &str = "/home/lab/repo";
+
+/// A read file's path as the agent names it when it restores the file: absolute, a relative
+/// `file_path` resolved against [`CWD`].
+pub(super) fn absolute(path: String) -> String {
+    if path.starts_with('/') {
+        path
+    } else {
+        crate::compaction::store::join(CWD, &path)
+    }
+}
 
 /// `file_path` content as Read returns it: every line (split at `\n`) after its number and a tab.
 pub(crate) fn numbered(content: &str) -> String {

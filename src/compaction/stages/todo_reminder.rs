@@ -21,9 +21,9 @@ pub(crate) const REMINDER: &str =
 const TURNS: usize = 10;
 
 /// Assistant records since the last TodoWrite call and since the last reminder, counted from
-/// the end as `getTodoReminderTurnCounts` counts them (the TodoWrite record itself not counted);
-/// `None` as soon as the walk shows that one of them stays below [`TURNS`] (no reminder is due,
-/// and the rest of the history need not be read).
+/// the end as `getTodoReminderTurnCounts` counts them (the TodoWrite record itself not counted),
+/// when both are at least [`TURNS`] (a reminder is due); `None` otherwise, as soon as the walk
+/// shows that one of them stays below (the rest of the history need not be read).
 fn turn_counts(world: &World) -> Option<(usize, usize)> {
     let (mut since_write, mut since_reminder) = (0, 0);
     let (mut write_found, mut reminder_found) = (false, false);
@@ -59,7 +59,7 @@ fn turn_counts(world: &World) -> Option<(usize, usize)> {
             break;
         }
     }
-    Some((since_write, since_reminder))
+    (since_write >= TURNS && since_reminder >= TURNS).then_some((since_write, since_reminder))
 }
 
 /// Appends the reminder to the last tool_result of the newest message (a batch of results)
@@ -79,9 +79,6 @@ pub(crate) fn run(world: &mut World) {
     let Some((since_write, since_reminder)) = turn_counts(world) else {
         return;
     };
-    if since_write < TURNS || since_reminder < TURNS {
-        return;
-    }
     let (id, content) = world.history.result_at(message, block);
     let (id, appended) = (id.to_owned(), format!("{content}\n\n{REMINDER}"));
     world.history.set_result(message, block, appended);
