@@ -7,6 +7,7 @@
 //! the list rescans nothing kept.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 
 use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
@@ -70,6 +71,9 @@ pub(crate) struct History {
     /// Context editing's clear set and targets, once a `clear_tool_uses` stage has asked;
     /// dropped when the list is cut or rebuilt.
     clear: Option<ClearIndex>,
+    /// Counts the changes other than appending (a cut, a rebuild, a result's new text): what a
+    /// stage read of the list still holds, apart from what was appended, while it is the same.
+    revision: u64,
 }
 
 impl History {
@@ -87,6 +91,7 @@ impl History {
             pair_check: PairCheck::default(),
             result_ids: HashMap::new(),
             clear: None,
+            revision: 0,
         }
     }
 
@@ -232,7 +237,13 @@ impl History {
         self.pair_check.intact(&self.messages)
     }
 
+    /// How many times the list has changed other than by appending (see [`Self::revision`]).
+    pub(crate) fn revision(&self) -> u64 {
+        self.revision
+    }
+
     fn before_cut(&mut self) {
+        self.revision += 1;
         self.lead = 0;
         self.pair_check = PairCheck::default();
         self.clear = None;
@@ -286,6 +297,7 @@ impl History {
         content: impl Into<ResultText>,
     ) -> ResultText {
         let content = content.into();
+        self.revision += 1;
         let Content::Blocks(blocks) = &mut self.messages[message].content else {
             unreachable!("set_result on a message without blocks");
         };
@@ -351,13 +363,14 @@ impl History {
             .get_or_insert_with(|| message.json_chars())
     }
 
-    /// Each tool_result of the user messages, newest first: `(message, block, size)`, the size
-    /// by the estimator ([`Estimator::string`] of its content), and whether its content holds
-    /// [`MASKED_MARK`] (searched once while the message is unchanged).
-    pub(crate) fn results_newest_first(&mut self) -> Vec<(usize, usize, usize, bool)> {
+    /// Each tool_result of the user messages `messages[range]`, in list order: `(message, block,
+    /// size)`, the size by the estimator ([`Estimator::string`] of its content), and whether its
+    /// content holds [`MASKED_MARK`] (searched once while the message is unchanged).
+    pub(crate) fn results_in(&mut self, range: Range<usize>) -> Vec<(usize, usize, usize, bool)> {
         let mut out = Vec::new();
         let lists = self.messages.iter().zip(&self.sizes).zip(&mut self.derived);
-        for (mi, ((message, sizes), derived)) in lists.enumerate().rev() {
+        let lists = lists.enumerate().skip(range.start).take(range.len());
+        for (mi, ((message, sizes), derived)) in lists {
             if message.role != Role::User {
                 continue;
             }
@@ -372,12 +385,12 @@ impl History {
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| matches!(b, Block::ToolResult { .. }));
-            let found: Vec<_> = results
-                .zip(&sizes.contents)
-                .zip(masked.iter())
-                .map(|(((bi, _), size), marked)| (mi, bi, *size, *marked))
-                .collect();
-            out.extend(found.into_iter().rev());
+            out.extend(
+                results
+                    .zip(&sizes.contents)
+                    .zip(masked.iter())
+                    .map(|(((bi, _), size), marked)| (mi, bi, *size, *marked)),
+            );
         }
         out
     }

@@ -93,6 +93,10 @@ pub(crate) struct Ledger {
     /// Ids of every tool call by [`call_key`] (name and input), in order of issue: what
     /// `reread_after_clear` compares a new call with.
     calls: BTreeMap<String, Vec<String>>,
+    /// How many results came with an id an earlier result had (its record, tool name included,
+    /// is the newer one's): what a stage read of the records by id still holds while it is the
+    /// same.
+    pub(crate) reused_ids: u64,
 }
 
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
@@ -210,19 +214,37 @@ pub(crate) struct World {
     pub(crate) script: Script,
     pub(crate) clock: Clock,
     pub(crate) counters: Counters,
-    /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`).
-    pub(crate) mask_skips: BTreeMap<String, MaskSkip>,
+    /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`; a
+    /// reused id can name several).
+    pub(crate) mask_skips: BTreeMap<String, Vec<MaskSkip>>,
+    /// Where Gemini masking's last pass left the history (see `gemini_mask`).
+    pub(crate) mask_scan: MaskScan,
 }
 
-/// A tool output Gemini's masking wrote to `path` as `saved` but left in place, since its masked
-/// form is no smaller; kept so the next turn's masking does not rebuild it.
+/// What Gemini masking's passes have read of the history, so that each reads only the messages
+/// appended since. Valid for one history revision and one count of reused ids.
+#[derive(Debug, Default)]
+pub(crate) struct MaskScan {
+    /// `(history revision, reused ids)` it was read at; `None`: read the whole list again.
+    pub(crate) at: Option<(u64, u64)>,
+    /// The messages before this one have been read.
+    pub(crate) read: usize,
+    /// Every output read that is neither masked nor exempt, in list order: `(message, block,
+    /// id, tokens)`.
+    pub(crate) outputs: Vec<(usize, usize, String, usize)>,
+    /// The sum of their tokens.
+    pub(crate) tokens: usize,
+    /// How many outputs at the head of `outputs` a pass has left in place.
+    pub(crate) left: usize,
+}
+
+/// A tool output Gemini's masking wrote to its file but left in place, since its masked form is
+/// no smaller; kept so that a pass after the list changed does not rebuild it.
 pub(crate) struct MaskSkip {
     /// The output as it stood (a changed output is masked afresh).
     pub(crate) output: ResultText,
     /// The tool name the file was named after.
     pub(crate) tool: String,
-    pub(crate) path: String,
-    pub(crate) saved: ResultText,
 }
 
 impl World {
@@ -246,6 +268,7 @@ impl World {
             clock: Clock::default(),
             counters: Counters::default(),
             mask_skips: BTreeMap::new(),
+            mask_scan: MaskScan::default(),
         }
     }
 
@@ -352,7 +375,7 @@ impl World {
                     self.ledger.read_files.read(path, content.clone());
                 }
             }
-            self.ledger.results.insert(
+            let earlier = self.ledger.results.insert(
                 id.clone(),
                 ResultRecord {
                     name: tool,
@@ -365,6 +388,9 @@ impl World {
                     archived_verbatim: false,
                 },
             );
+            if earlier.is_some() {
+                self.ledger.reused_ids += 1;
+            }
             self.record(
                 Event::new("scenario", "append")
                     .id(&id)

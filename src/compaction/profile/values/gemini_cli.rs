@@ -43,7 +43,7 @@ pub const GEMINI_CLI: Profile = Profile {
             "Gemini's token heuristic (ASCII chars / 4, non-ASCII 1.5 each, (name + JSON.stringify(response)) / 4 for a function response, floored): budgets and masking use the lab's round(length / 4) of the result text",
             "the split point weighs each message by the lab's JSON of it (Anthropic-style blocks), not JSON.stringify of Gemini's Content",
             "the initial chat history (environment context) in the new token count, the compression prompt, the PreCompress hook, the summariser's input choice (original or truncated history)",
-            "the session subdirectory and random suffix of masked files (session-<id>/<tool>_<callId>_<random>.txt): the lab writes <tool>_<callId>.txt in tool-outputs/ itself",
+            "the session subdirectory and random suffix of masked files (session-<id>/<tool>_<callId>_<random>.txt): the lab writes <tool>_<callId>.txt in tool-outputs/ itself, so an output every pass leaves in place (its masked form saves nothing) is one file here where the agent writes a new one on every pass (the trace's `rewrite` event counts them)",
             "the compression spill's pointer line `For full output see:` is not read by the observables (only the masking pointer is), so its files count in orphan_files",
             "ingestion truncation of shell and MCP output (tool-executor.ts), ContextWindowWillOverflow, the experimental ContextManager (contextManagement.enabled), model.compressionThreshold and the remote experiment flags, the 1.5-per-char non-ASCII rule, JS UTF-16 lengths for non-BMP text",
             "--resume reloading the uncompressed history (google-gemini/gemini-cli#20803): the session file holds it, no resume is modelled",
