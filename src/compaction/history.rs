@@ -6,7 +6,7 @@
 //! tool_result content in it are kept, so replacing a result, cutting the middle out or archiving
 //! the list rescans nothing kept.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::compaction::pairs::{self, PairCheck};
@@ -61,7 +61,7 @@ pub(crate) struct History {
     lead: usize,
     /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
     /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
-    watch: Option<Option<BTreeSet<String>>>,
+    watch: Option<Option<Vec<String>>>,
     /// How much of the list pair repair has found intact; restarted when the list is cut or
     /// rebuilt (appending and replacing a result's text change no pair).
     pair_check: PairCheck,
@@ -227,7 +227,7 @@ impl History {
     }
 
     /// Stops watching; the intact pairs before the first cut, if the list was cut or rebuilt.
-    pub(crate) fn pairs_before_cut(&mut self) -> Option<BTreeSet<String>> {
+    pub(crate) fn pairs_before_cut(&mut self) -> Option<Vec<String>> {
         self.watch.take().flatten()
     }
 

@@ -10,7 +10,7 @@
 //! split; a pair that was not intact before the stage is not counted either (`api_valid` covers
 //! the end state). A leaf: it reads messages only.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use crate::transcript::{Content, Message, Role};
 
@@ -96,9 +96,17 @@ fn answers_exactly(uses: &[&str], next: &Message) -> bool {
     answered.len() == uses.len()
 }
 
-/// The tool_use ids whose pair is intact.
-pub(crate) fn intact(messages: &[Message]) -> BTreeSet<String> {
-    let mut ids = BTreeSet::new();
+/// The tool_use ids whose pair is intact, each once, in id order.
+pub(crate) fn intact(messages: &[Message]) -> Vec<String> {
+    let mut ids = Vec::new();
+    intact_ids(messages, |id| ids.push(id.to_owned()));
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// Calls `found` with the tool_use id of each intact pair, in list order.
+fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a str)) {
     for (index, message) in messages.iter().enumerate() {
         if message.role != Role::Assistant {
             continue;
@@ -108,22 +116,28 @@ pub(crate) fn intact(messages: &[Message]) -> BTreeSet<String> {
         };
         for id in message.tool_use_ids() {
             if next.tool_results().filter(|(r, _)| *r == id).count() == 1 {
-                ids.insert(id.to_owned());
+                found(id);
             }
         }
     }
-    ids
 }
 
-/// The pairs of `before` that are no longer intact in `messages` although one half (the
-/// tool_use or a tool_result) is still there, in id order.
-pub(crate) fn split(before: &BTreeSet<String>, messages: &[Message]) -> Vec<String> {
-    let after = intact(messages);
-    let lost: Vec<&String> = before.iter().filter(|id| !after.contains(*id)).collect();
+/// The pairs of `before` (intact pairs' ids, in id order, as [`intact`] gives them) that are
+/// no longer intact in `messages` although one half (the tool_use or a tool_result) is still
+/// there, in id order. The sets are looked up, never iterated.
+pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
+    let mut after: HashSet<&str> = HashSet::new();
+    intact_ids(messages, |id| {
+        after.insert(id);
+    });
+    let lost: Vec<&String> = before
+        .iter()
+        .filter(|id| !after.contains(id.as_str()))
+        .collect();
     if lost.is_empty() {
         return Vec::new();
     }
-    let mut present: BTreeSet<&str> = BTreeSet::new();
+    let mut present: HashSet<&str> = HashSet::new();
     for message in messages {
         present.extend(message.tool_use_ids());
         present.extend(message.tool_results().map(|(id, _)| id));
