@@ -6,7 +6,7 @@
 //! tool_result content in it are kept, so replacing a result, cutting the middle out or archiving
 //! the list rescans nothing kept.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::compaction::pairs::{self, PairCheck};
@@ -65,9 +65,8 @@ pub(crate) struct History {
     /// How much of the list pair repair has found intact; restarted when the list is cut or
     /// rebuilt (appending and replacing a result's text change no pair).
     pair_check: PairCheck,
-    /// How many tool_result blocks of each tool_use_id the list holds (looked up, never
-    /// iterated).
-    result_ids: HashMap<String, usize>,
+    /// The tool_result ids the list holds.
+    result_ids: ResultIndex,
     /// Context editing's clear set and targets, once a `clear_tool_uses` stage has asked;
     /// dropped when the list is cut or rebuilt.
     clear: Option<ClearIndex>,
@@ -89,7 +88,7 @@ impl History {
             lead: 0,
             watch: None,
             pair_check: PairCheck::default(),
-            result_ids: HashMap::new(),
+            result_ids: ResultIndex::default(),
             clear: None,
             revision: 0,
         }
@@ -165,7 +164,7 @@ impl History {
 
     /// Whether a tool_result block for `id` is in the list.
     pub(crate) fn holds_result(&self, id: &str) -> bool {
-        self.result_ids.contains_key(id)
+        self.result_ids.counts.contains_key(id)
     }
 
     /// Appends a message and adds its size to the estimate.
@@ -188,7 +187,7 @@ impl History {
     }
 
     fn push_sized(&mut self, message: Message, sizes: Sizes, derived: Derived) {
-        count_results(&mut self.result_ids, &message, true);
+        self.result_ids.count(&message, true);
         if let Some(clear) = &mut self.clear {
             clear.push(self.messages.len(), &message, &sizes.contents);
         }
@@ -237,6 +236,12 @@ impl History {
         self.pair_check.intact(&self.messages)
     }
 
+    /// How many times a tool_result id left the list and came back: while it is the same, a
+    /// result that is not in the list never was since it left.
+    pub(crate) fn returned_results(&self) -> u64 {
+        self.result_ids.returned
+    }
+
     /// How many times the list has changed other than by appending (see [`Self::revision`]).
     pub(crate) fn revision(&self) -> u64 {
         self.revision
@@ -256,13 +261,19 @@ impl History {
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
         self.before_cut();
         self.messages.clear();
-        self.result_ids.clear();
+        let before = std::mem::take(&mut self.result_ids.counts);
         self.sizes.clear();
         self.derived.clear();
         self.sum = 0;
         for message in messages {
             self.push(message);
         }
+        let index = &mut self.result_ids;
+        index.gone.extend(
+            before
+                .into_keys()
+                .filter(|id| !index.counts.contains_key(id)),
+        );
     }
 
     /// Replaces `messages[head..tail]` by `insert` (snip's marker, reactive's summary), keeping
@@ -278,10 +289,10 @@ impl History {
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();
         self.sum = self.sum - removed + added;
         for message in &self.messages[head..tail] {
-            count_results(&mut self.result_ids, message, false);
+            self.result_ids.count(message, false);
         }
         for message in &insert {
-            count_results(&mut self.result_ids, message, true);
+            self.result_ids.count(message, true);
         }
         self.derived
             .splice(head..tail, insert.iter().map(|_| Derived::default()));
@@ -494,15 +505,33 @@ impl History {
     }
 }
 
-/// Counts (`add`) or uncounts the tool_result ids of `message` in a history's result index.
-fn count_results(ids: &mut HashMap<String, usize>, message: &Message, add: bool) {
-    for (id, _) in message.tool_results() {
-        if add {
-            *ids.entry(id.to_owned()).or_insert(0) += 1;
-        } else if let Some(count) = ids.get_mut(id) {
-            *count -= 1;
-            if *count == 0 {
-                ids.remove(id);
+/// The tool_result ids a history holds: how many blocks of each (looked up, never iterated),
+/// and whether an id that left the list ever came back.
+#[derive(Debug, Default)]
+struct ResultIndex {
+    counts: HashMap<String, usize>,
+    /// Ids whose last block left the list.
+    gone: HashSet<String>,
+    /// How many times an id in `gone` came back.
+    returned: u64,
+}
+
+impl ResultIndex {
+    /// Counts (`add`) or uncounts the tool_result ids of `message`.
+    fn count(&mut self, message: &Message, add: bool) {
+        for (id, _) in message.tool_results() {
+            if add {
+                let count = self.counts.entry(id.to_owned()).or_insert(0);
+                *count += 1;
+                if *count == 1 && self.gone.remove(id) {
+                    self.returned += 1;
+                }
+            } else if let Some(count) = self.counts.get_mut(id) {
+                *count -= 1;
+                if *count == 0 {
+                    self.counts.remove(id);
+                    self.gone.insert(id.to_owned());
+                }
             }
         }
     }

@@ -90,13 +90,66 @@ pub(crate) struct Ledger {
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
     pub(crate) read_files: ReadFiles,
-    /// Ids of every tool call by [`call_key`] (name and input), in order of issue: what
-    /// `reread_after_clear` compares a new call with.
-    calls: BTreeMap<String, Vec<String>>,
+    /// Every tool call by [`call_key`] (name and input): what `reread_after_clear` compares a
+    /// new call with.
+    calls: BTreeMap<String, SameCalls>,
     /// How many results came with an id an earlier result had (its record, tool name included,
     /// is the newer one's): what a stage read of the records by id still holds while it is the
     /// same.
     pub(crate) reused_ids: u64,
+}
+
+/// The calls of one identity ([`call_key`]), for the re-read check. A call answered whose result
+/// is out of context or replaced stays so (unless an id is reused or a result comes back into
+/// context: `at`), so it is looked at once, not at every later identical call.
+#[derive(Debug, Default)]
+pub(crate) struct SameCalls {
+    /// Every id, in order of issue.
+    ids: Vec<String>,
+    /// Indexes in `ids` of the calls still to look at: not answered yet, or answered with the
+    /// result in context as it came.
+    open: Vec<usize>,
+    /// The newest call answered whose result is out of context or replaced.
+    settled: Option<usize>,
+    /// `(reused ids, results back in context)` when `open` and `settled` were found.
+    at: (u64, u64),
+}
+
+impl SameCalls {
+    /// The earlier call a new identical call repeats when the model can see none of their
+    /// results: the newest answered one, if every answered one is out of context or replaced.
+    /// `status(id)`: `None` not answered, `Some(true)` out of context or replaced, `Some(false)`
+    /// in context as it came.
+    fn settle(&mut self, at: (u64, u64), status: impl Fn(&str) -> Option<bool>) -> Option<String> {
+        if self.at != at {
+            self.open = (0..self.ids.len()).collect();
+            self.settled = None;
+            self.at = at;
+        }
+        let mut visible = false;
+        let (ids, settled) = (&self.ids, &mut self.settled);
+        self.open.retain(|&i| match status(&ids[i]) {
+            None => true,
+            Some(true) => {
+                *settled = Some(settled.map_or(i, |s| s.max(i)));
+                false
+            }
+            Some(false) => {
+                visible = true;
+                true
+            }
+        });
+        if visible {
+            return None;
+        }
+        self.settled.map(|i| self.ids[i].clone())
+    }
+
+    /// Registers a new call of this identity.
+    fn push(&mut self, id: &str) {
+        self.open.push(self.ids.len());
+        self.ids.push(id.to_owned());
+    }
 }
 
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
@@ -313,36 +366,30 @@ impl World {
     /// context (observable `reread_after_clear`, the re-read loop of anthropics/claude-code#68709).
     fn note_calls(&mut self, message: &Message, keys: Vec<String>) {
         let mut keys = keys.into_iter();
+        let stamp = (self.ledger.reused_ids, self.history.returned_results());
         for block in message.block_list() {
             let Block::ToolUse { id, name, input } = block else {
                 continue;
             };
             let key = keys.next().unwrap_or_else(|| call_key(name, input));
-            let answered: Vec<String> = self
-                .ledger
-                .calls
-                .get(&key)
-                .into_iter()
-                .flatten()
-                .filter(|e| self.ledger.results.contains_key(*e))
-                .cloned()
-                .collect();
-            if let Some(last) = answered.last() {
-                if answered
-                    .iter()
-                    .all(|e| self.result_in_context(e) != Some(true))
-                {
-                    let how = match self.result_in_context(last) {
-                        Some(_) => "replaced in context",
-                        None => "no longer in context",
-                    };
-                    let reason = format!(
-                        "the same {name} call as {last}, whose result is {how}: the model asks again"
-                    );
-                    self.record(Event::new("scenario", "reread").id(id).reason(reason));
-                }
+            let Ledger { calls, results, .. } = &mut self.ledger;
+            let history = &self.history;
+            let same = calls.entry(key).or_default();
+            let last = same.settle(stamp, |id| {
+                let record = results.get(id)?;
+                Some(!(record.is_original && history.holds_result(id)))
+            });
+            same.push(id);
+            if let Some(last) = last {
+                let how = match self.result_in_context(&last) {
+                    Some(_) => "replaced in context",
+                    None => "no longer in context",
+                };
+                let reason = format!(
+                    "the same {name} call as {last}, whose result is {how}: the model asks again"
+                );
+                self.record(Event::new("scenario", "reread").id(id).reason(reason));
             }
-            self.ledger.calls.entry(key).or_default().push(id.clone());
         }
     }
 
