@@ -829,4 +829,176 @@ mod tests {
         let last = world.trace.last().unwrap();
         assert_eq!((last.step, last.before, last.after), (4, Some(1), Some(30)));
     }
+
+    /// The re-read events a new assistant message calling `calls` should trace, found from
+    /// every earlier call as the check was first written: for each call, the earlier identical
+    /// calls that got a result, all of whose results are out of context or replaced.
+    fn rereads_by_walking(
+        world: &World,
+        calls: &[(String, &str)],
+        earlier: &[(String, String)],
+    ) -> Vec<(String, String)> {
+        let mut expected = Vec::new();
+        let mut issued: Vec<(String, String)> = earlier.to_vec();
+        for (id, tool) in calls {
+            let answered: Vec<&String> = issued
+                .iter()
+                .filter(|(name, e)| name == tool && world.ledger.results.contains_key(e))
+                .map(|(_, e)| e)
+                .collect();
+            if let Some(last) = answered.last() {
+                if answered
+                    .iter()
+                    .all(|e| world.result_in_context(e) != Some(true))
+                {
+                    expected.push((id.clone(), (*last).clone()));
+                }
+            }
+            issued.push(((*tool).to_owned(), id.clone()));
+        }
+        expected
+    }
+
+    /// A random session of a few tools called again and again (every call of a tool is the same
+    /// call), with results replaced, messages cut out, cut messages put back and ids reused: the
+    /// check that looks at each earlier call once traces the re-reads that walking every earlier
+    /// identical call finds.
+    #[test]
+    fn the_reread_check_finds_what_walking_every_earlier_call_finds() {
+        use rand::{Rng, SeedableRng};
+        const TOOLS: [&str; 24] = [
+            "Read", "Grep", "Bash", "Glob", "WebFetch", "Edit", "T6", "T7", "T8", "T9", "T10",
+            "T11", "T12", "T13", "T14", "T15", "T16", "T17", "T18", "T19", "T20", "T21", "T22",
+            "T23",
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(68709);
+        let mut world = World::for_test(COURSE_MAIN);
+        let mut issued: Vec<(String, String)> = Vec::new();
+        let mut cut: Vec<Message> = Vec::new();
+        let (mut rereads, mut replaced, mut returned) = (0, 0, 0);
+        for step in 0..400_u64 {
+            world.clock.step = step as usize + 1;
+            let calls: Vec<(String, &str)> = (0..1 + rng.next_u64() % 2)
+                .map(|k| {
+                    let tool = TOOLS[(rng.next_u64() % TOOLS.len() as u64) as usize];
+                    let id = if rng.next_u64() % 25 == 0 {
+                        format!("t{}_0", rng.next_u64() % (step + 1))
+                    } else {
+                        format!("t{step}_{k}")
+                    };
+                    (id, tool)
+                })
+                .collect();
+            let expected = rereads_by_walking(&world, &calls, &issued);
+            let before = world.trace.len();
+            let uses: Vec<(&str, &str)> = calls
+                .iter()
+                .map(|(id, tool)| (id.as_str(), *tool))
+                .collect();
+            world.push(Message::tool_uses(&uses));
+            let found: Vec<(String, String)> = world.trace[before..]
+                .iter()
+                .filter(|e| e.kind == "reread")
+                .map(|e| {
+                    let last = e
+                        .reason
+                        .split(" call as ")
+                        .nth(1)
+                        .and_then(|r| r.split(',').next());
+                    (
+                        e.id.clone().unwrap_or_default(),
+                        last.unwrap_or_default().to_owned(),
+                    )
+                })
+                .collect();
+            assert_eq!(found, expected, "step {step}");
+            rereads += found.len();
+            issued.extend(
+                calls
+                    .iter()
+                    .map(|(id, tool)| ((*tool).to_owned(), id.clone())),
+            );
+            // Most calls are answered, some never are.
+            let answered: Vec<IncomingResult> = calls
+                .iter()
+                .filter(|_| rng.next_u64() % 10 != 0)
+                .map(|(id, tool)| IncomingResult {
+                    id: id.clone(),
+                    tool: (*tool).to_owned(),
+                    content: format!("out {step}").into(),
+                    known: None,
+                })
+                .collect();
+            if !answered.is_empty() {
+                world.push_results(answered);
+            }
+            let positions = world.history.result_positions();
+            match rng.next_u64() % 6 {
+                0..=2 if !positions.is_empty() => {
+                    let (mi, bi) = positions[(rng.next_u64() % positions.len() as u64) as usize];
+                    world.replace_result(mi, bi, "[cleared]".into(), "test", String::new());
+                    replaced += 1;
+                }
+                3 | 4 if world.history.len() > 4 => {
+                    let len = world.history.len();
+                    let at = 1 + (rng.next_u64() % (len as u64 - 3)) as usize;
+                    let end = (at + 1 + (rng.next_u64() % 6) as usize).min(len - 1);
+                    cut.extend(world.history.messages()[at..end].iter().cloned());
+                    world.history.splice(at, Vec::new(), end);
+                }
+                5 if !cut.is_empty() => {
+                    let message = cut.remove((rng.next_u64() % cut.len() as u64) as usize);
+                    let mut messages = world.history.messages().to_vec();
+                    messages.insert(0, message);
+                    world.history.replace_all(messages);
+                    returned += 1;
+                }
+                _ => {}
+            }
+        }
+        // At this seed: 61 rereads; 203 results replaced, 70 cut messages put back and 53 ids
+        // back in the list (each starts the check over), and reused ids.
+        assert!(
+            rereads > 40
+                && replaced > 150
+                && returned > 50
+                && world.history.returned_results() > 30,
+            "{rereads} rereads, {replaced} replaced, {returned} put back, {} returned",
+            world.history.returned_results()
+        );
+    }
+
+    /// A result id reused by a later call brings the earlier calls of that id back into view:
+    /// once its new result is in context as it came, a call identical to the first is no
+    /// re-read, although the first result was replaced.
+    #[test]
+    fn a_reused_id_answered_again_is_visible_again() {
+        let mut world = World::for_test(COURSE_MAIN);
+        let rereads = |world: &World| -> Vec<String> {
+            let events = world.trace.iter().filter(|e| e.kind == "reread");
+            events.filter_map(|e| e.id.clone()).collect()
+        };
+        let clear = |world: &mut World, id: &str| {
+            let positions = world.history.result_positions();
+            let at = positions
+                .into_iter()
+                .find(|&(mi, bi)| world.history.result_at(mi, bi).0 == id);
+            let (mi, bi) = at.expect("the result is in context");
+            world.replace_result(mi, bi, "[cleared]".into(), "test", String::new());
+        };
+        world.turn(&[("a", "Read", "one".into())]);
+        clear(&mut world, "a");
+        world.turn(&[("b", "Read", "two".into())]);
+        assert_eq!(rereads(&world), ["b"]);
+        clear(&mut world, "b");
+        // `a` again, for another tool: its new result is in context as it came.
+        world.turn(&[("a", "Grep", "three".into())]);
+        world.push(Message::tool_uses(&[("c", "Read")]));
+        assert_eq!(
+            rereads(&world),
+            ["b"],
+            "c repeats a, whose result is visible again"
+        );
+        assert_eq!(world.ledger.reused_ids, 1);
+    }
 }
