@@ -29,6 +29,7 @@ mod pointer;
 pub mod profile;
 pub mod prototype;
 mod read_files;
+mod rereads;
 mod sandbox;
 pub(crate) mod stages;
 pub mod store;

@@ -15,6 +15,7 @@ use crate::compaction::history::History;
 use crate::compaction::pointer;
 use crate::compaction::profile::{Profile, SafeId};
 use crate::compaction::read_files::ReadFiles;
+use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
 use crate::python::json::char_len;
@@ -97,59 +98,6 @@ pub(crate) struct Ledger {
     /// is the newer one's): what a stage read of the records by id still holds while it is the
     /// same.
     pub(crate) reused_ids: u64,
-}
-
-/// The calls of one identity ([`call_key`]), for the re-read check. A call answered whose result
-/// is out of context or replaced stays so (unless an id is reused or a result comes back into
-/// context: `at`), so it is looked at once, not at every later identical call.
-#[derive(Debug, Default)]
-pub(crate) struct SameCalls {
-    /// Every id, in order of issue.
-    ids: Vec<String>,
-    /// Indexes in `ids` of the calls still to look at: not answered yet, or answered with the
-    /// result in context as it came.
-    open: Vec<usize>,
-    /// The newest call answered whose result is out of context or replaced.
-    settled: Option<usize>,
-    /// `(reused ids, results back in context)` when `open` and `settled` were found.
-    at: (u64, u64),
-}
-
-impl SameCalls {
-    /// The earlier call a new identical call repeats when the model can see none of their
-    /// results: the newest answered one, if every answered one is out of context or replaced.
-    /// `status(id)`: `None` not answered, `Some(true)` out of context or replaced, `Some(false)`
-    /// in context as it came.
-    fn settle(&mut self, at: (u64, u64), status: impl Fn(&str) -> Option<bool>) -> Option<String> {
-        if self.at != at {
-            self.open = (0..self.ids.len()).collect();
-            self.settled = None;
-            self.at = at;
-        }
-        let mut visible = false;
-        let (ids, settled) = (&self.ids, &mut self.settled);
-        self.open.retain(|&i| match status(&ids[i]) {
-            None => true,
-            Some(true) => {
-                *settled = Some(settled.map_or(i, |s| s.max(i)));
-                false
-            }
-            Some(false) => {
-                visible = true;
-                true
-            }
-        });
-        if visible {
-            return None;
-        }
-        self.settled.map(|i| self.ids[i].clone())
-    }
-
-    /// Registers a new call of this identity.
-    fn push(&mut self, id: &str) {
-        self.open.push(self.ids.len());
-        self.ids.push(id.to_owned());
-    }
 }
 
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
@@ -689,6 +637,8 @@ mod tests {
         assert_eq!(call_key("Bash", &Map::new()), "Bash\u{0}{}");
     }
     use crate::compaction::profile::COURSE_MAIN;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn an_assistant_message_marks_earlier_results_seen() {
@@ -859,112 +809,117 @@ mod tests {
         expected
     }
 
-    /// A random session of a few tools called again and again (every call of a tool is the same
-    /// call), with results replaced, messages cut out, cut messages put back and ids reused: the
-    /// check that looks at each earlier call once traces the re-reads that walking every earlier
-    /// identical call finds.
+    /// The 24 tools of the random session: every call of a tool is the same call.
+    const TOOLS: [&str; 24] = [
+        "Read", "Grep", "Bash", "Glob", "WebFetch", "Edit", "T6", "T7", "T8", "T9", "T10", "T11",
+        "T12", "T13", "T14", "T15", "T16", "T17", "T18", "T19", "T20", "T21", "T22", "T23",
+    ];
+
+    /// One or two calls of random tools; one id in 25 reuses an earlier step's.
+    fn random_calls(rng: &mut ChaCha8Rng, step: u64) -> Vec<(String, &'static str)> {
+        (0..1 + rng.next_u64() % 2)
+            .map(|k| {
+                let tool = TOOLS[(rng.next_u64() % TOOLS.len() as u64) as usize];
+                let id = if rng.next_u64() % 25 == 0 {
+                    format!("t{}_0", rng.next_u64() % (step + 1))
+                } else {
+                    format!("t{step}_{k}")
+                };
+                (id, tool)
+            })
+            .collect()
+    }
+
+    /// `(id, the earlier call it repeats)` of each re-read traced since `before`.
+    fn traced_rereads(world: &World, before: usize) -> Vec<(String, String)> {
+        let rereads = world.trace[before..].iter().filter(|e| e.kind == "reread");
+        rereads
+            .map(|e| {
+                let after = e.reason.split(" call as ").nth(1);
+                let last = after.and_then(|r| r.split(',').next()).unwrap_or_default();
+                (e.id.clone().unwrap_or_default(), last.to_owned())
+            })
+            .collect()
+    }
+
+    /// Answers most of `calls` (one in ten never is).
+    fn answer_most(world: &mut World, rng: &mut ChaCha8Rng, calls: &[(String, &str)]) {
+        let answered: Vec<IncomingResult> = calls
+            .iter()
+            .filter(|_| rng.next_u64() % 10 != 0)
+            .map(|(id, tool)| IncomingResult {
+                id: id.clone(),
+                tool: (*tool).to_owned(),
+                content: format!("out of {id}").into(),
+                known: None,
+            })
+            .collect();
+        if !answered.is_empty() {
+            world.push_results(answered);
+        }
+    }
+
+    /// Replaces a result, cuts messages out (kept in `cut`) or puts a cut message back at the
+    /// head: `(results replaced, messages put back)`.
+    fn disturb(world: &mut World, rng: &mut ChaCha8Rng, cut: &mut Vec<Message>) -> (usize, usize) {
+        let positions = world.history.result_positions();
+        let len = world.history.len();
+        match rng.next_u64() % 6 {
+            0..=2 if !positions.is_empty() => {
+                let (mi, bi) = positions[(rng.next_u64() % positions.len() as u64) as usize];
+                world.replace_result(mi, bi, "[cleared]".into(), "test", String::new());
+                (1, 0)
+            }
+            3 | 4 if len > 4 => {
+                let at = 1 + (rng.next_u64() % (len as u64 - 3)) as usize;
+                let end = (at + 1 + (rng.next_u64() % 6) as usize).min(len - 1);
+                cut.extend(world.history.messages()[at..end].iter().cloned());
+                world.history.splice(at, Vec::new(), end);
+                (0, 0)
+            }
+            5 if !cut.is_empty() => {
+                let message = cut.remove((rng.next_u64() % cut.len() as u64) as usize);
+                let mut messages = world.history.messages().to_vec();
+                messages.insert(0, message);
+                world.history.replace_all(messages);
+                (0, 1)
+            }
+            _ => (0, 0),
+        }
+    }
+
+    /// A random session of a few tools called again and again, with results replaced, messages
+    /// cut out, cut messages put back, calls never answered and ids reused: the check that looks
+    /// at each earlier call once traces the re-reads that walking every earlier identical call
+    /// finds.
     #[test]
     fn the_reread_check_finds_what_walking_every_earlier_call_finds() {
-        use rand::{Rng, SeedableRng};
-        const TOOLS: [&str; 24] = [
-            "Read", "Grep", "Bash", "Glob", "WebFetch", "Edit", "T6", "T7", "T8", "T9", "T10",
-            "T11", "T12", "T13", "T14", "T15", "T16", "T17", "T18", "T19", "T20", "T21", "T22",
-            "T23",
-        ];
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(68709);
+        let mut rng = ChaCha8Rng::seed_from_u64(68709);
         let mut world = World::for_test(COURSE_MAIN);
         let mut issued: Vec<(String, String)> = Vec::new();
         let mut cut: Vec<Message> = Vec::new();
         let (mut rereads, mut replaced, mut returned) = (0, 0, 0);
         for step in 0..400_u64 {
             world.clock.step = step as usize + 1;
-            let calls: Vec<(String, &str)> = (0..1 + rng.next_u64() % 2)
-                .map(|k| {
-                    let tool = TOOLS[(rng.next_u64() % TOOLS.len() as u64) as usize];
-                    let id = if rng.next_u64() % 25 == 0 {
-                        format!("t{}_0", rng.next_u64() % (step + 1))
-                    } else {
-                        format!("t{step}_{k}")
-                    };
-                    (id, tool)
-                })
-                .collect();
+            let calls = random_calls(&mut rng, step);
             let expected = rereads_by_walking(&world, &calls, &issued);
             let before = world.trace.len();
-            let uses: Vec<(&str, &str)> = calls
-                .iter()
-                .map(|(id, tool)| (id.as_str(), *tool))
-                .collect();
+            let uses: Vec<(&str, &str)> = calls.iter().map(|(id, t)| (id.as_str(), *t)).collect();
             world.push(Message::tool_uses(&uses));
-            let found: Vec<(String, String)> = world.trace[before..]
-                .iter()
-                .filter(|e| e.kind == "reread")
-                .map(|e| {
-                    let last = e
-                        .reason
-                        .split(" call as ")
-                        .nth(1)
-                        .and_then(|r| r.split(',').next());
-                    (
-                        e.id.clone().unwrap_or_default(),
-                        last.unwrap_or_default().to_owned(),
-                    )
-                })
-                .collect();
+            let found = traced_rereads(&world, before);
             assert_eq!(found, expected, "step {step}");
             rereads += found.len();
-            issued.extend(
-                calls
-                    .iter()
-                    .map(|(id, tool)| ((*tool).to_owned(), id.clone())),
-            );
-            // Most calls are answered, some never are.
-            let answered: Vec<IncomingResult> = calls
-                .iter()
-                .filter(|_| rng.next_u64() % 10 != 0)
-                .map(|(id, tool)| IncomingResult {
-                    id: id.clone(),
-                    tool: (*tool).to_owned(),
-                    content: format!("out {step}").into(),
-                    known: None,
-                })
-                .collect();
-            if !answered.is_empty() {
-                world.push_results(answered);
-            }
-            let positions = world.history.result_positions();
-            match rng.next_u64() % 6 {
-                0..=2 if !positions.is_empty() => {
-                    let (mi, bi) = positions[(rng.next_u64() % positions.len() as u64) as usize];
-                    world.replace_result(mi, bi, "[cleared]".into(), "test", String::new());
-                    replaced += 1;
-                }
-                3 | 4 if world.history.len() > 4 => {
-                    let len = world.history.len();
-                    let at = 1 + (rng.next_u64() % (len as u64 - 3)) as usize;
-                    let end = (at + 1 + (rng.next_u64() % 6) as usize).min(len - 1);
-                    cut.extend(world.history.messages()[at..end].iter().cloned());
-                    world.history.splice(at, Vec::new(), end);
-                }
-                5 if !cut.is_empty() => {
-                    let message = cut.remove((rng.next_u64() % cut.len() as u64) as usize);
-                    let mut messages = world.history.messages().to_vec();
-                    messages.insert(0, message);
-                    world.history.replace_all(messages);
-                    returned += 1;
-                }
-                _ => {}
-            }
+            issued.extend(calls.iter().map(|(id, t)| ((*t).to_owned(), id.clone())));
+            answer_most(&mut world, &mut rng, &calls);
+            let (r, b) = disturb(&mut world, &mut rng, &mut cut);
+            (replaced, returned) = (replaced + r, returned + b);
         }
         // At this seed: 61 rereads; 203 results replaced, 70 cut messages put back and 53 ids
         // back in the list (each starts the check over), and reused ids.
+        let back = world.history.returned_results();
         assert!(
-            rereads > 40
-                && replaced > 150
-                && returned > 50
-                && world.history.returned_results() > 30,
-            "{rereads} rereads, {replaced} replaced, {returned} put back, {} returned",
-            world.history.returned_results()
+            rereads > 40 && replaced > 150 && returned > 50 && back > 30,
+            "{rereads} rereads, {replaced} replaced, {returned} put back, {back} returned"
         );
     }
 
