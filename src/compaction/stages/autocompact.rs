@@ -18,9 +18,9 @@ use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, ResultText, Role, js_stringify};
+use crate::transcript::{Block, Message, ResultText, Role};
 
-use super::read_tool::{absolute, file_tokens, numbered, system_reminder};
+use super::read_tool::{absolute, file_tokens, numbered, read_attachment, system_reminder};
 
 /// Read's cyber-risk reminder (`CYBER_RISK_MITIGATION_REMINDER`, 337 chars inside its
 /// `\n\n…\n`), which a restored Read result carries (D8 of docs/probe.md). Vendor prompt text:
@@ -53,16 +53,8 @@ fn restored_files(world: &mut World) -> Vec<String> {
                 "Note: {path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
             ))]
         } else {
-            let input = js_stringify(&serde_json::json!({ "file_path": path }));
-            vec![
-                system_reminder(&format!(
-                    "Called the Read tool with the following input: {input}"
-                )),
-                system_reminder(&format!(
-                    "Result of calling the Read tool:\n{}\n\n{READ_REMINDER}\n",
-                    numbered(&content)
-                )),
-            ]
+            let result = format!("{}\n\n{READ_REMINDER}\n", numbered(&content));
+            read_attachment(&path, &result).to_vec()
         };
         if super::summary_call::within_budget(world, &path, &attachment, &mut used) {
             out.push(attachment);

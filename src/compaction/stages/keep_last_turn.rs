@@ -13,9 +13,9 @@ use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, ResultText, Role, js_stringify};
+use crate::transcript::{Block, Message, ResultText, Role};
 
-use super::read_tool::{absolute, file_tokens, numbered, system_reminder};
+use super::read_tool::{absolute, file_tokens, numbered, read_attachment, system_reminder};
 
 /// The attribution reminder the agent re-attaches after a compaction (`Co-Authored-By: Claude
 /// Opus 5.5 …`, the default model's). Vendor prompt text: kept as its length and sha256, the
@@ -147,16 +147,7 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
             )));
             continue;
         }
-        let input = js_stringify(&serde_json::json!({ "file_path": path }));
-        let pair = [
-            system_reminder(&format!(
-                "Called the Read tool with the following input: {input}"
-            )),
-            system_reminder(&format!(
-                "Result of calling the Read tool:\n{}",
-                numbered(&content)
-            )),
-        ];
+        let pair = read_attachment(&path, &numbered(&content));
         if super::summary_call::within_budget(world, &path, &pair, &mut used) {
             out.push(pair);
         }

@@ -14,11 +14,24 @@ use crate::compaction::profile::ReadOverCap;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::trace::Event;
-use crate::transcript::{rough_tokens, utf16_len};
+use crate::transcript::{js_stringify, rough_tokens, utf16_len};
 
 /// A `<system-reminder>` block around `text` (a restored Read's call and result).
 pub(super) fn system_reminder(text: &str) -> String {
     format!("<system-reminder>\n{text}\n</system-reminder>")
+}
+
+/// A restored file as Claude Code attaches it after a compaction: the Read call with its
+/// `file_path` input, then `Result of calling the Read tool:` and `result` (the numbered file, and
+/// whatever the version appends to it), each in a `<system-reminder>` block.
+pub(super) fn read_attachment(path: &str, result: &str) -> [String; 2] {
+    let input = js_stringify(&serde_json::json!({ "file_path": path }));
+    [
+        system_reminder(&format!(
+            "Called the Read tool with the following input: {input}"
+        )),
+        system_reminder(&format!("Result of calling the Read tool:\n{result}")),
+    ]
 }
 
 /// The profile's working directory (the project folder of its default directories): a Read's
