@@ -124,6 +124,12 @@ fn preview(tool: &str, output: &str, saved: &str) -> String {
     )
 }
 
+/// What the scan's list is valid for: the history's revision (a cut, a rebuild, a result's new
+/// text) and the count of reused ids (a tool name, and so an exemption, that changed).
+fn read_at(world: &World) -> (u64, u64) {
+    (world.history.revision(), world.ledger.reused_ids)
+}
+
 /// Reads what was appended since the last pass and finds the protection boundary: scanning
 /// back from the message before the newest, the newest `mask_protect` tokens of output are
 /// protected, and the output that crosses that line and every older one are prunable. Returns
@@ -132,7 +138,7 @@ fn preview(tool: &str, output: &str, saved: &str) -> String {
 /// appending (a cut, a rebuild, a result's new text, masking's own) or a reused id reads it
 /// again. Each output's tokens and whether it is masked are the history's, measured once.
 fn scan(world: &mut World) -> (usize, usize) {
-    let at = (world.history.revision(), world.ledger.reused_ids);
+    let at = read_at(world);
     if world.mask_scan.at != Some(at) {
         world.mask_scan = MaskScan::default();
         world.mask_scan.at = Some(at);
@@ -183,22 +189,21 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let left = world.mask_scan.left;
     let mut rewritten = left.min(prunable);
     if left < prunable {
-        let fresh: Vec<_> = world.mask_scan.outputs[left..prunable].to_vec();
+        let fresh: Vec<_> = world.mask_scan.outputs.drain(left..prunable).collect();
         let mut kept = Vec::with_capacity(fresh.len());
-        for output in fresh.into_iter().rev() {
-            let (mi, bi, id, tokens) = output.clone();
-            if rewrite_skip(world, mi, bi, &id) {
+        for (mi, bi, id, tokens) in fresh.into_iter().rev() {
+            if was_left(world, mi, bi, &id) {
                 rewritten += 1;
-            } else if mask_one(world, mi, bi, id, tokens)? {
+            } else if mask_one(world, mi, bi, &id, tokens)? {
                 world.mask_scan.tokens -= tokens;
                 continue;
             }
-            kept.push(output);
+            kept.push((mi, bi, id, tokens));
         }
         kept.reverse();
         let scan = &mut world.mask_scan;
         scan.left += kept.len();
-        scan.outputs.splice(left..prunable, kept);
+        scan.outputs.splice(left..left, kept);
     }
     if rewritten > 0 {
         world.record(Event::new(STAGE, "rewrite").reason(format!(
@@ -206,7 +211,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
              (their masked form still saves nothing)"
         )));
     }
-    world.mask_scan.at = Some((world.history.revision(), world.ledger.reused_ids));
+    world.mask_scan.at = Some(read_at(world));
     Ok(())
 }
 
@@ -224,7 +229,7 @@ fn tool_name(world: &World, id: &str) -> String {
 /// An output an earlier pass wrote but left in place (its masked form saves nothing), unchanged
 /// since, met again after the list changed: its file holds what the agent would write again, so
 /// nothing is rebuilt (file text, preview, masked form). False when there is no such output.
-fn rewrite_skip(world: &mut World, mi: usize, bi: usize, id: &str) -> bool {
+fn was_left(world: &mut World, mi: usize, bi: usize, id: &str) -> bool {
     let tool = tool_name(world, id);
     let (_, output) = world.history.result_at(mi, bi);
     let left = world.mask_skips.get(id).is_some_and(|skips| {
@@ -244,7 +249,7 @@ fn mask_one(
     world: &mut World,
     mi: usize,
     bi: usize,
-    id: String,
+    id: &str,
     tokens: usize,
 ) -> Result<bool, RunError> {
     let estimator = world.profile.estimator;
@@ -252,15 +257,15 @@ fn mask_one(
     // Gemini writes `session-<id>/<tool>_<callId>_<random>.txt`; the lab's spill store is one
     // flat directory, so the file is `<tool>_<callId>.txt` beside the compression spills.
     let (_, output) = world.history.owned_result_at(mi, bi);
-    let tool = tool_name(world, &id);
+    let tool = tool_name(world, id);
     // `JSON.stringify({output}, null, 2)`.
     let saved = ResultText::from(format!("{{\n  \"output\": {}\n}}", js_string(&output)));
     let path = store::join(
         &world.spill_dir,
-        &format!("{}_{}.txt", sanitize(&tool), sanitize(&id)),
+        &format!("{}_{}.txt", sanitize(&tool), sanitize(id)),
     );
     world.store.put_spill(&path, saved.clone())?;
-    world.ledger.mark_spilled(&id, true);
+    world.ledger.mark_spilled(id, true);
     let masked = fill(
         template,
         &[
@@ -269,11 +274,15 @@ fn mask_one(
         ],
     );
     if estimator.string(&masked) >= tokens {
-        world.record(Event::new(STAGE, "skip").id(&id).reason(format!(
+        world.record(Event::new(STAGE, "skip").id(id).reason(format!(
             "written to {path}, but the masked form saves nothing"
         )));
         let skip = MaskSkip { output, tool };
-        world.mask_skips.entry(id).or_default().push(skip);
+        world
+            .mask_skips
+            .entry(id.to_owned())
+            .or_default()
+            .push(skip);
         return Ok(false);
     }
     world.replace_result(
@@ -437,8 +446,7 @@ mod tests {
                     world.replace_result(mi, bi, text, "test", String::new());
                 }
             }
-            let at = (kept.history.revision(), kept.ledger.reused_ids);
-            incremental += usize::from(kept.mask_scan.at == Some(at));
+            incremental += usize::from(kept.mask_scan.at == Some(read_at(&kept)));
             let (count, total) = full_scan(&kept);
             let before = kept.trace.len();
             run(&mut kept).unwrap();
