@@ -242,7 +242,9 @@ impl History {
         self.result_ids.returned
     }
 
-    /// How many times the list has changed other than by appending (see [`Self::revision`]).
+    /// How many times the list has changed other than by appending: a cut, a rebuild, a result's
+    /// new text. A stage's reading of the list, apart from what was appended, holds while it is
+    /// the same.
     pub(crate) fn revision(&self) -> u64 {
         self.revision
     }

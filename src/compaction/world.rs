@@ -324,8 +324,8 @@ impl World {
             let history = &self.history;
             let same = calls.entry(key).or_default();
             let last = same.settle(stamp, |id| {
-                let record = results.get(id)?;
-                Some(!(record.is_original && history.holds_result(id)))
+                let in_context = in_context(history, results, id);
+                results.contains_key(id).then_some(in_context != Some(true))
             });
             same.push(id);
             if let Some(last) = last {
@@ -346,9 +346,7 @@ impl World {
     /// a scan of the history (issue 13: the re-read check rebuilt a map of every result in
     /// context at each repeated call, quadratic for anthropic-api, whose history is never cut).
     pub(crate) fn result_in_context(&self, id: &str) -> Option<bool> {
-        self.history
-            .holds_result(id)
-            .then(|| self.ledger.results.get(id).is_some_and(|r| r.is_original))
+        in_context(&self.history, &self.ledger.results, id)
     }
 
     /// Registers a batch of results in the ledger and appends it as one user message, as it
@@ -548,6 +546,18 @@ impl World {
     pub(crate) fn note_peak(&mut self) {
         self.counters.peak_chars = self.counters.peak_chars.max(self.history.estimate());
     }
+}
+
+/// [`World::result_in_context`] from the history and the ledger's records, for a caller that
+/// holds part of the ledger mutably.
+fn in_context(
+    history: &History,
+    results: &BTreeMap<String, ResultRecord>,
+    id: &str,
+) -> Option<bool> {
+    history
+        .holds_result(id)
+        .then(|| results.get(id).is_some_and(|r| r.is_original))
 }
 
 /// Claude Code names a Bash spill file by the shell task that ran the command, not by the
