@@ -9,7 +9,10 @@
 //! `Throughput::Elements(turns)`: the time per turn should stay flat (30 000 within about 10 % of
 //! 3 000), and a profile's replay divided by `floor/memcpy` at the same turn count is how many
 //! times the cost of copying every result byte once it spends (issue 13: at most 5, 3 for
-//! course-main). Filter with `cargo bench --bench replay -- 3000` to run one size.
+//! course-main). Filter with `cargo bench --bench replay -- 3000` to run one size. The group
+//! `issue13/3000` replays the session issue 13 took its ratios on (`lab gen --seed 1 --turns 3000
+//! --size-max 50000`: 32.8 MB of results, larger ones than the capped family's), beside its own
+//! floor.
 //!
 //! Scenarios are built once, outside the timed closure, by `lab::workload::generate` (what
 //! `lab gen` writes) from a fixed master seed: `turns` agent-loop turns of the default tool mix
@@ -45,6 +48,12 @@ fn synthetic(turns: u64) -> Scenario {
         size_max: 4_000,
         ..GenParams::default()
     };
+    generated(params, &format!("synthetic-{turns}"))
+}
+
+/// The scenario `lab gen` writes for `params`, named `name`.
+fn generated(params: GenParams, name: &str) -> Scenario {
+    let turns = params.turns;
     // `lab gen` refuses more than 10 000 turns; the library generator has no such bound, and the
     // bound that matters, the characters one run may hold, the size cap keeps.
     if turns <= 10_000 {
@@ -53,7 +62,7 @@ fn synthetic(turns: u64) -> Scenario {
             .expect("the bench parameters are within bounds");
     }
     let frame = Frame {
-        name: format!("synthetic-{turns}"),
+        name: name.to_owned(),
         ..Frame::default()
     };
     workload::generate(&params)
@@ -80,34 +89,44 @@ fn result_bytes(scenario: &Scenario) -> Vec<u8> {
 
 fn replay(c: &mut Criterion) {
     for turns in TURNS {
-        let scenario = synthetic(turns);
-        let mut group = c.benchmark_group(format!("replay/{turns}"));
-        // Warm-up and measurement times are criterion's defaults, or the command line's
-        // (`-- --warm-up-time 1 --measurement-time 3`).
-        group
-            .sample_size(10)
-            .throughput(Throughput::Elements(turns));
-        let source = result_bytes(&scenario);
-        let mut target = vec![0u8; source.len()];
-        group.bench_function(BenchmarkId::new("floor-memcpy", turns), |b| {
-            b.iter(|| {
-                target.copy_from_slice(black_box(&source));
-                black_box(&target);
-            });
-        });
-        for profile in PROFILES {
-            let options = RunOptions {
-                profile: Some(profile.name.to_owned()),
-                ..RunOptions::default()
-            };
-            group.bench_function(BenchmarkId::new(profile.name, turns), |b| {
-                b.iter(|| {
-                    run(black_box(&scenario), &options).expect("the synthetic scenario runs")
-                });
-            });
-        }
-        group.finish();
+        measure(c, &format!("replay/{turns}"), turns, &synthetic(turns));
     }
+    // The session issue 13 measured its floor ratios on (`lab gen --seed 1 --turns 3000
+    // --size-max 50000`, the profile's gen3000: 32.8 MB of results, median 1 808 chars).
+    let issue = GenParams {
+        turns: 3_000,
+        size_max: 50_000,
+        ..GenParams::default()
+    };
+    measure(c, "issue13/3000", 3_000, &generated(issue, "gen3000"));
+}
+
+/// One group: the memcpy floor of `scenario`'s result bytes, then a replay under each profile.
+fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario) {
+    let mut group = c.benchmark_group(name);
+    // Warm-up and measurement times are criterion's defaults, or the command line's
+    // (`-- --warm-up-time 1 --measurement-time 3`).
+    group
+        .sample_size(10)
+        .throughput(Throughput::Elements(turns));
+    let source = result_bytes(scenario);
+    let mut target = vec![0u8; source.len()];
+    group.bench_function(BenchmarkId::new("floor-memcpy", turns), |b| {
+        b.iter(|| {
+            target.copy_from_slice(black_box(&source));
+            black_box(&target);
+        });
+    });
+    for profile in PROFILES {
+        let options = RunOptions {
+            profile: Some(profile.name.to_owned()),
+            ..RunOptions::default()
+        };
+        group.bench_function(BenchmarkId::new(profile.name, turns), |b| {
+            b.iter(|| run(black_box(scenario), &options).expect("the synthetic scenario runs"));
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, replay);

@@ -32,91 +32,141 @@ impl Role {
 /// the same rendered results, and a spill file, a session log or readFileState holding a result
 /// verbatim holds the same text (issue 13: a copy per cell was 6% of Monte Carlo's time).
 /// Immutable; a stage that changes a result gives the history a new text.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct ResultText(std::sync::Arc<str>);
+///
+/// The text is a prefix of a shared buffer: the whole `String` it was built as (moved behind the
+/// pointer, not copied), or the first `len` bytes of a buffer that generated results of one
+/// shape share ([`crate::scenario::Renderer`]): a generated result costs no bytes of its own
+/// (issue 13, item 4). Equality, order and hash are the text's.
+#[derive(Clone, Default)]
+pub struct ResultText {
+    buffer: std::sync::Arc<String>,
+    len: usize,
+}
 
 impl ResultText {
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.buffer[..self.len]
+    }
+
+    /// The first `len` bytes of `buffer`, shared; `None` if `len` is past its end or not on a
+    /// char boundary.
+    pub(crate) fn prefix(buffer: &std::sync::Arc<String>, len: usize) -> Option<ResultText> {
+        buffer.is_char_boundary(len).then(|| ResultText {
+            buffer: std::sync::Arc::clone(buffer),
+            len,
+        })
+    }
+}
+
+impl PartialEq for ResultText {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for ResultText {}
+
+impl PartialOrd for ResultText {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ResultText {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for ResultText {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
 impl std::ops::Deref for ResultText {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for ResultText {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl std::borrow::Borrow<str> for ResultText {
     fn borrow(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl std::fmt::Debug for ResultText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&*self.0, f)
+        std::fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl std::fmt::Display for ResultText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl From<String> for ResultText {
     fn from(text: String) -> Self {
-        ResultText(text.into())
+        ResultText {
+            len: text.len(),
+            buffer: std::sync::Arc::new(text),
+        }
     }
 }
 
 impl From<&str> for ResultText {
     fn from(text: &str) -> Self {
-        ResultText(text.into())
+        ResultText::from(text.to_owned())
     }
 }
 
 impl From<&String> for ResultText {
     fn from(text: &String) -> Self {
-        ResultText(text.as_str().into())
+        ResultText::from(text.clone())
     }
 }
 
 impl From<ResultText> for String {
     fn from(text: ResultText) -> Self {
-        text.0.as_ref().to_owned()
+        if text.len == text.buffer.len() {
+            std::sync::Arc::unwrap_or_clone(text.buffer)
+        } else {
+            text.as_str().to_owned()
+        }
     }
 }
 
 impl PartialEq<str> for ResultText {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for ResultText {
     fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
+        self.as_str() == *other
     }
 }
 
 impl PartialEq<String> for ResultText {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
+        self.as_str() == other.as_str()
     }
 }
 
 impl Serialize for ResultText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
+        serializer.serialize_str(self.as_str())
     }
 }
 

@@ -20,7 +20,7 @@ use crate::compaction::world::{IncomingResult, TranscriptRecord, World};
 use crate::error::{LabError, RunError, ScenarioError};
 use crate::options::RunOptions;
 use crate::scenario::{
-    AssistantSpec, ExpectKey, Expectation, Observed, ResultSpec, Scenario, Step,
+    AssistantSpec, Body, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
 };
 use crate::trace::Event;
 use crate::transcript::{Block, Message, ResultText, TextSizes};
@@ -206,6 +206,8 @@ pub struct Rendered {
     results: HashMap<(usize, usize), (ResultText, TextSizes)>,
     /// The [`crate::compaction::world::call_key`] of each call of an assistant message, by step.
     keys: HashMap<usize, Vec<String>>,
+    /// The buffers the generated results are prefixes of.
+    renderer: Renderer,
 }
 
 /// Where a replay's results come from: the scenario, rendered at each step or once for all
@@ -213,6 +215,8 @@ pub struct Rendered {
 struct Feed<'a> {
     scenario: &'a Scenario,
     rendered: Option<&'a mut Rendered>,
+    /// The buffers of generated results without a cache.
+    renderer: Renderer,
 }
 
 impl Feed<'_> {
@@ -248,12 +252,19 @@ impl Feed<'_> {
             .enumerate()
             .map(|(at, r)| {
                 let (content, known) = match self.rendered.as_deref_mut() {
-                    None => (r.body.render().into(), None),
+                    // A generated body's sizes come from its shape; literal text is measured
+                    // by the estimate as it enters the history.
+                    None => {
+                        let text = r.body.text(&mut self.renderer);
+                        let known = (!matches!(r.body, Body::Text(_))).then(|| r.body.sizes(&text));
+                        (text, known)
+                    }
                     Some(cache) => {
+                        let renderer = &mut cache.renderer;
                         let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {
-                            let text = r.body.render();
+                            let text = r.body.text(renderer);
                             let sizes = r.body.sizes(&text);
-                            (text.into(), sizes)
+                            (text, sizes)
                         });
                         (text.clone(), Some(*sizes))
                     }
@@ -616,7 +627,11 @@ fn replay(
     let mut world = World::new(profile, store, &spill_dir, &transcript_dir);
     start(&mut world, scenario)?;
     let mut checks = Vec::new();
-    let mut feed = Feed { scenario, rendered };
+    let mut feed = Feed {
+        scenario,
+        rendered,
+        renderer: Renderer::default(),
+    };
     for (index, step) in scenario.steps.iter().enumerate() {
         world.clock.step = index + 1;
         replay_step(&mut world, &mut feed, step, &mut checks)?;

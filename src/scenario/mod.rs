@@ -10,12 +10,13 @@
 //!   switches, constants), also run before anything runs.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use crate::compaction::profile::Stage;
 use crate::memory::world::Reply;
-use crate::transcript::{Block, Message, Role};
+use crate::transcript::{Block, Message, ResultText, Role};
 
 mod calls;
 mod duplicates;
@@ -56,6 +57,20 @@ impl Body {
         }
     }
 
+    /// The text of the result as a replay holds it: literal text as it is, generated text as a
+    /// prefix of `renderer`'s buffer of its shape (no bytes of its own).
+    pub(crate) fn text(&self, renderer: &mut Renderer) -> ResultText {
+        let shared = match *self {
+            Body::Text(ref text) => return text.as_str().into(),
+            Body::Lines { lines: 0, .. } => return ResultText::default(),
+            Body::Chars(chars) => renderer.prefix(None, chars, chars),
+            Body::Lines { lines, width } => {
+                renderer.prefix(Some(width), lines, lines * (width + 1) - 1)
+            }
+        };
+        shared.unwrap_or_else(|| self.render().into())
+    }
+
     /// The sizes of [`Self::render`]'s text (`rendered`) for every estimate, read from the text
     /// only when it is literal: a run of `x` or lines of them are counted from their shape.
     pub(crate) fn sizes(&self, rendered: &str) -> crate::transcript::TextSizes {
@@ -65,6 +80,37 @@ impl Body {
             Body::Chars(n) => TextSizes::of_plain_lines(1, *n),
             Body::Lines { lines, width } => TextSizes::of_plain_lines(*lines, *width),
         }
+    }
+}
+
+/// Buffers of generated result text, one per shape, that a replay's generated results are
+/// prefixes of: a run of `x` ([`Body::Chars`]) and, per width, lines of `x` joined by `\n`
+/// ([`Body::Lines`]). A buffer grows to at least twice its length when a longer result of its
+/// shape comes, so a session's generated text costs about its longest result, not the sum of
+/// its results (issue 13, item 4).
+#[derive(Debug, Default)]
+pub struct Renderer {
+    /// By line width (`None`: the run of `x`): the buffer and how many chars or lines it holds.
+    buffers: BTreeMap<Option<usize>, (usize, Arc<String>)>,
+}
+
+impl Renderer {
+    /// The first `len` bytes of the buffer of `width` (`None`: the run of `x`), grown first to
+    /// hold at least `units` chars or lines.
+    fn prefix(&mut self, width: Option<usize>, units: usize, len: usize) -> Option<ResultText> {
+        let (held, buffer) = self.buffers.entry(width).or_default();
+        if *held < units {
+            *held = units.max(held.saturating_mul(2));
+            let body = match width {
+                None => Body::Chars(*held),
+                Some(width) => Body::Lines {
+                    lines: *held,
+                    width,
+                },
+            };
+            *buffer = Arc::new(body.render());
+        }
+        ResultText::prefix(buffer, len)
     }
 }
 
@@ -323,8 +369,8 @@ impl Scenario {
 
 #[cfg(test)]
 mod tests {
-    use super::Body;
-    use crate::transcript::TextSizes;
+    use super::{Body, Renderer};
+    use crate::transcript::{ResultText, TextSizes};
 
     /// The sizes counted from a body's shape are those measured on its rendered text, at the
     /// edges (empty, one line, zero width) and beyond.
@@ -344,5 +390,48 @@ mod tests {
         // By hand: two lines of three, `xxx\nxxx`: 7 characters, 10 once quoted and escaped.
         let two = Body::Lines { lines: 2, width: 3 }.sizes("");
         assert_eq!((two.chars, two.json, two.utf16), (7, 10, 7));
+    }
+
+    /// A result shared out of a renderer's buffers is the text rendered on its own, whether its
+    /// buffer grows for it, is longer already or was grown for a longer result of its shape
+    /// before; lines of different widths do not share.
+    #[test]
+    fn shared_texts_are_the_rendered_ones() {
+        let mut renderer = Renderer::default();
+        let bodies = [
+            Body::Chars(5),
+            Body::Chars(3),
+            Body::Chars(0),
+            Body::Chars(11),
+            Body::Chars(21),
+            Body::Chars(4),
+            Body::Lines { lines: 2, width: 3 },
+            Body::Lines { lines: 1, width: 3 },
+            Body::Lines { lines: 7, width: 3 },
+            Body::Lines { lines: 3, width: 2 },
+            Body::Lines { lines: 4, width: 0 },
+            Body::Lines { lines: 0, width: 9 },
+            Body::Lines { lines: 2, width: 3 },
+            Body::Text("a\nb é".into()),
+        ];
+        let texts: Vec<_> = bodies.iter().map(|b| b.text(&mut renderer)).collect();
+        for (body, text) in bodies.iter().zip(&texts) {
+            assert_eq!(text.as_str(), body.render(), "{body:?}");
+        }
+        assert_eq!(texts[1].as_str(), "xxx");
+        assert_eq!(texts[7].as_str(), "xxx");
+        assert_eq!(texts[12].as_str(), "xxx\nxxx");
+        // The run of `x` was grown to 5, 11 and then 22 (twice 11, more than 21).
+        assert_eq!(renderer.buffers[&None].0, 22);
+        assert_eq!(renderer.buffers[&Some(3)].0, 7);
+    }
+
+    #[test]
+    fn a_prefix_must_end_on_a_char_boundary_within_the_buffer() {
+        let buffer = std::sync::Arc::new("aé".to_owned());
+        assert_eq!(ResultText::prefix(&buffer, 1).as_deref(), Some("a"));
+        assert_eq!(ResultText::prefix(&buffer, 2), None);
+        assert_eq!(ResultText::prefix(&buffer, 3).as_deref(), Some("aé"));
+        assert_eq!(ResultText::prefix(&buffer, 4), None);
     }
 }
