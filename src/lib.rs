@@ -14,6 +14,7 @@ pub mod diff;
 pub mod error;
 pub mod experiments;
 pub(crate) mod fmt;
+pub(crate) mod hash;
 pub mod import;
 pub mod limits;
 pub mod memory;

@@ -3,8 +3,6 @@
 //! The driver decides what runs when: it appends messages (and logs them to the session
 //! transcript), hands result batches to the arrival stage, runs stages and checks.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 use serde_json::Value;
 
@@ -18,6 +16,7 @@ use crate::compaction::store::{self, DirStore, MemoryStore, SpillFile, Store, St
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::{IncomingResult, TranscriptRecord, World};
 use crate::error::{LabError, RunError, ScenarioError};
+use crate::hash::FastMap;
 use crate::options::RunOptions;
 use crate::scenario::{
     AssistantSpec, Body, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
@@ -203,9 +202,9 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct Rendered {
     /// By (step, position in the step's results).
-    results: HashMap<(usize, usize), (ResultText, TextSizes)>,
+    results: FastMap<(usize, usize), (ResultText, TextSizes)>,
     /// The [`crate::compaction::world::call_key`] of each call of an assistant message, by step.
-    keys: HashMap<usize, Vec<String>>,
+    keys: FastMap<usize, Vec<String>>,
     /// The buffers the generated results are prefixes of.
     renderer: Renderer,
 }

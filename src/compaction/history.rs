@@ -6,13 +6,13 @@
 //! tool_result content in it are kept, so replacing a result, cutting the middle out or archiving
 //! the list rescans nothing kept.
 
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
 use crate::compaction::tool_uses::ClearIndex;
+use crate::hash::{FastMap, FastSet};
 use crate::python::json::js_str_units;
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
@@ -511,9 +511,9 @@ impl History {
 /// and whether an id that left the list ever came back.
 #[derive(Debug, Default)]
 struct ResultIndex {
-    counts: HashMap<String, usize>,
+    counts: FastMap<String, usize>,
     /// Ids whose last block left the list.
-    gone: HashSet<String>,
+    gone: FastSet<String>,
     /// How many times an id in `gone` came back.
     returned: u64,
 }

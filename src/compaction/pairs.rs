@@ -10,8 +10,7 @@
 //! split; a pair that was not intact before the stage is not counted either (`api_valid` covers
 //! the end state). A leaf: it reads messages only.
 
-use std::collections::HashSet;
-
+use crate::hash::FastSet;
 use crate::transcript::{Content, Message, Role};
 
 /// Whether Claude Code's `ensureToolResultPairing` would leave a list unchanged, checked without
@@ -26,7 +25,7 @@ pub(crate) struct PairCheck {
     /// `messages[..resume]` is intact.
     pub(super) resume: usize,
     /// tool_use ids of the assistant messages in `messages[..resume]`.
-    seen: HashSet<String>,
+    seen: FastSet<String>,
 }
 
 impl PairCheck {
@@ -49,7 +48,8 @@ impl PairCheck {
                 return false;
             }
             let uses: Vec<&str> = message.tool_use_ids().collect();
-            let mut own: HashSet<&str> = HashSet::with_capacity(uses.len());
+            let mut own: FastSet<&str> =
+                FastSet::with_capacity_and_hasher(uses.len(), Default::default());
             if uses
                 .iter()
                 .any(|id| self.seen.contains(*id) || !own.insert(id))
@@ -126,7 +126,7 @@ fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a str)) {
 /// no longer intact in `messages` although one half (the tool_use or a tool_result) is still
 /// there, in id order. The sets are looked up, never iterated.
 pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
-    let mut after: HashSet<&str> = HashSet::new();
+    let mut after: FastSet<&str> = FastSet::default();
     intact_ids(messages, |id| {
         after.insert(id);
     });
@@ -137,7 +137,7 @@ pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
     if lost.is_empty() {
         return Vec::new();
     }
-    let mut present: HashSet<&str> = HashSet::new();
+    let mut present: FastSet<&str> = FastSet::default();
     for message in messages {
         present.extend(message.tool_use_ids());
         present.extend(message.tool_results().map(|(id, _)| id));

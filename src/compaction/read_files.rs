@@ -5,7 +5,9 @@
 //! Kept in order of reading with an index by path, so that a read or a forgotten file costs a
 //! lookup rather than a scan of every file read so far (which grew with the session: issue 13).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::hash::FastMap;
 
 use crate::transcript::ResultText;
 
@@ -15,7 +17,7 @@ pub(crate) struct ReadFiles {
     /// `(path, text)` by the sequence number of the file's last read.
     by_read: BTreeMap<u64, (String, ResultText)>,
     /// The sequence number of each path's last read.
-    by_path: HashMap<String, u64>,
+    by_path: FastMap<String, u64>,
     next: u64,
 }
 

@@ -10,7 +10,9 @@
 //! setting any result's text) updates it in place. A cut or a rebuild of the list drops the index
 //! (the history builds it again on the next request).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::hash::FastMap;
 
 use crate::transcript::{Block, Message, Role};
 
@@ -29,9 +31,9 @@ pub(crate) struct ClearIndex {
     uses: Vec<String>,
     /// Index in `uses` of each id's first occurrence: the id is to clear once that index is
     /// below `boundary`.
-    first_use: HashMap<String, usize>,
+    first_use: FastMap<String, usize>,
     /// Results whose id is not to clear (yet), by id.
-    waiting: HashMap<String, Vec<Position>>,
+    waiting: FastMap<String, Vec<Position>>,
     /// `uses[..boundary]` have been taken into the clear set.
     boundary: usize,
     /// The targets, in list order, with the tokens clearing each would save.
@@ -49,8 +51,8 @@ impl ClearIndex {
             placeholder,
             placeholder_size,
             uses: Vec::new(),
-            first_use: HashMap::new(),
-            waiting: HashMap::new(),
+            first_use: FastMap::default(),
+            waiting: FastMap::default(),
             boundary: 0,
             targets: BTreeMap::new(),
             saved: 0,
