@@ -48,13 +48,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
                     first_copies.push(id.to_owned());
                 }
                 record.archived_verbatim = true;
-                match world.archive.holds.get_mut(&path) {
-                    Some(ids) => ids.insert(id.to_owned()),
-                    None => {
-                        let ids = world.archive.holds.entry(path.clone()).or_default();
-                        ids.insert(id.to_owned())
-                    }
-                };
+                world.archive.holds.note(&path, id);
                 originals += 1;
             }
             _ => placeholders += 1,
@@ -156,14 +150,10 @@ impl SessionLog<'_> {
             match self.ledger.results.get_mut(id) {
                 Some(record) if record.is_original => {
                     record.archived_verbatim = true;
-                    let path = &self.archive.transcripts[self.index].path;
-                    match self.archive.holds.get_mut(path) {
-                        Some(ids) => ids.insert(id.to_owned()),
-                        None => {
-                            let ids = self.archive.holds.entry(path.clone()).or_default();
-                            ids.insert(id.to_owned())
-                        }
-                    };
+                    let Archive {
+                        transcripts, holds, ..
+                    } = &mut *self.archive;
+                    holds.note(&transcripts[self.index].path, id);
                     originals += 1;
                 }
                 _ => placeholders += 1,

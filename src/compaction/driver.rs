@@ -624,6 +624,10 @@ fn replay(
         temp,
     } = place(scenario, &profile, options)?;
     let mut world = World::new(profile, store, &spill_dir, &transcript_dir);
+    world.archive.holds.unread = !scenario
+        .steps
+        .iter()
+        .any(|step| matches!(step, Step::RemoveFile { .. }));
     start(&mut world, scenario)?;
     let mut checks = Vec::new();
     let mut feed = Feed {

@@ -163,9 +163,35 @@ pub(crate) struct Archive {
     pub(crate) transcripts: Vec<TranscriptRecord>,
     /// Index in `transcripts` of the session transcript.
     pub(crate) session: Option<usize>,
-    /// By transcript path: the results that file holds verbatim (what a `remove_file` step
-    /// takes away).
-    pub(crate) holds: BTreeMap<String, BTreeSet<String>>,
+    /// Which results each transcript holds verbatim.
+    pub(crate) holds: Holds,
+}
+
+/// By transcript path: the results that file holds verbatim (what a `remove_file` step takes
+/// away).
+#[derive(Debug, Default)]
+pub(crate) struct Holds {
+    pub(crate) by_path: BTreeMap<String, BTreeSet<String>>,
+    /// No step of the scenario removes a file: `by_path` would never be read and is not kept
+    /// (issue 13: course-latest archives the whole history at almost every turn).
+    pub(crate) unread: bool,
+}
+
+impl Holds {
+    /// Notes that the transcript at `path` holds the result `id` verbatim.
+    pub(crate) fn note(&mut self, path: &str, id: &str) {
+        if self.unread {
+            return;
+        }
+        match self.by_path.get_mut(path) {
+            Some(ids) => ids.insert(id.to_owned()),
+            None => self
+                .by_path
+                .entry(path.to_owned())
+                .or_default()
+                .insert(id.to_owned()),
+        };
+    }
 }
 
 /// What the scenario scripts: the request compaction repeats and the summariser's answer.
@@ -528,9 +554,9 @@ impl World {
                 record.spilled_verbatim = false;
             }
         }
-        let held = self.archive.holds.remove(&path).unwrap_or_default();
+        let held = self.archive.holds.by_path.remove(&path).unwrap_or_default();
         for id in &held {
-            let elsewhere = self.archive.holds.values().any(|ids| ids.contains(id));
+            let elsewhere = self.archive.holds.by_path.values().any(|ids| ids.contains(id));
             if let Some(record) = self.ledger.results.get_mut(id) {
                 record.archived_verbatim = elsewhere;
             }
