@@ -556,7 +556,12 @@ impl World {
         }
         let held = self.archive.holds.by_path.remove(&path).unwrap_or_default();
         for id in &held {
-            let elsewhere = self.archive.holds.by_path.values().any(|ids| ids.contains(id));
+            let elsewhere = self
+                .archive
+                .holds
+                .by_path
+                .values()
+                .any(|ids| ids.contains(id));
             if let Some(record) = self.ledger.results.get_mut(id) {
                 record.archived_verbatim = elsewhere;
             }
