@@ -168,6 +168,25 @@ impl SessionLog<'_> {
     }
 }
 
+/// Logs one message whose JSON line is `chars` long (the newline included) to the session
+/// transcript, if the profile keeps one.
+pub(crate) fn log_sized(
+    world: &mut World,
+    message: &Message,
+    chars: usize,
+) -> Result<(), RunError> {
+    let Some(index) = world.archive.session else {
+        return Ok(());
+    };
+    let mut log = SessionLog {
+        store: world.store.as_mut(),
+        ledger: &mut world.ledger,
+        archive: &mut world.archive,
+        index,
+    };
+    log.append(message, chars)
+}
+
 /// Logs the newest message of the history to the session transcript (a result batch, once the
 /// profile's arrival rule has run), without copying it: its JSON length is the history's.
 pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {

@@ -203,8 +203,9 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
 pub struct Rendered {
     /// By (step, position in the step's results).
     results: FastMap<(usize, usize), (ResultText, TextSizes)>,
-    /// The [`crate::compaction::world::call_key`] of each call of an assistant message, by step.
-    keys: FastMap<usize, Vec<String>>,
+    /// By step: the assistant message, the [`crate::compaction::world::call_key`] of each of its
+    /// calls and its `json.dumps` length.
+    assistants: FastMap<usize, (Message, Vec<String>, usize)>,
     /// The buffers the generated results are prefixes of.
     renderer: Renderer,
 }
@@ -219,28 +220,33 @@ struct Feed<'a> {
 }
 
 impl Feed<'_> {
-    /// The call keys of the assistant message of step `step`, computed once for all replays that
-    /// share the cache (none without one: the world computes them).
-    fn call_keys(&mut self, step: usize, message: &Message) -> Vec<String> {
+    /// The assistant message of step `step`, its calls' keys and its `json.dumps` length: built
+    /// and measured once for all replays that share the cache; without one, built, its keys and
+    /// length left to the world.
+    fn assistant(
+        &mut self,
+        step: usize,
+        spec: &AssistantSpec,
+    ) -> (Message, Vec<String>, Option<usize>) {
         let Some(cache) = self.rendered.as_deref_mut() else {
-            return Vec::new();
+            return (spec.message(), Vec::new(), None);
         };
-        cache
-            .keys
-            .entry(step)
-            .or_insert_with(|| {
-                message
-                    .block_list()
-                    .iter()
-                    .filter_map(|block| match block {
-                        Block::ToolUse { name, input, .. } => {
-                            Some(crate::compaction::world::call_key(name, input))
-                        }
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .clone()
+        let (message, keys, json) = cache.assistants.entry(step).or_insert_with(|| {
+            let message = spec.message();
+            let keys = message
+                .block_list()
+                .iter()
+                .filter_map(|block| match block {
+                    Block::ToolUse { name, input, .. } => {
+                        Some(crate::compaction::world::call_key(name, input))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let json = message.json_chars();
+            (message, keys, json)
+        });
+        (message.clone(), keys.clone(), Some(*json))
     }
 
     /// The results of step `step` as they arrive: each with the tool name of its call.
@@ -281,14 +287,29 @@ impl Feed<'_> {
 
 /// Appends a message to the history and to the session transcript.
 fn append(world: &mut World, message: Message) -> Result<(), RunError> {
-    append_keyed(world, message, Vec::new())
+    append_keyed(world, message, Vec::new(), None)
 }
 
-/// [`append`] of an assistant message whose first calls' keys are known
-/// ([`World::push_keyed`]).
-fn append_keyed(world: &mut World, message: Message, keys: Vec<String>) -> Result<(), RunError> {
-    archive::log_session(world, std::slice::from_ref(&message))?;
-    world.push_keyed(message, keys);
+/// [`append`] of an assistant message whose first calls' keys ([`World::push_keyed`]) and
+/// `json.dumps` length are known where given; the length is measured once here when the session
+/// transcript needs it, and the history keeps it.
+fn append_keyed(
+    world: &mut World,
+    message: Message,
+    keys: Vec<String>,
+    json: Option<usize>,
+) -> Result<(), RunError> {
+    let json = json.or_else(|| {
+        world
+            .archive
+            .session
+            .is_some()
+            .then(|| message.json_chars())
+    });
+    if let Some(json) = json {
+        archive::log_sized(world, &message, json + 1)?;
+    }
+    world.push_keyed(message, keys, json);
     Ok(())
 }
 
@@ -491,9 +512,8 @@ fn replay_step(
         Step::Turn { assistant, results } => {
             stages::prepare(world)?;
             world.note_peak();
-            let message = assistant.message();
-            let keys = feed.call_keys(at, &message);
-            append_keyed(world, message, keys)?;
+            let (message, keys, json) = feed.assistant(at, assistant);
+            append_keyed(world, message, keys, json)?;
             note_usage(world, assistant);
             if !results.is_empty() {
                 arrival::deliver(world, feed.incoming(at, results))?;

@@ -173,6 +173,28 @@ impl History {
         self.push_sized(message, sizes, Derived::default());
     }
 
+    /// Appends a message whose `json.dumps` length is `json`: the estimate of the course's
+    /// profiles for a message without tool_result, the length of an archive's line for the
+    /// others.
+    pub(crate) fn push_json(&mut self, message: Message, json: usize) {
+        let estimated = self.estimator == Estimator::PythonJson;
+        let sizes = if estimated && message.tool_results().next().is_none() {
+            Sizes {
+                total: json,
+                contents: Vec::new(),
+                units: 0,
+                content_units: Vec::new(),
+            }
+        } else {
+            self.measure(&message, &[])
+        };
+        let derived = Derived {
+            json: (!estimated).then_some(json),
+            masked: None,
+        };
+        self.push_sized(message, sizes, derived);
+    }
+
     /// Appends a message whose tool_result contents, in order, have the `known` sizes (measured
     /// once for all the cells of a Monte Carlo session): no content is scanned again, for the
     /// estimate or for the message's `json.dumps` length.
@@ -687,6 +709,45 @@ mod tests {
             entered.set_result(1, 2, "short");
             assert_eq!(measured.estimate(), estimator.full(measured.messages()));
             assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
+        }
+    }
+
+    /// A message appended with its `json.dumps` length (an assistant message, a request, a
+    /// message of results) is sized as one measured as it enters, under every estimator, and
+    /// keeps that length.
+    #[test]
+    fn a_message_appended_with_its_json_length_is_sized_as_measured() {
+        let mut call = serde_json::Map::new();
+        call.insert("file_path".into(), "/a \"b\" é".into());
+        let assistant = Message::blocks(
+            Role::Assistant,
+            vec![
+                Block::Text {
+                    text: "reading\n".into(),
+                },
+                Block::ToolUse {
+                    id: "t1".into(),
+                    name: "Read".into(),
+                    input: call,
+                },
+            ],
+        );
+        for estimator in [
+            Estimator::PythonJson,
+            Estimator::PythonRepr,
+            Estimator::ClaudeTokens,
+            Estimator::ClineTokens,
+        ] {
+            for message in [assistant.clone(), Message::user_text("go é"), two_results()] {
+                let json = message.json_chars();
+                let mut entered = History::new(estimator);
+                let mut given = History::new(estimator);
+                entered.push(message.clone());
+                given.push_json(message, json);
+                assert_eq!(given.estimate(), entered.estimate(), "{estimator:?}");
+                assert_eq!(given.sizes[0].contents, entered.sizes[0].contents);
+                assert_eq!(given.json_chars_at(0), json);
+            }
         }
     }
 

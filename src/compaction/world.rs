@@ -310,14 +310,15 @@ impl World {
     /// [`Self::push_keyed`] with no key known (the tests' way to append).
     #[cfg(test)]
     pub(crate) fn push(&mut self, message: Message) {
-        self.push_keyed(message, Vec::new());
+        self.push_keyed(message, Vec::new(), None);
     }
 
     /// Appends a message to the history; an assistant message marks every earlier result as seen
     /// and traces its re-reads ([`World::note_calls`]), its first calls' keys ([`call_key`])
     /// taken from `keys` where given (a Monte Carlo session computes each once for all its
-    /// cells). (The driver logs the message to the session transcript.)
-    pub(crate) fn push_keyed(&mut self, message: Message, keys: Vec<String>) {
+    /// cells), and its `json.dumps` length `json` where known. (The driver logs the message to
+    /// the session transcript.)
+    pub(crate) fn push_keyed(&mut self, message: Message, keys: Vec<String>, json: Option<usize>) {
         if message.role == Role::Assistant {
             self.note_calls(&message, keys);
             for id in std::mem::take(&mut self.ledger.unseen) {
@@ -331,7 +332,10 @@ impl World {
                 );
             }
         }
-        self.history.push(message);
+        match json {
+            Some(json) => self.history.push_json(message, json),
+            None => self.history.push(message),
+        }
     }
 
     /// Registers the tool calls of an assistant message and traces a `reread` event for each call
