@@ -50,12 +50,19 @@ pub(super) fn absolute(path: String) -> String {
 
 /// `file_path` content as Read returns it: every line (split at `\n`) after its number and a tab.
 pub(crate) fn numbered(content: &str) -> String {
-    content
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| format!("{}\t{line}", i + 1))
-        .collect::<Vec<_>>()
-        .join("\n")
+    use std::fmt::Write;
+    let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
+    // Each line gains its number and a tab: at most 20 digits, one buffer for the whole text.
+    let mut out = String::with_capacity(content.len() + lines * 8);
+    for (i, line) in content.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{}\t", i + 1);
+        out.push_str(line);
+    }
+    out
 }
 
 /// Whether `text` is already Read's output rather than a file's text: its lines numbered from 1,
@@ -88,11 +95,11 @@ pub(crate) fn file_tokens(path: &str, content: &str) -> usize {
 /// The token count `validateContentTokens` compares with the cap, when it asks for one: the
 /// count of a request whose one message is `{role: "user", content}` as the scripted server
 /// counts it (`None` when the rough estimate is within a quarter of the cap: no count asked).
-fn counted_tokens(path: &str, content: &str, cap: usize) -> Option<usize> {
+fn counted_tokens(path: &str, content: &str, chars: usize, cap: usize) -> Option<usize> {
     if file_tokens(path, content) * 4 <= cap {
         return None;
     }
-    Some((4 + char_len(content)).div_ceil(4))
+    Some((4 + chars).div_ceil(4))
 }
 
 /// The text of `MaxFileReadTokenExceededError`.
@@ -159,18 +166,20 @@ pub(crate) fn cut_to_cap(content: &str, tokens: usize, cap: usize) -> &str {
 /// error (v2.1.88) or the file's first part (v2.1.332). Each is the tool's own output, so it
 /// counts as the original result.
 pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, content: &str) {
+    let content_chars = char_len(content);
     if is_read_output(content) {
         world.record(
             Event::new("arrival", "keep")
                 .id(id)
-                .sizes(char_len(content), char_len(content))
+                .sizes(content_chars, content_chars)
                 .reason("already Read's output (numbered lines); Read results are never persisted"),
         );
         return;
     }
     let cap = world.profile.constants.read_max_tokens;
     let path = world.read_path(id).unwrap_or_default();
-    let counted = counted_tokens(&path, content, cap);
+    let counted = counted_tokens(&path, content, content_chars, cap);
+    let numbers_whole_file = !counted.is_some_and(|tokens| tokens > cap);
     let (shown, reason) = match counted {
         Some(tokens) if tokens > cap && world.profile.read_over_cap == ReadOverCap::Cut => {
             let kept = cut_to_cap(content, tokens, cap);
@@ -196,7 +205,12 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
             "Read numbers the lines of the file".to_owned(),
         ),
     };
-    let chars = char_len(&shown);
+    let chars = if numbers_whole_file {
+        // Numbering adds ASCII only: a number and a tab per line.
+        content_chars + (shown.len() - content.len())
+    } else {
+        char_len(&shown)
+    };
     world.replace_result(message, block, shown, "arrival", reason.clone());
     if let Some(record) = world.ledger.results.get_mut(id) {
         record.is_original = true;
@@ -205,7 +219,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
     world.record(
         Event::new("arrival", "keep")
             .id(id)
-            .sizes(char_len(content), chars)
+            .sizes(content_chars, chars)
             .reason(format!("{reason}; Read results are never persisted")),
     );
 }
@@ -218,22 +232,41 @@ mod tests {
     fn the_cap_counts_like_the_scripted_server() {
         // p10: one line of 99996 x is counted 25000 (not over); p11: 99997 x is 25001.
         assert_eq!(
-            counted_tokens("a.txt", &"x".repeat(99_996), 25_000),
+            counted_tokens("a.txt", &"x".repeat(99_996), 99_996, 25_000),
             Some(25_000)
         );
         assert_eq!(
-            counted_tokens("a.txt", &"x".repeat(99_997), 25_000),
+            counted_tokens("a.txt", &"x".repeat(99_997), 99_997, 25_000),
             Some(25_001)
         );
         // Within a quarter of the cap no count is asked.
-        assert_eq!(counted_tokens("a.txt", &"x".repeat(25_000), 25_000), None);
-        assert_eq!(counted_tokens("a.json", &"x".repeat(12_500), 25_000), None);
         assert_eq!(
-            counted_tokens("a.json", &"x".repeat(12_502), 25_000),
+            counted_tokens("a.txt", &"x".repeat(25_000), 25_000, 25_000),
+            None
+        );
+        assert_eq!(
+            counted_tokens("a.json", &"x".repeat(12_500), 12_500, 25_000),
+            None
+        );
+        assert_eq!(
+            counted_tokens("a.json", &"x".repeat(12_502), 12_502, 25_000),
             Some(3_127)
         );
         assert_eq!(cap_error(25_001, 25_000).chars().count(), 204);
         assert_eq!(numbered("a\nb"), "1\ta\n2\tb");
+        // Every line numbered, the empty last one too; numbering adds ASCII only, so the
+        // result's characters are the file's plus the added bytes.
+        let twelve = "é\n".repeat(11);
+        for text in ["", "\n", "a\n", "é😀\n\nb", twelve.as_str()] {
+            let by_line: Vec<String> = text
+                .split('\n')
+                .enumerate()
+                .map(|(i, line)| format!("{}\t{line}", i + 1))
+                .collect();
+            let shown = numbered(text);
+            assert_eq!(shown, by_line.join("\n"), "{text:?}");
+            assert_eq!(char_len(&shown), char_len(text) + shown.len() - text.len());
+        }
     }
 
     #[test]
