@@ -179,7 +179,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
     let cap = world.profile.constants.read_max_tokens;
     let path = world.read_path(id).unwrap_or_default();
     let counted = counted_tokens(&path, content, content_chars, cap);
-    let numbers_whole_file = !counted.is_some_and(|tokens| tokens > cap);
+    let numbers_whole_file = counted.is_none_or(|tokens| tokens <= cap);
     let (shown, reason) = match counted {
         Some(tokens) if tokens > cap && world.profile.read_over_cap == ReadOverCap::Cut => {
             let kept = cut_to_cap(content, tokens, cap);
