@@ -316,9 +316,9 @@ impl Message {
 
     /// [`Self::json_chars`] of a message whose tool_result contents, in order, have the given
     /// sizes (measured already).
-    pub(crate) fn json_chars_known(&self, known: &[TextSizes]) -> usize {
+    pub(crate) fn json_chars_known(&self, known: &[usize]) -> usize {
         let mut counter = ContentCounter {
-            known: known.iter().map(|s| s.json).collect::<Vec<_>>().into_iter(),
+            known: known.to_vec().into_iter(),
             ..ContentCounter::default()
         };
         self.write_py(&mut counter, Dialect::Json);

@@ -33,8 +33,23 @@ struct Sizes {
 struct Derived {
     /// Its `json.dumps` length (a profile whose estimate is not that length, for an archive).
     json: Option<usize>,
+    /// The `json.dumps` lengths of its tool_result contents, in block order, known when it
+    /// entered: its own length is counted from them when first asked for (most profiles never
+    /// ask).
+    content_json: Option<Vec<usize>>,
     /// Per tool_result content, in block order: whether it holds [`MASKED_MARK`].
     masked: Option<Vec<bool>>,
+}
+
+impl Derived {
+    /// The message's `json.dumps` length, counted once.
+    fn json(&mut self, message: &Message) -> usize {
+        let known = &self.content_json;
+        *self.json.get_or_insert_with(|| match known {
+            Some(known) => message.json_chars_known(known),
+            None => message.json_chars(),
+        })
+    }
 }
 
 /// The tag of Gemini CLI's masked tool output (`<tool_output_masked>`), whose presence in an
@@ -190,7 +205,7 @@ impl History {
         };
         let derived = Derived {
             json: (!estimated).then_some(json),
-            masked: None,
+            ..Derived::default()
         };
         self.push_sized(message, sizes, derived);
     }
@@ -201,9 +216,9 @@ impl History {
     pub(crate) fn push_measured(&mut self, message: Message, known: &[TextSizes]) {
         let sizes = self.measure(&message, known);
         let derived = Derived {
-            json: (self.estimator != Estimator::PythonJson)
-                .then(|| message.json_chars_known(known)),
-            masked: None,
+            content_json: (self.estimator != Estimator::PythonJson)
+                .then(|| known.iter().map(|sizes| sizes.json).collect()),
+            ..Derived::default()
         };
         self.push_sized(message, sizes, derived);
     }
@@ -382,7 +397,7 @@ impl History {
         }
         let lines = self.messages.iter().zip(self.derived.iter_mut());
         lines
-            .map(|(message, derived)| *derived.json.get_or_insert_with(|| message.json_chars()) + 1)
+            .map(|(message, derived)| derived.json(message) + 1)
             .sum()
     }
 
@@ -392,10 +407,7 @@ impl History {
         if self.estimator == Estimator::PythonJson {
             return self.sizes[index].total;
         }
-        let message = &self.messages[index];
-        *self.derived[index]
-            .json
-            .get_or_insert_with(|| message.json_chars())
+        self.derived[index].json(&self.messages[index])
     }
 
     /// Each tool_result of the user messages `messages[range]`, in list order: `(message, block,
