@@ -318,7 +318,7 @@ impl Message {
     /// sizes (measured already).
     pub(crate) fn json_chars_known(&self, known: &[usize]) -> usize {
         let mut counter = ContentCounter {
-            known: known.iter().copied().collect::<Vec<_>>().into_iter(),
+            known: Vec::from(known).into_iter(),
             ..ContentCounter::default()
         };
         self.write_py(&mut counter, Dialect::Json);
