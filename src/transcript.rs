@@ -170,6 +170,10 @@ impl Serialize for ResultText {
     }
 }
 
+/// A tool call's input, shared by the copies of its message: each replay of a scenario (and
+/// each Monte Carlo cell) appends the same calls, and an input is never changed once made.
+pub type Input = std::sync::Arc<Map<String, Value>>;
+
 /// One content block.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
@@ -179,7 +183,7 @@ pub enum Block {
     ToolUse {
         id: String,
         name: String,
-        input: Map<String, Value>,
+        input: Input,
     },
     ToolResult {
         tool_use_id: String,
@@ -230,7 +234,7 @@ impl Message {
             .map(|(id, name)| Block::ToolUse {
                 id: (*id).to_owned(),
                 name: (*name).to_owned(),
-                input: Map::new(),
+                input: Default::default(),
             })
             .collect();
         Message::blocks(Role::Assistant, blocks)
@@ -398,7 +402,7 @@ impl Block {
                 map.insert("type".into(), "tool_use".into());
                 map.insert("id".into(), id.as_str().into());
                 map.insert("name".into(), name.as_str().into());
-                map.insert("input".into(), Value::Object(input.clone()));
+                map.insert("input".into(), Value::Object((**input).clone()));
             }
             Block::ToolResult {
                 tool_use_id,
@@ -419,7 +423,7 @@ impl Block {
         let units = match self {
             Block::Text { text } => utf16_len(text),
             Block::ToolResult { content, .. } => utf16_len(content),
-            Block::ToolUse { name, input, .. } => utf16_len(name) + js_stringify_len(input),
+            Block::ToolUse { name, input, .. } => utf16_len(name) + js_stringify_len(&**input),
         };
         rough_units_by(units, units_per_token)
     }
@@ -571,7 +575,7 @@ impl Serialize for JsBlock<'_> {
                 map.serialize_entry("type", "tool_use")?;
                 map.serialize_entry("id", id)?;
                 map.serialize_entry("name", name)?;
-                map.serialize_entry("input", input)?;
+                map.serialize_entry("input", &**input)?;
                 map.end()
             }
             Block::ToolResult {
@@ -690,7 +694,7 @@ mod tests {
                     Block::ToolUse {
                         id: "toolu_0".into(),
                         name: "bash".into(),
-                        input,
+                        input: input.into(),
                     },
                 ],
             ),
@@ -752,7 +756,7 @@ mod tests {
             for block in message.block_list() {
                 let text = match block {
                     Block::ToolUse { name, input, .. } => {
-                        format!("{name}{}", js_stringify(&Value::Object(input.clone())))
+                        format!("{name}{}", js_stringify(&Value::Object((**input).clone())))
                     }
                     Block::Text { text } => text.clone(),
                     Block::ToolResult { content, .. } => content.to_string(),

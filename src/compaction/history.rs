@@ -608,7 +608,7 @@ mod tests {
             vec![Block::ToolUse {
                 id: "t1".into(),
                 name: "bash".into(),
-                input: serde_json::Map::new(),
+                input: Default::default(),
             }],
         ));
         history.push(Message::tool_result("t1", &"x".repeat(500)));
@@ -740,7 +740,7 @@ mod tests {
                 Block::ToolUse {
                     id: "t1".into(),
                     name: "Read".into(),
-                    input: call,
+                    input: call.into(),
                 },
             ],
         );

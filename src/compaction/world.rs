@@ -708,7 +708,7 @@ mod tests {
             vec![Block::ToolUse {
                 id: id.to_owned(),
                 name: "Read".to_owned(),
-                input,
+                input: input.into(),
             }],
         ));
         world.push_results(vec![IncomingResult {

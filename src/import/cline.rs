@@ -278,7 +278,11 @@ fn lab_block(block: &Value, notes: &mut BTreeMap<String, usize>) -> Block {
         Some("tool_use") => Block::ToolUse {
             id: text("id"),
             name: text("name"),
-            input: block["input"].as_object().cloned().unwrap_or_default(),
+            input: block["input"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default()
+                .into(),
         },
         Some("tool_result") => Block::ToolResult {
             tool_use_id: text("tool_use_id"),

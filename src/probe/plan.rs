@@ -183,12 +183,12 @@ fn tool_uses(
     }
     let mut blocks = Vec::new();
     for call in calls.iter_mut() {
-        call.input = real_input(call)?;
+        call.input = real_input(call)?.into();
         pending.insert(call.id.clone(), call.name.clone());
         blocks.push(Block::ToolUse {
             id: call.id.clone(),
             name: call.name.clone(),
-            input: Value::Object(call.input.clone()),
+            input: Value::Object((*call.input).clone()),
         });
     }
     Ok(blocks)

@@ -84,7 +84,11 @@ fn parse_call(ctx: &Ctx, at: &str, value: &Value) -> Result<Call, ScenarioError>
         Some(input) => as_object(ctx, at, "input", input)?.clone(),
         None => Map::new(),
     };
-    Ok(Call { id, name, input })
+    Ok(Call {
+        id,
+        name,
+        input: input.into(),
+    })
 }
 
 /// An assistant message (of an `assistant` or a `turn` step, whose keys are `allowed`); its

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::compaction::profile::Stage;
 use crate::memory::world::Reply;
@@ -122,7 +122,7 @@ pub struct Call {
     /// The tool's name (`bash` unless given).
     pub name: String,
     /// The tool's input (`{}` unless given).
-    pub input: Map<String, Value>,
+    pub input: crate::transcript::Input,
 }
 
 /// One tool result.

@@ -142,7 +142,7 @@ impl Workload {
                         specs.push(Call {
                             id: call.id.clone(),
                             name: call.tool.name().to_owned(),
-                            input,
+                            input: input.into(),
                         });
                         results.push(ResultSpec {
                             id: call.id.clone(),

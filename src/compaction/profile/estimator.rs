@@ -59,7 +59,7 @@ pub(crate) fn cline_units(
                         r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
                             + js_str_units(id)
                             + js_str_units(name)
-                            + crate::transcript::js_stringify_len(input)
+                            + crate::transcript::js_stringify_len(&**input)
                     }
                     Block::ToolResult {
                         tool_use_id,
@@ -251,7 +251,7 @@ mod tests {
                     Block::ToolUse {
                         id: "toolu_1".into(),
                         name: "Read".into(),
-                        input,
+                        input: input.into(),
                     },
                 ],
             ),
@@ -292,7 +292,7 @@ mod tests {
             vec![Block::ToolUse {
                 id: "toolu_b1".into(),
                 name: "Bash".into(),
-                input,
+                input: input.into(),
             }],
         );
         assert_eq!(Estimator::ClaudeTokens3.message(&call), 14);

@@ -233,7 +233,7 @@ mod tests {
                 vec![Block::ToolUse {
                     id: id.into(),
                     name: "Read".into(),
-                    input,
+                    input: input.into(),
                 }],
             ));
             world.push_results(vec![IncomingResult {

@@ -164,7 +164,7 @@ pub(crate) fn summarize(messages: &[Message]) -> Activity {
                         }
                         _ => {
                             let mut paths = Vec::new();
-                            collect_paths(&Value::Object(input.clone()), &mut paths);
+                            collect_paths(&Value::Object((**input).clone()), &mut paths);
                             paths
                                 .iter()
                                 .for_each(|p| push_unique(&mut activity.read, p));
@@ -172,7 +172,7 @@ pub(crate) fn summarize(messages: &[Message]) -> Activity {
                     },
                     "editor" | "apply_patch" => {
                         let mut paths = Vec::new();
-                        collect_paths(&Value::Object(input.clone()), &mut paths);
+                        collect_paths(&Value::Object((**input).clone()), &mut paths);
                         if let Some(path) = paths.into_iter().next() {
                             // A JavaScript Map keeps a key's first position when it is set again.
                             match editors.iter_mut().find(|(e, _)| e == id) {
@@ -263,7 +263,7 @@ mod tests {
         Block::ToolUse {
             id: id.to_owned(),
             name: name.to_owned(),
-            input: input.as_object().cloned().unwrap(),
+            input: input.as_object().cloned().unwrap().into(),
         }
     }
 

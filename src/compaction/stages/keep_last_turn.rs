@@ -268,7 +268,7 @@ mod tests {
             vec![Block::ToolUse {
                 id: id.into(),
                 name: name.into(),
-                input,
+                input: input.into(),
             }],
         ));
     }
@@ -351,7 +351,7 @@ mod tests {
             vec![Block::ToolUse {
                 id: id.into(),
                 name: "Read".into(),
-                input,
+                input: input.into(),
             }],
         )
     }
