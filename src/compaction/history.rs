@@ -11,8 +11,8 @@ use std::ops::Range;
 use crate::compaction::pairs::{self, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
+use crate::compaction::result_index::ResultIndex;
 use crate::compaction::tool_uses::ClearIndex;
-use crate::hash::{FastMap, FastSet};
 use crate::python::json::js_str_units;
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
@@ -33,9 +33,8 @@ struct Sizes {
 struct Derived {
     /// Its `json.dumps` length (a profile whose estimate is not that length, for an archive).
     json: Option<usize>,
-    /// The `json.dumps` lengths of its tool_result contents, in block order, known when it
-    /// entered: its own length is counted from them when first asked for (most profiles never
-    /// ask).
+    /// Its tool_result contents' `json.dumps` lengths, in block order, known when it entered:
+    /// its own length is counted from them when first asked for (most profiles never ask).
     content_json: Option<Vec<usize>>,
     /// Per tool_result content, in block order: whether it holds [`MASKED_MARK`].
     masked: Option<Vec<bool>>,
@@ -188,9 +187,8 @@ impl History {
         self.push_sized(message, sizes, Derived::default());
     }
 
-    /// Appends a message whose `json.dumps` length is `json`: the estimate of the course's
-    /// profiles for a message without tool_result, the length of an archive's line for the
-    /// others.
+    /// Appends a message whose `json.dumps` length is `json`: the course's estimate of a message
+    /// without tool_result, and the length of an archive's line under the other estimates.
     pub(crate) fn push_json(&mut self, message: Message, json: usize) {
         let estimated = self.estimator == Estimator::PythonJson;
         let sizes = if estimated && message.tool_results().next().is_none() {
@@ -541,41 +539,17 @@ impl History {
     }
 }
 
-/// The tool_result ids a history holds: how many blocks of each (looked up, never iterated),
-/// and whether an id that left the list ever came back.
-#[derive(Debug, Default)]
-struct ResultIndex {
-    counts: FastMap<String, usize>,
-    /// Ids whose last block left the list.
-    gone: FastSet<String>,
-    /// How many times an id in `gone` came back.
-    returned: u64,
-}
-
-impl ResultIndex {
-    /// Counts (`add`) or uncounts the tool_result ids of `message`.
-    fn count(&mut self, message: &Message, add: bool) {
-        for (id, _) in message.tool_results() {
-            if add {
-                let count = self.counts.entry(id.to_owned()).or_insert(0);
-                *count += 1;
-                if *count == 1 && self.gone.remove(id) {
-                    self.returned += 1;
-                }
-            } else if let Some(count) = self.counts.get_mut(id) {
-                *count -= 1;
-                if *count == 0 {
-                    self.counts.remove(id);
-                    self.gone.insert(id.to_owned());
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One estimator of each kind of count.
+    const ESTIMATORS: [Estimator; 4] = [
+        Estimator::PythonJson,
+        Estimator::PythonRepr,
+        Estimator::ClaudeTokens,
+        Estimator::ClineTokens,
+    ];
     use crate::transcript::estimate_chars;
 
     #[test]
@@ -653,12 +627,7 @@ mod tests {
 
     #[test]
     fn cached_sizes_follow_every_change_under_every_estimator() {
-        for estimator in [
-            Estimator::PythonJson,
-            Estimator::PythonRepr,
-            Estimator::ClaudeTokens,
-            Estimator::ClineTokens,
-        ] {
+        for estimator in ESTIMATORS {
             let full = |h: &History| estimator.full(h.messages());
             let jsonl =
                 |h: &History| -> usize { h.messages().iter().map(|m| m.json_chars() + 1).sum() };
@@ -694,12 +663,7 @@ mod tests {
     /// length is the same too; a later change to it is tracked alike.
     #[test]
     fn sizes_measured_once_are_the_sizes_measured_on_entry() {
-        for estimator in [
-            Estimator::PythonJson,
-            Estimator::PythonRepr,
-            Estimator::ClaudeTokens,
-            Estimator::ClineTokens,
-        ] {
+        for estimator in ESTIMATORS {
             let message = two_results();
             let known: Vec<TextSizes> = message
                 .tool_results()
@@ -724,9 +688,8 @@ mod tests {
         }
     }
 
-    /// A message appended with its `json.dumps` length (an assistant message, a request, a
-    /// message of results) is sized as one measured as it enters, under every estimator, and
-    /// keeps that length.
+    /// A message appended with its `json.dumps` length (assistant, request, results) is sized as
+    /// one measured as it enters, under every estimator, and keeps that length.
     #[test]
     fn a_message_appended_with_its_json_length_is_sized_as_measured() {
         let mut call = serde_json::Map::new();
@@ -744,12 +707,7 @@ mod tests {
                 },
             ],
         );
-        for estimator in [
-            Estimator::PythonJson,
-            Estimator::PythonRepr,
-            Estimator::ClaudeTokens,
-            Estimator::ClineTokens,
-        ] {
+        for estimator in ESTIMATORS {
             for message in [assistant.clone(), Message::user_text("go é"), two_results()] {
                 let json = message.json_chars();
                 let mut entered = History::new(estimator);

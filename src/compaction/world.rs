@@ -6,12 +6,13 @@
 //! take it explicitly, and the driver decides when each runs. There are no globals, no clock and
 //! no ambient randomness.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::compaction::history::History;
+use crate::compaction::holds::Holds;
 use crate::compaction::pointer;
 use crate::compaction::profile::{Profile, SafeId};
 use crate::compaction::read_files::ReadFiles;
@@ -165,33 +166,6 @@ pub(crate) struct Archive {
     pub(crate) session: Option<usize>,
     /// Which results each transcript holds verbatim.
     pub(crate) holds: Holds,
-}
-
-/// By transcript path: the results that file holds verbatim (what a `remove_file` step takes
-/// away).
-#[derive(Debug, Default)]
-pub(crate) struct Holds {
-    pub(crate) by_path: BTreeMap<String, BTreeSet<String>>,
-    /// No step of the scenario removes a file: `by_path` would never be read and is not kept
-    /// (issue 13: course-latest archives the whole history at almost every turn).
-    pub(crate) unread: bool,
-}
-
-impl Holds {
-    /// Notes that the transcript at `path` holds the result `id` verbatim.
-    pub(crate) fn note(&mut self, path: &str, id: &str) {
-        if self.unread {
-            return;
-        }
-        match self.by_path.get_mut(path) {
-            Some(ids) => ids.insert(id.to_owned()),
-            None => self
-                .by_path
-                .entry(path.to_owned())
-                .or_default()
-                .insert(id.to_owned()),
-        };
-    }
 }
 
 /// What the scenario scripts: the request compaction repeats and the summariser's answer.

@@ -1,0 +1,304 @@
+//! Paths as the modelled code and the sandbox see them, by their text alone: Python
+//! `PurePosixPath` normalisation, lexical resolution (`.` and `..` collapsed, never above the
+//! root) and the inside/outside rule of the run's directories. A leaf: nothing here touches a
+//! file system; the stores ([`crate::compaction::store`]) build on it.
+
+use std::borrow::Cow;
+
+/// Python `PurePosixPath` normalisation: repeated and trailing slashes and `.` parts dropped.
+pub(crate) fn normalize(path: &str) -> String {
+    normal(path).into_owned()
+}
+
+/// [`normalize`], borrowing a path that is normal already (an absolute path with no empty, `.`
+/// or `..` component, as every spill and transcript directory of a run is once resolved).
+fn normal(path: &str) -> Cow<'_, str> {
+    if is_resolved(path) {
+        return Cow::Borrowed(path);
+    }
+    let absolute = path.starts_with('/');
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    let joined = parts.join("/");
+    Cow::Owned(match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    })
+}
+
+/// Lexical `resolve`: normalises and collapses `..` (never above the root).
+pub(crate) fn resolve_lexical(path: &str) -> String {
+    lexical(path).into_owned()
+}
+
+/// Whether `path` is resolved already: `/` then components none of which is empty, `.` or `..`
+/// (most paths are). Slashes are found eight bytes at a time (a word with no `/` byte is
+/// skipped whole): splitting into components byte by byte was 4-7% of Monte Carlo, whose spill
+/// paths are deep.
+fn is_resolved(path: &str) -> bool {
+    const SLASHES: u64 = u64::from_le_bytes([b'/'; 8]);
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let bytes = path.as_bytes();
+    if bytes.first() != Some(&b'/') {
+        return false;
+    }
+    let name = |part: &[u8]| !matches!(part, b"" | b"." | b"..");
+    let (mut start, mut at) = (1, 1);
+    while at < bytes.len() {
+        if let Some(word) = bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            // The lowest high bit of `(x - 1…1) & !x & 80…80` marks the first zero byte of
+            // `x`: the first `/` of the word.
+            let x = u64::from_le_bytes(word) ^ SLASHES;
+            let zeros = x.wrapping_sub(ONES) & !x & HIGHS;
+            if zeros == 0 {
+                at += 8;
+                continue;
+            }
+            at += (zeros.trailing_zeros() / 8) as usize;
+        } else if bytes[at] != b'/' {
+            at += 1;
+            continue;
+        }
+        if !name(&bytes[start..at]) {
+            return false;
+        }
+        at += 1;
+        start = at;
+    }
+    name(&bytes[start..])
+}
+
+/// [`resolve_lexical`], borrowing a path that is resolved already.
+pub(crate) fn lexical(path: &str) -> Cow<'_, str> {
+    if is_resolved(path) {
+        return Cow::Borrowed(path);
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    Cow::Owned(format!("/{}", parts.join("/")))
+}
+
+/// `str(Path(dir) / name)`.
+pub(crate) fn join(dir: &str, name: &str) -> String {
+    let dir = normal(dir);
+    if dir == "/" {
+        format!("/{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// `Path(path).is_relative_to(root)` on already resolved paths.
+pub(crate) fn is_within(path: &str, root: &str) -> bool {
+    path == root
+        || root == "/"
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// The last path component.
+pub(crate) fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
+/// no NUL: the one rule by which the sandbox and both stores tell inside from outside.
+pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
+    if path.as_bytes().contains(&0) {
+        return false;
+    }
+    // Most paths (every spill file and transcript) are one name directly below a root, which is
+    // resolved: such a path is its own resolution, and inside.
+    let name_below = |root: &R| {
+        path.strip_prefix(root.as_ref())
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|name| !matches!(name, "" | "." | "..") && !name.contains('/'))
+    };
+    if roots.iter().any(name_below) {
+        return true;
+    }
+    let lexical = lexical(path);
+    roots.iter().any(|root| {
+        lexical
+            .strip_prefix(root.as_ref())
+            .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word scan agrees with the definition (split into components, none empty, `.` or
+    /// `..`) on every path of up to eight bytes over `/`, `.` and `a`.
+    #[test]
+    fn resolved_paths_are_those_whose_components_are_all_names() {
+        fn by_parts(path: &str) -> bool {
+            path.strip_prefix('/')
+                .is_some_and(|rest| rest.split('/').all(|part| !matches!(part, "" | "." | "..")))
+        }
+        let mut paths = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..8 {
+            let mut longer = Vec::new();
+            for path in &paths {
+                for c in ['/', '.', 'a'] {
+                    let path = format!("{path}{c}");
+                    assert_eq!(is_resolved(&path), by_parts(&path), "{path}");
+                    checked += 1;
+                    longer.push(path);
+                }
+            }
+            paths = longer;
+        }
+        assert_eq!(checked, 9840);
+        // Longer paths, so that words are skipped whole and slashes fall at every offset.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let len = 9 + (state >> 59) as usize;
+            let path: String = (0..len)
+                .map(|i| match (state >> (i % 60)) & 7 {
+                    0 => '/',
+                    1 | 2 => '.',
+                    _ => 'a',
+                })
+                .collect();
+            let path = format!("/{path}");
+            assert_eq!(is_resolved(&path), by_parts(&path), "{path}");
+        }
+        assert!(is_resolved(
+            "/lab/.task_outputs/a..b/.x/tool-results/t0.txt"
+        ));
+        assert!(!is_resolved("/lab/.task_outputs/../tool-results/t0.txt"));
+    }
+
+    /// The shortcut for a name directly below a root gives what resolving first gives, on
+    /// every path that starts with a root or its parent and goes on for up to six bytes over
+    /// `/`, `.`, `a` and NUL.
+    #[test]
+    fn a_name_below_a_root_is_inside_as_resolved_paths_are() {
+        fn by_resolving(roots: &[&str], path: &str) -> bool {
+            let resolved = resolve_lexical(path);
+            !path.contains('\0')
+                && roots.iter().any(|root| {
+                    resolved
+                        .strip_prefix(root)
+                        .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+                })
+        }
+        let roots = ["/r", "/r/.s"];
+        let (mut suffixes, mut last) = (vec![String::new()], vec![String::new()]);
+        for _ in 0..6 {
+            last = last
+                .iter()
+                .flat_map(|s| ['/', '.', 'a', '\0'].map(|c| format!("{s}{c}")))
+                .collect();
+            suffixes.extend(last.iter().cloned());
+        }
+        assert_eq!(suffixes.len(), 5461);
+        let mut inside = 0;
+        for start in ["/", "/r", "/r/.s", "/q"] {
+            for suffix in &suffixes {
+                let path = format!("{start}{suffix}");
+                let expected = by_resolving(&roots, &path);
+                assert_eq!(is_inside(&roots, &path), expected, "{path:?}");
+                inside += usize::from(expected);
+            }
+        }
+        assert!(inside > 1000, "{inside}");
+    }
+
+    #[test]
+    fn lexical_resolution_keeps_resolved_paths_and_collapses_the_rest() {
+        for (path, resolved) in [
+            ("/a/b", "/a/b"),
+            ("/", "/"),
+            ("", "/"),
+            ("a/b", "/a/b"),
+            ("/a//b/", "/a/b"),
+            ("/a/./b/../c", "/a/c"),
+            ("/..", "/"),
+            ("/a/b/..", "/a"),
+            ("/a/.", "/a"),
+            ("/a/...", "/a/..."),
+            ("/.hidden/x", "/.hidden/x"),
+            ("/a/b.", "/a/b."),
+            ("/a/b/", "/a/b"),
+            ("//", "/"),
+        ] {
+            assert_eq!(resolve_lexical(path), resolved, "{path}");
+            // A path is borrowed when it is its own resolution (`/` alone is rebuilt).
+            assert_eq!(
+                matches!(lexical(path), Cow::Borrowed(_)),
+                path == resolved && path != "/",
+                "{path}"
+            );
+        }
+    }
+
+    /// Normalising borrows a resolved path and gives what dropping empty and `.` parts gives,
+    /// on every path of up to seven bytes over `/`, `.` and `a`.
+    #[test]
+    fn a_resolved_path_is_its_own_normal_form() {
+        fn by_parts(path: &str) -> String {
+            let parts: Vec<&str> = path
+                .split('/')
+                .filter(|part| !part.is_empty() && *part != ".")
+                .collect();
+            match (path.starts_with('/'), parts.is_empty()) {
+                (true, _) => format!("/{}", parts.join("/")),
+                (false, true) => ".".to_owned(),
+                (false, false) => parts.join("/"),
+            }
+        }
+        let (mut all, mut last) = (vec![String::new()], vec![String::new()]);
+        for _ in 0..7 {
+            last = last
+                .iter()
+                .flat_map(|s| ['/', '.', 'a'].map(|c| format!("{s}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        for path in &all {
+            assert_eq!(normal(path), by_parts(path), "{path:?}");
+            assert_eq!(matches!(normal(path), Cow::Borrowed(_)), is_resolved(path));
+        }
+        assert!(matches!(
+            normal("/lab/.task_outputs/a..b"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn paths_normalise_like_python() {
+        assert_eq!(normalize("/var//lab/./res/"), "/var/lab/res");
+        assert_eq!(
+            join("/var/lab/res/", "toolu_0.txt"),
+            "/var/lab/res/toolu_0.txt"
+        );
+        assert_eq!(join("/", "a.txt"), "/a.txt");
+        assert_eq!(resolve_lexical("/lab/res/../../etc/passwd"), "/etc/passwd");
+        assert!(is_within("/lab/res/a.txt", "/lab/res"));
+        assert!(!is_within("/lab/resx/a.txt", "/lab/res"));
+        assert_eq!(basename("/a/b/c.txt"), "c.txt");
+    }
+}
