@@ -109,17 +109,11 @@ pub(crate) fn session_path(world: &World) -> Option<String> {
 /// Appends messages to the session transcript, if the profile keeps one, and marks the results
 /// they hold verbatim as archived.
 pub(crate) fn log_session(world: &mut World, messages: &[Message]) -> Result<(), RunError> {
-    let Some(index) = world.archive.session else {
+    if world.archive.session.is_none() {
         return Ok(());
-    };
-    let mut log = SessionLog {
-        store: world.store.as_mut(),
-        ledger: &mut world.ledger,
-        archive: &mut world.archive,
-        index,
-    };
+    }
     for message in messages {
-        log.append(message, message.json_chars() + 1)?;
+        log_sized(world, message, message.json_chars() + 1)?;
     }
     Ok(())
 }
@@ -133,7 +127,23 @@ struct SessionLog<'a> {
     index: usize,
 }
 
-impl SessionLog<'_> {
+impl<'a> SessionLog<'a> {
+    /// The session transcript, if the profile keeps one, with the parts of the world an entry
+    /// changes.
+    fn of(
+        store: &'a mut Box<dyn Store>,
+        ledger: &'a mut Ledger,
+        archive: &'a mut Archive,
+    ) -> Option<Self> {
+        let index = archive.session?;
+        Some(SessionLog {
+            store: store.as_mut(),
+            ledger,
+            archive,
+            index,
+        })
+    }
+
     /// Logs one message whose JSON line is `chars` long (the newline included) and marks the
     /// results it holds verbatim as archived.
     fn append(&mut self, message: &Message, chars: usize) -> Result<(), RunError> {
@@ -175,35 +185,26 @@ pub(crate) fn log_sized(
     message: &Message,
     chars: usize,
 ) -> Result<(), RunError> {
-    let Some(index) = world.archive.session else {
-        return Ok(());
-    };
-    let mut log = SessionLog {
-        store: world.store.as_mut(),
-        ledger: &mut world.ledger,
-        archive: &mut world.archive,
-        index,
-    };
-    log.append(message, chars)
+    match SessionLog::of(&mut world.store, &mut world.ledger, &mut world.archive) {
+        Some(mut log) => log.append(message, chars),
+        None => Ok(()),
+    }
 }
 
 /// Logs the newest message of the history to the session transcript (a result batch, once the
 /// profile's arrival rule has run), without copying it: its JSON length is the history's.
 pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
-    let Some(index) = world.archive.session else {
-        return Ok(());
-    };
     let Some(last) = world.history.len().checked_sub(1) else {
         return Ok(());
     };
+    if world.archive.session.is_none() {
+        return Ok(());
+    }
     let chars = world.history.json_chars_at(last) + 1;
-    let mut log = SessionLog {
-        store: world.store.as_mut(),
-        ledger: &mut world.ledger,
-        archive: &mut world.archive,
-        index,
-    };
-    log.append(&world.history.messages()[last], chars)
+    match SessionLog::of(&mut world.store, &mut world.ledger, &mut world.archive) {
+        Some(mut log) => log.append(&world.history.messages()[last], chars),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
