@@ -171,8 +171,51 @@ impl Serialize for ResultText {
 }
 
 /// A tool call's input, shared by the copies of its message: each replay of a scenario (and
-/// each Monte Carlo cell) appends the same calls, and an input is never changed once made.
-pub type Input = std::sync::Arc<Map<String, Value>>;
+/// each Monte Carlo cell) appends the same calls, and an input is never changed once made. Its
+/// `JSON.stringify` length, which Claude Code's and Cline's estimates count, is counted once.
+#[derive(Clone, Default)]
+pub struct Input(std::sync::Arc<InputData>);
+
+#[derive(Default)]
+struct InputData {
+    map: Map<String, Value>,
+    js_len: std::sync::OnceLock<usize>,
+}
+
+impl Input {
+    /// `JSON.stringify(input).length` in UTF-16 units.
+    pub fn js_len(&self) -> usize {
+        *self.0.js_len.get_or_init(|| js_stringify_len(&self.0.map))
+    }
+}
+
+impl std::ops::Deref for Input {
+    type Target = Map<String, Value>;
+    fn deref(&self) -> &Map<String, Value> {
+        &self.0.map
+    }
+}
+
+impl From<Map<String, Value>> for Input {
+    fn from(map: Map<String, Value>) -> Self {
+        Input(std::sync::Arc::new(InputData {
+            map,
+            js_len: std::sync::OnceLock::new(),
+        }))
+    }
+}
+
+impl PartialEq for Input {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.map == other.0.map
+    }
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.map.fmt(f)
+    }
+}
 
 /// One content block.
 #[derive(Debug, Clone, PartialEq)]
@@ -423,7 +466,7 @@ impl Block {
         let units = match self {
             Block::Text { text } => utf16_len(text),
             Block::ToolResult { content, .. } => utf16_len(content),
-            Block::ToolUse { name, input, .. } => utf16_len(name) + js_stringify_len(&**input),
+            Block::ToolUse { name, input, .. } => utf16_len(name) + input.js_len(),
         };
         rough_units_by(units, units_per_token)
     }
@@ -768,6 +811,14 @@ mod tests {
         // two, each escape two) and } one.
         assert_eq!(js_stringify_len(&JsMessage(&messages[3])), 41);
         assert_eq!(js_stringify_len("a\u{1}"), 2 + 1 + 6);
+        // An input's length is the serialised map's, counted once and shared by its copies.
+        let map: Map<String, Value> =
+            serde_json::from_str(r#"{"file_path": "/é/😀", "n": [1, {"b": null}]}"#).unwrap();
+        let input = Input::from(map.clone());
+        let copy = input.clone();
+        assert_eq!(input.js_len(), js_stringify_len(&map));
+        // {"file_path":"/é/😀","n":[1,{"b":null}]}: 40 UTF-16 units (the emoji is two).
+        assert_eq!(copy.js_len(), 40);
     }
 
     /// The chunked count agrees with a plain count at every length around the 64-byte chunk

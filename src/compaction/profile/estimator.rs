@@ -59,7 +59,7 @@ pub(crate) fn cline_units(
                         r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
                             + js_str_units(id)
                             + js_str_units(name)
-                            + crate::transcript::js_stringify_len(&**input)
+                            + input.js_len()
                     }
                     Block::ToolResult {
                         tool_use_id,
