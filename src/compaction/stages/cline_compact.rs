@@ -259,8 +259,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
                 "{estimate} tokens ≥ {trigger} (0.9 × usable input {max_input}); target {target}"
             )),
     );
-    let before = world.history.messages().to_vec();
-    let Some(folded) = fold(&before, target) else {
+    // The history is read in place until the fold replaces it (it was copied whole here).
+    let before = world.history.messages();
+    let Some(folded) = fold(before, target) else {
         world.record(Event::new("cline_compact", "skip").reason("nothing to fold".to_owned()));
         return Ok(());
     };
@@ -271,15 +272,16 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .zip(folded.iter().rev())
         .take_while(|(a, b)| a == b)
         .count();
+    let (total, removed) = (before.len(), before.len() - tail);
     super::cut::note_removed(
         world,
-        0..before.len() - tail,
+        0..removed,
         "cline_compact",
         "folded away (basic compaction lists the call in a SYSTEM_NOTICE, not its output)",
         None,
     );
     // A result folded away before any assistant message followed it never reached the model.
-    for message in &before[..before.len() - tail] {
+    for message in &world.history.messages()[..removed] {
         for (id, _) in message.tool_results() {
             if let Some(record) = world.ledger.results.get_mut(id) {
                 record.unseen_compacted |= !record.seen;
@@ -292,7 +294,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("cline_compact", "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!("{} messages folded into {count}", before.len())),
+            .reason(format!("{total} messages folded into {count}")),
     );
     Ok(())
 }
