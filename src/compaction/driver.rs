@@ -19,7 +19,7 @@ use crate::error::{LabError, RunError, ScenarioError};
 use crate::hash::FastMap;
 use crate::options::RunOptions;
 use crate::scenario::{
-    AssistantSpec, Body, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
+    AssistantSpec, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
 };
 use crate::trace::Event;
 use crate::transcript::{Block, Message, ResultText, TextSizes};
@@ -259,11 +259,7 @@ impl Feed<'_> {
                 let (content, known) = match self.rendered.as_deref_mut() {
                     // A generated body's sizes come from its shape; literal text is measured
                     // by the estimate as it enters the history.
-                    None => {
-                        let text = r.body.text(&mut self.renderer);
-                        let known = (!matches!(r.body, Body::Text(_))).then(|| r.body.sizes(&text));
-                        (text, known)
-                    }
+                    None => (r.body.text(&mut self.renderer), r.body.shape_sizes()),
                     Some(cache) => {
                         let renderer = &mut cache.renderer;
                         let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {

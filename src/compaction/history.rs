@@ -542,6 +542,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transcript::estimate_chars;
 
     /// One estimator of each kind of count.
     const ESTIMATORS: [Estimator; 4] = [
@@ -550,7 +551,6 @@ mod tests {
         Estimator::ClaudeTokens,
         Estimator::ClineTokens,
     ];
-    use crate::transcript::estimate_chars;
 
     #[test]
     fn into_context_sends_what_context_sends() {

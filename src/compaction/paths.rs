@@ -34,6 +34,11 @@ pub(crate) fn resolve_lexical(path: &str) -> String {
     lexical(path).into_owned()
 }
 
+/// Whether a path component is a name: not empty, `.` or `..`.
+fn is_name(part: &[u8]) -> bool {
+    !matches!(part, b"" | b"." | b"..")
+}
+
 /// Whether `path` is resolved already: `/` then components none of which is empty, `.` or `..`
 /// (most paths are). Slashes are found eight bytes at a time (a word with no `/` byte is
 /// skipped whole): splitting into components byte by byte was 4-7% of Monte Carlo, whose spill
@@ -46,7 +51,6 @@ fn is_resolved(path: &str) -> bool {
     if bytes.first() != Some(&b'/') {
         return false;
     }
-    let name = |part: &[u8]| !matches!(part, b"" | b"." | b"..");
     let (mut start, mut at) = (1, 1);
     while at < bytes.len() {
         if let Some(word) = bytes
@@ -66,13 +70,13 @@ fn is_resolved(path: &str) -> bool {
             at += 1;
             continue;
         }
-        if !name(&bytes[start..at]) {
+        if !is_name(&bytes[start..at]) {
             return false;
         }
         at += 1;
         start = at;
     }
-    name(&bytes[start..])
+    is_name(&bytes[start..])
 }
 
 /// [`resolve_lexical`], borrowing a path that is resolved already.
@@ -128,7 +132,7 @@ pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
     let name_below = |root: &R| {
         path.strip_prefix(root.as_ref())
             .and_then(|rest| rest.strip_prefix('/'))
-            .is_some_and(|name| !matches!(name, "" | "." | "..") && !name.contains('/'))
+            .is_some_and(|name| is_name(name.as_bytes()) && !name.contains('/'))
     };
     if roots.iter().any(name_below) {
         return true;
@@ -145,29 +149,32 @@ pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// Every string of at most `longest` characters from `alphabet`, the empty one included.
+    fn every_path(alphabet: &[char], longest: usize) -> Vec<String> {
+        let (mut all, mut last) = (vec![String::new()], vec![String::new()]);
+        for _ in 0..longest {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
     /// The word scan agrees with the definition (split into components, none empty, `.` or
-    /// `..`) on every path of up to eight bytes over `/`, `.` and `a`.
+    /// `..`) on every path of up to eight bytes over `/`, `.` and `a`, the empty one included.
     #[test]
     fn resolved_paths_are_those_whose_components_are_all_names() {
         fn by_parts(path: &str) -> bool {
             path.strip_prefix('/')
                 .is_some_and(|rest| rest.split('/').all(|part| !matches!(part, "" | "." | "..")))
         }
-        let mut paths = vec![String::new()];
-        let mut checked = 0;
-        for _ in 0..8 {
-            let mut longer = Vec::new();
-            for path in &paths {
-                for c in ['/', '.', 'a'] {
-                    let path = format!("{path}{c}");
-                    assert_eq!(is_resolved(&path), by_parts(&path), "{path}");
-                    checked += 1;
-                    longer.push(path);
-                }
-            }
-            paths = longer;
+        let paths = every_path(&['/', '.', 'a'], 8);
+        assert_eq!(paths.len(), 9841);
+        for path in &paths {
+            assert_eq!(is_resolved(path), by_parts(path), "{path}");
         }
-        assert_eq!(checked, 9840);
         // Longer paths, so that words are skipped whole and slashes fall at every offset.
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         for _ in 0..20_000 {
@@ -206,14 +213,7 @@ mod tests {
                 })
         }
         let roots = ["/r", "/r/.s"];
-        let (mut suffixes, mut last) = (vec![String::new()], vec![String::new()]);
-        for _ in 0..6 {
-            last = last
-                .iter()
-                .flat_map(|s| ['/', '.', 'a', '\0'].map(|c| format!("{s}{c}")))
-                .collect();
-            suffixes.extend(last.iter().cloned());
-        }
+        let suffixes = every_path(&['/', '.', 'a', '\0'], 6);
         assert_eq!(suffixes.len(), 5461);
         let mut inside = 0;
         for start in ["/", "/r", "/r/.s", "/q"] {
@@ -270,15 +270,7 @@ mod tests {
                 (false, false) => parts.join("/"),
             }
         }
-        let (mut all, mut last) = (vec![String::new()], vec![String::new()]);
-        for _ in 0..7 {
-            last = last
-                .iter()
-                .flat_map(|s| ['/', '.', 'a'].map(|c| format!("{s}{c}")))
-                .collect();
-            all.extend(last.iter().cloned());
-        }
-        for path in &all {
+        for path in &every_path(&['/', '.', 'a'], 7) {
             assert_eq!(normal(path), by_parts(path), "{path:?}");
             assert_eq!(matches!(normal(path), Cow::Borrowed(_)), is_resolved(path));
         }

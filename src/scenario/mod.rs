@@ -74,11 +74,18 @@ impl Body {
     /// The sizes of [`Self::render`]'s text (`rendered`) for every estimate, read from the text
     /// only when it is literal: a run of `x` or lines of them are counted from their shape.
     pub(crate) fn sizes(&self, rendered: &str) -> crate::transcript::TextSizes {
+        self.shape_sizes()
+            .unwrap_or_else(|| crate::transcript::TextSizes::of(rendered))
+    }
+
+    /// The sizes of a generated body's text, counted from its shape without the text; `None`
+    /// for literal text.
+    pub(crate) fn shape_sizes(&self) -> Option<crate::transcript::TextSizes> {
         use crate::transcript::TextSizes;
         match self {
-            Body::Text(_) => TextSizes::of(rendered),
-            Body::Chars(n) => TextSizes::of_plain_lines(1, *n),
-            Body::Lines { lines, width } => TextSizes::of_plain_lines(*lines, *width),
+            Body::Text(_) => None,
+            Body::Chars(n) => Some(TextSizes::of_plain_lines(1, *n)),
+            Body::Lines { lines, width } => Some(TextSizes::of_plain_lines(*lines, *width)),
         }
     }
 }

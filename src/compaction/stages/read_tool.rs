@@ -52,7 +52,7 @@ pub(super) fn absolute(path: String) -> String {
 pub(crate) fn numbered(content: &str) -> String {
     use std::fmt::Write;
     let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
-    // Each line gains its number and a tab: at most 20 digits, one buffer for the whole text.
+    // Each line gains its number and a tab; room for seven digits a line, one buffer in all.
     let mut out = String::with_capacity(content.len() + lines * 8);
     for (i, line) in content.split('\n').enumerate() {
         if i > 0 {
