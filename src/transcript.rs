@@ -697,7 +697,7 @@ pub(crate) fn rough_units_by(units: usize, per: usize) -> usize {
 }
 
 /// `JSON.stringify(value)`: no spaces, non-ASCII kept.
-pub fn js_stringify(value: &Value) -> String {
+pub fn js_stringify<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("a JSON value serialises")
 }
 

@@ -73,7 +73,7 @@ fn check(text: &str) {
     }
     let units: usize = text.chars().map(char::len_utf16).sum();
     assert_eq!(utf16_len(text), units, "utf16 {text:?}");
-    let built = crate::transcript::js_stringify(&text.into());
+    let built = crate::transcript::js_stringify(&serde_json::Value::from(text));
     assert_eq!(js_str_units(text), utf16_len(&built), "js {text:?}");
 }
 

@@ -39,30 +39,33 @@ fn collect_paths(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::String(text) if !text.trim().is_empty() => out.push(text.clone()),
         Value::Array(items) => items.iter().for_each(|item| collect_paths(item, out)),
-        Value::Object(record) => {
-            for key in [
-                "path",
-                "file_path",
-                "target_file",
-                "new_file_path",
-                "old_file_path",
-            ] {
-                if let Some(v) = record.get(key) {
-                    collect_paths(v, out);
-                }
-            }
-            if let Some(Value::Array(files)) = record.get("files") {
-                for file in files.iter().filter(|f| f.is_object()) {
-                    if let Some(path) = file.get("path") {
-                        collect_paths(path, out);
-                    }
-                }
-            }
-            if let Some(paths @ Value::Array(_)) = record.get("file_paths") {
-                collect_paths(paths, out);
+        Value::Object(record) => collect_record_paths(record, out),
+        _ => {}
+    }
+}
+
+/// [`collect_paths`] of an object (a tool call's input).
+fn collect_record_paths(record: &Map<String, Value>, out: &mut Vec<String>) {
+    for key in [
+        "path",
+        "file_path",
+        "target_file",
+        "new_file_path",
+        "old_file_path",
+    ] {
+        if let Some(v) = record.get(key) {
+            collect_paths(v, out);
+        }
+    }
+    if let Some(Value::Array(files)) = record.get("files") {
+        for file in files.iter().filter(|f| f.is_object()) {
+            if let Some(path) = file.get("path") {
+                collect_paths(path, out);
             }
         }
-        _ => {}
+    }
+    if let Some(paths @ Value::Array(_)) = record.get("file_paths") {
+        collect_paths(paths, out);
     }
 }
 
@@ -164,7 +167,7 @@ pub(crate) fn summarize(messages: &[Message]) -> Activity {
                         }
                         _ => {
                             let mut paths = Vec::new();
-                            collect_paths(&Value::Object((**input).clone()), &mut paths);
+                            collect_record_paths(input, &mut paths);
                             paths
                                 .iter()
                                 .for_each(|p| push_unique(&mut activity.read, p));
@@ -172,7 +175,7 @@ pub(crate) fn summarize(messages: &[Message]) -> Activity {
                     },
                     "editor" | "apply_patch" => {
                         let mut paths = Vec::new();
-                        collect_paths(&Value::Object((**input).clone()), &mut paths);
+                        collect_record_paths(input, &mut paths);
                         if let Some(path) = paths.into_iter().next() {
                             // A JavaScript Map keeps a key's first position when it is set again.
                             match editors.iter_mut().find(|(e, _)| e == id) {

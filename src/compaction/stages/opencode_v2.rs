@@ -71,7 +71,7 @@ fn serialize(messages: &[Message], index: usize, max: usize) -> (String, bool) {
         match block {
             Block::Text { text } => lines.push(format!("[Assistant]: {text}")),
             Block::ToolUse { id, name, input } => {
-                let input = js_stringify(&serde_json::Value::Object((**input).clone()));
+                let input = js_stringify(&**input);
                 lines.push(format!("[Assistant tool call]: {name}({input})"));
                 let result = next
                     .into_iter()
