@@ -24,6 +24,7 @@ pub mod python;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod result_text;
 pub mod scenario;
 pub mod search;
 pub mod trace;

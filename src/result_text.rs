@@ -1,0 +1,146 @@
+//! The text of a tool result as a replay holds it: one immutable buffer shared by every copy of
+//! the result (issue 13). A leaf; [`crate::transcript`] re-exports it.
+
+use serde::Serialize;
+
+/// The text of a tool result, shared by its copies: the Monte Carlo cells of one session replay
+/// the same rendered results, and a spill file, a session log or readFileState holding a result
+/// verbatim holds the same text (issue 13: a copy per cell was 6% of Monte Carlo's time).
+/// Immutable; a stage that changes a result gives the history a new text.
+///
+/// The text is a prefix of a shared buffer: the whole `String` it was built as (moved behind the
+/// pointer, not copied), or the first `len` bytes of a buffer that generated results of one
+/// shape share ([`crate::scenario::Renderer`]): a generated result costs no bytes of its own
+/// (issue 13, item 4). Equality, order and hash are the text's.
+#[derive(Clone, Default)]
+pub struct ResultText {
+    buffer: std::sync::Arc<String>,
+    len: usize,
+}
+
+impl ResultText {
+    pub fn as_str(&self) -> &str {
+        &self.buffer[..self.len]
+    }
+
+    /// The first `len` bytes of `buffer`, shared; `None` if `len` is past its end or not on a
+    /// char boundary.
+    pub(crate) fn prefix(buffer: &std::sync::Arc<String>, len: usize) -> Option<ResultText> {
+        buffer.is_char_boundary(len).then(|| ResultText {
+            buffer: std::sync::Arc::clone(buffer),
+            len,
+        })
+    }
+}
+
+impl PartialEq for ResultText {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for ResultText {}
+
+impl PartialOrd for ResultText {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ResultText {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for ResultText {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl std::ops::Deref for ResultText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for ResultText {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for ResultText {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for ResultText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for ResultText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<String> for ResultText {
+    fn from(text: String) -> Self {
+        ResultText {
+            len: text.len(),
+            buffer: std::sync::Arc::new(text),
+        }
+    }
+}
+
+impl From<&str> for ResultText {
+    fn from(text: &str) -> Self {
+        ResultText::from(text.to_owned())
+    }
+}
+
+impl From<&String> for ResultText {
+    fn from(text: &String) -> Self {
+        ResultText::from(text.clone())
+    }
+}
+
+impl From<ResultText> for String {
+    fn from(text: ResultText) -> Self {
+        if text.len == text.buffer.len() {
+            std::sync::Arc::unwrap_or_clone(text.buffer)
+        } else {
+            text.as_str().to_owned()
+        }
+    }
+}
+
+impl PartialEq<str> for ResultText {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ResultText {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for ResultText {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Serialize for ResultText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
