@@ -31,7 +31,8 @@ impl Role {
 
 /// A tool call's input, shared by the copies of its message: each replay of a scenario (and
 /// each Monte Carlo cell) appends the same calls, and an input is never changed once made. Its
-/// `JSON.stringify` length, which Claude Code's and Cline's estimates count, is counted once.
+/// `JSON.stringify` length, which Claude Code's and Cline's estimates count, and its JSON with
+/// keys sorted, which identifies a repeated call, are each computed once.
 #[derive(Clone, Default)]
 pub struct Input(std::sync::Arc<InputData>);
 
@@ -39,12 +40,23 @@ pub struct Input(std::sync::Arc<InputData>);
 struct InputData {
     map: Map<String, Value>,
     js_len: std::sync::OnceLock<usize>,
+    sorted: std::sync::OnceLock<String>,
 }
 
 impl Input {
     /// `JSON.stringify(input).length` in UTF-16 units.
     pub fn js_len(&self) -> usize {
         *self.0.js_len.get_or_init(|| js_stringify_len(&self.0.map))
+    }
+
+    /// The input as compact JSON with object keys sorted at every depth: two calls with the
+    /// same name and this text are the same call.
+    pub fn sorted_json(&self) -> &str {
+        self.0.sorted.get_or_init(|| {
+            let text =
+                serde_json::to_vec(&SortedMap(&self.0.map)).expect("a JSON value serialises");
+            String::from_utf8(text).expect("serde_json writes UTF-8")
+        })
     }
 }
 
@@ -60,6 +72,7 @@ impl From<Map<String, Value>> for Input {
         Input(std::sync::Arc::new(InputData {
             map,
             js_len: std::sync::OnceLock::new(),
+            sorted: std::sync::OnceLock::new(),
         }))
     }
 }
@@ -73,6 +86,42 @@ impl PartialEq for Input {
 impl std::fmt::Debug for Input {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.map.fmt(f)
+    }
+}
+
+/// A JSON object serialised with its keys sorted, at every depth (without copying it).
+struct SortedMap<'a>(&'a Map<String, Value>);
+
+impl Serialize for SortedMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut entries: Vec<(&String, &Value)> = self.0.iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let mut map = serializer.serialize_map(Some(entries.len()))?;
+        for (key, value) in entries {
+            map.serialize_entry(key, &Sorted(value))?;
+        }
+        map.end()
+    }
+}
+
+/// A JSON value whose objects serialise with their keys sorted.
+struct Sorted<'a>(&'a Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        match self.0 {
+            Value::Object(map) => SortedMap(map).serialize(serializer),
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Sorted(item))?;
+                }
+                seq.end()
+            }
+            other => other.serialize(serializer),
+        }
     }
 }
 

@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::compaction::history::History;
 use crate::compaction::holds::Holds;
@@ -19,11 +18,12 @@ use crate::compaction::read_files::ReadFiles;
 use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
+use crate::hash::FastMap;
 use crate::python::json::char_len;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
 use crate::trace::Event;
-use crate::transcript::{Block, Message, ResultText, Role, TextSizes};
+use crate::transcript::{Block, Input, Message, ResultText, Role, TextSizes};
 
 /// What the lab knows about one tool result over the whole run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub(crate) struct IncomingResult {
 #[derive(Debug, Default)]
 pub(crate) struct Ledger {
     /// Every result of the run by tool_use_id.
-    pub(crate) results: BTreeMap<String, ResultRecord>,
+    pub(crate) results: FastMap<String, ResultRecord>,
     /// Result ids in order of arrival.
     pub(crate) arrivals: Vec<String>,
     /// Results that arrived since the last assistant message (what the unseen guard protects).
@@ -94,7 +94,7 @@ pub(crate) struct Ledger {
     pub(crate) read_files: ReadFiles,
     /// Every tool call by [`call_key`] (name and input): what `reread_after_clear` compares a
     /// new call with.
-    calls: BTreeMap<String, SameCalls>,
+    calls: FastMap<String, SameCalls>,
     /// How many results came with an id an earlier result had (its record, tool name included,
     /// is the newer one's): what a stage read of the records by id still holds while it is the
     /// same.
@@ -103,46 +103,14 @@ pub(crate) struct Ledger {
 
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
 /// sorted (two calls are the same call when both are equal).
-pub(crate) fn call_key(name: &str, input: &Map<String, Value>) -> String {
-    let mut key = format!("{name}\u{0}").into_bytes();
-    serde_json::to_writer(&mut key, &SortedMap(input)).expect("a JSON value serialises");
-    String::from_utf8(key).expect("serde_json writes UTF-8")
-}
-
-/// A JSON object serialised with its keys sorted, at every depth (without copying it).
-struct SortedMap<'a>(&'a Map<String, Value>);
-
-impl Serialize for SortedMap<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut entries: Vec<(&String, &Value)> = self.0.iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(b.0));
-        let mut map = serializer.serialize_map(Some(entries.len()))?;
-        for (key, value) in entries {
-            map.serialize_entry(key, &Sorted(value))?;
-        }
-        map.end()
-    }
-}
-
-/// A JSON value whose objects serialise with their keys sorted.
-struct Sorted<'a>(&'a Value);
-
-impl Serialize for Sorted<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        match self.0 {
-            Value::Object(map) => SortedMap(map).serialize(serializer),
-            Value::Array(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(&Sorted(item))?;
-                }
-                seq.end()
-            }
-            other => other.serialize(serializer),
-        }
-    }
+/// The sorted input is the input's own, computed once for every replay that appends it.
+pub(crate) fn call_key(name: &str, input: &Input) -> String {
+    let sorted = input.sorted_json();
+    let mut key = String::with_capacity(name.len() + 1 + sorted.len());
+    key.push_str(name);
+    key.push('\u{0}');
+    key.push_str(sorted);
+    key
 }
 
 impl Ledger {
@@ -561,7 +529,7 @@ impl World {
 /// holds part of the ledger mutably.
 fn in_context(
     history: &History,
-    results: &BTreeMap<String, ResultRecord>,
+    results: &FastMap<String, ResultRecord>,
     id: &str,
 ) -> Option<bool> {
     history
@@ -644,16 +612,19 @@ mod tests {
     #[test]
     fn call_keys_sort_object_keys_at_every_depth() {
         // Parsed as a scenario's input is: the number keeps its text.
-        let input: Map<String, Value> = serde_json::from_str(
+        let input: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
             r#"{"z": [{"b": 1, "a": "é\n"}, 2.50, null], "a": {"y": true, "x": {"d": [], "c": "q"}}}"#,
         )
         .unwrap();
-        assert_eq!(
-            call_key("Read", &input),
-            "Read\u{0}{\"a\":{\"x\":{\"c\":\"q\",\"d\":[]},\"y\":true},\
-             \"z\":[{\"a\":\"é\\n\",\"b\":1},2.50,null]}"
-        );
-        assert_eq!(call_key("Bash", &Map::new()), "Bash\u{0}{}");
+        let input = Input::from(input);
+        let sorted = "{\"a\":{\"x\":{\"c\":\"q\",\"d\":[]},\"y\":true},\
+                      \"z\":[{\"a\":\"é\\n\",\"b\":1},2.50,null]}";
+        assert_eq!(call_key("Read", &input), format!("Read\u{0}{sorted}"));
+        // The sorted text is the input's own: a copy of the input (a later replay's) reads it
+        // from the same place, and another name makes another key.
+        assert_eq!(call_key("Grep", &input.clone()), format!("Grep\u{0}{sorted}"));
+        assert!(std::ptr::eq(input.sorted_json(), input.clone().sorted_json()));
+        assert_eq!(call_key("Bash", &Input::default()), "Bash\u{0}{}");
     }
     use crate::compaction::profile::COURSE_MAIN;
 
@@ -674,7 +645,7 @@ mod tests {
     }
 
     fn read(world: &mut World, id: &str, input: serde_json::Value) {
-        let Value::Object(input) = input else {
+        let serde_json::Value::Object(input) = input else {
             panic!("an object")
         };
         world.push(Message::blocks(
