@@ -326,6 +326,10 @@ impl World {
     pub(crate) fn push_results(&mut self, results: Vec<IncomingResult>) {
         let mut blocks = Vec::with_capacity(results.len());
         let mut known = Vec::with_capacity(results.len());
+        // A batch that mixes measured results with literal text (a generated session's edit
+        // confirmations beside its outputs) measures the literal ones on their own rather than
+        // the whole message again, measured results included.
+        let mixed = results.iter().any(|r| r.known.is_some());
         for IncomingResult {
             id,
             tool,
@@ -333,6 +337,7 @@ impl World {
             known: sizes,
         } in results
         {
+            let sizes = sizes.or_else(|| mixed.then(|| TextSizes::of(&content)));
             let chars = sizes.map_or_else(|| char_len(&content), |s| s.chars);
             known.push(sizes);
             if tool == "Read" {
@@ -622,8 +627,14 @@ mod tests {
         assert_eq!(call_key("Read", &input), format!("Read\u{0}{sorted}"));
         // The sorted text is the input's own: a copy of the input (a later replay's) reads it
         // from the same place, and another name makes another key.
-        assert_eq!(call_key("Grep", &input.clone()), format!("Grep\u{0}{sorted}"));
-        assert!(std::ptr::eq(input.sorted_json(), input.clone().sorted_json()));
+        assert_eq!(
+            call_key("Grep", &input.clone()),
+            format!("Grep\u{0}{sorted}")
+        );
+        assert!(std::ptr::eq(
+            input.sorted_json(),
+            input.clone().sorted_json()
+        ));
         assert_eq!(call_key("Bash", &Input::default()), "Bash\u{0}{}");
     }
     use crate::compaction::profile::COURSE_MAIN;

@@ -173,11 +173,14 @@ pub(crate) fn js_string(text: &str) -> String {
 /// Length of `json.dumps(text)` (`ensure_ascii=True`): as [`json_str_chars`], plus six for every
 /// character outside printable ASCII (U+007F included) and twelve above U+FFFF.
 pub fn json_ascii_str_chars(text: &str) -> usize {
-    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
-    2 + count_runs(text, plain, |c| match c {
-        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-        ' '..='~' => 1,
-        c if (c as u32) > 0xffff => 12,
+    // A character's cost sits on its first byte: a lead byte of two or three bytes is one
+    // `\uXXXX` escape, of four a surrogate pair of two.
+    2 + weigh::<16>(text.as_bytes(), |b| match b {
+        b'"' | b'\\' => 2,
+        b' '..=b'~' => 1,
+        0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 2,
+        0x80..=0xbf => 0,
+        0xf0..=0xff => 12,
         _ => 6,
     })
 }
@@ -185,24 +188,55 @@ pub fn json_ascii_str_chars(text: &str) -> usize {
 /// Length of `json.dumps(text, ensure_ascii=False)`: the quotes plus every character, with two
 /// for `"`, `\`, `\b`, `\f`, `\n`, `\r`, `\t` and six (`\u00XX`) for the other C0 controls.
 pub fn json_str_chars(text: &str) -> usize {
-    let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
-    2 + count_runs(text, plain, |c| match c {
-        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-        c if (c as u32) < 0x20 => 6,
-        _ => 1,
-    })
+    2 + weigh::<32>(text.as_bytes(), |b| char_start(b) + escape_extra(b))
 }
 
 /// `JSON.stringify(text).length`: the quotes, `\"`, `\\` and the short escapes of `\b \t \n
 /// \f \r` two units, the other C0 controls six (`\u00XX`), any other character its UTF-16
 /// length (a string of Rust holds no lone surrogate to escape).
 pub fn js_str_units(text: &str) -> usize {
-    let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
-    2 + count_runs(text, plain, |c| match c {
-        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-        c if (c as u32) < 0x20 => 6,
-        c => c.len_utf16(),
+    // A four-byte character is two UTF-16 units: its lead byte counts both.
+    2 + weigh::<32>(text.as_bytes(), |b| {
+        char_start(b) + u8::from(b >= 0xf0) + escape_extra(b)
     })
+}
+
+/// 1 for the first byte of a UTF-8 character, 0 for a continuation byte.
+#[inline]
+fn char_start(b: u8) -> u8 {
+    u8::from(b & 0xc0 != 0x80)
+}
+
+/// What `json.dumps` and `JSON.stringify` add to a byte's character: one for `"`, `\` and the
+/// short escapes (`\b \t \n \f \r`), five for the other C0 controls (`\u00XX`).
+#[inline]
+fn escape_extra(b: u8) -> u8 {
+    let short = matches!(b, b'"' | b'\\' | 0x08 | 0x09 | 0x0a | 0x0c | 0x0d);
+    u8::from(short) + 5 * u8::from(b < 0x20 && !short)
+}
+
+/// The sum of `weight` over `bytes`, each byte's weight at most `255 / N`: `N` bytes at a
+/// time summed in one byte each, which vectorises, so a string costs about a memory scan
+/// however many characters need escaping (issue 13: the run-by-run count paid a call and a
+/// decode at every escape, and a file's text has one at every line).
+#[inline]
+fn weigh<const N: usize>(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
+    let weigh_chunk = |chunk: &[u8]| {
+        usize::from(
+            chunk
+                .iter()
+                .fold(0u8, |sum, &b| sum.wrapping_add(weight(b))),
+        )
+    };
+    let chunks = bytes.chunks_exact(N);
+    let rest = chunks.remainder();
+    let total: usize = chunks.map(weigh_chunk).sum();
+    // The rest is weighed as one more chunk padded with spaces, which weigh one each in
+    // every count, so that a short string (an id, a key, a name) costs one chunk's test too.
+    let mut padded = [b' '; N];
+    padded[..rest.len()].copy_from_slice(rest);
+    let padding = N - rest.len();
+    total + weigh_chunk(&padded) - padding
 }
 
 /// The summed cost of the characters of `text`, where every byte `plain` accepts is an ASCII
@@ -234,16 +268,25 @@ fn count_runs(
 /// Length of the leading run of bytes `plain` accepts.
 #[inline]
 fn plain_run(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
-    const CHUNK: usize = 32;
+    // `fold` with `&` rather than `all`: no early exit, so a chunk's test vectorises. Long
+    // strings go 32 bytes at a time; the rest, and short strings (ids, keys, names, most of
+    // the strings of a message), 8 at a time, then byte by byte.
+    let run = plain_chunks::<32>(bytes, plain);
+    let run = run + plain_chunks::<8>(&bytes[run..], plain);
+    run + bytes[run..].iter().take_while(|&&b| plain(b)).count()
+}
+
+/// Length of the leading run of whole `N`-byte chunks that `plain` accepts throughout.
+#[inline]
+fn plain_chunks<const N: usize>(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
     let mut run = 0;
-    for chunk in bytes.chunks_exact(CHUNK) {
-        // `fold` with `&` rather than `all`: no early exit, so the chunk test vectorises.
+    for chunk in bytes.chunks_exact(N) {
         if !chunk.iter().fold(true, |ok, &b| ok & plain(b)) {
             break;
         }
-        run += CHUNK;
+        run += N;
     }
-    run + bytes[run..].iter().take_while(|&&b| plain(b)).count()
+    run
 }
 
 /// CPython 3.11's `str.isprintable` for one character.
@@ -541,6 +584,74 @@ mod tests {
         assert_eq!(out, r#""a\u00e9\u007f\ud83d\ude00\n\u0001""#);
         assert_eq!(Dialect::JsonAscii.str_chars(text), out.chars().count());
         assert_eq!(out.chars().count(), 35);
+    }
+
+    /// The three byte-weighted counts against the text each writer produces (serde_json's
+    /// escapes are `json.dumps(ensure_ascii=False)`'s and `JSON.stringify`'s): every string of
+    /// up to three characters over an alphabet of each class of character (8000), and longer
+    /// mixes that cross the 16- and 32-byte chunks at every offset.
+    #[test]
+    fn weighted_counts_are_the_written_lengths() {
+        let alphabet = [
+            'a',
+            ' ',
+            '~',
+            '"',
+            '\\',
+            '\n',
+            '\r',
+            '\t',
+            '\u{8}',
+            '\u{c}',
+            '\u{0}',
+            '\u{1f}',
+            '\u{7f}',
+            '\u{80}',
+            'é',
+            '中',
+            '\u{2028}',
+            '\u{ffff}',
+            '😀',
+            '\u{10ffff}',
+        ];
+        let check = |text: &str| {
+            let json = serde_json::to_string(text).expect("a string serialises");
+            assert_eq!(json_str_chars(text), json.chars().count(), "{text:?}");
+            assert_eq!(js_str_units(text), json.encode_utf16().count(), "{text:?}");
+            let mut ascii = String::new();
+            Dialect::JsonAscii.write_str(&mut ascii, text);
+            assert_eq!(
+                json_ascii_str_chars(text),
+                ascii.chars().count(),
+                "{text:?}"
+            );
+        };
+        let mut checked = 0;
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    check(&String::from_iter([a, b, c]));
+                    checked += 1;
+                }
+            }
+        }
+        check("");
+        let mut state: u64 = 13;
+        for len in 0..200 {
+            let text: String = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    // Mostly plain text, as results are.
+                    let pick = (state >> 33) as usize % (alphabet.len() * 4);
+                    alphabet.get(pick).copied().unwrap_or('x')
+                })
+                .collect();
+            check(&text);
+            checked += 1;
+        }
+        assert_eq!(checked, 8200);
     }
 
     // Expected values below were computed with CPython 3.11:
