@@ -12,10 +12,18 @@ use serde::Serialize;
 /// pointer, not copied), or the first `len` bytes of a buffer that generated results of one
 /// shape share ([`crate::scenario::Renderer`]): a generated result costs no bytes of its own
 /// (issue 13, item 4). Equality, order and hash are the text's.
+///
+/// A text knows its length in characters, counted once when it is made (a generated one's is
+/// its length), so that the stages that weigh a result in characters (budget, micro, cuts, the
+/// spill store) do not read it again; and a generated text knows it holds only `x` and
+/// newlines, so that a search for a marker with any other character is answered without
+/// reading it.
 #[derive(Clone, Default)]
 pub struct ResultText {
     buffer: std::sync::Arc<String>,
     len: usize,
+    chars: usize,
+    only_x: bool,
 }
 
 impl ResultText {
@@ -23,12 +31,30 @@ impl ResultText {
         &self.buffer[..self.len]
     }
 
-    /// The first `len` bytes of `buffer`, shared; `None` if `len` is past its end or not on a
-    /// char boundary.
-    pub(crate) fn prefix(buffer: &std::sync::Arc<String>, len: usize) -> Option<ResultText> {
-        buffer.is_char_boundary(len).then(|| ResultText {
+    /// The number of characters (`len(text)` in Python).
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
+    /// Whether the text may hold `pattern`: false only when it certainly does not (a generated
+    /// text and a pattern with a character other than `x` or a newline); else a search.
+    pub fn contains(&self, pattern: &str) -> bool {
+        if self.only_x && pattern.bytes().any(|b| b != b'x' && b != b'\n') {
+            return false;
+        }
+        self.as_str().contains(pattern)
+    }
+
+    /// The first `len` bytes of a buffer of generated text, shared: the buffer holds only `x`
+    /// and newlines, so its characters are its bytes and nothing is read. `None` if `len` is
+    /// past the end.
+    pub(crate) fn generated(buffer: &std::sync::Arc<String>, len: usize) -> Option<ResultText> {
+        debug_assert!(buffer.bytes().all(|b| b == b'x' || b == b'\n'));
+        (len <= buffer.len()).then(|| ResultText {
             buffer: std::sync::Arc::clone(buffer),
             len,
+            chars: len,
+            only_x: true,
         })
     }
 }
@@ -94,6 +120,8 @@ impl From<String> for ResultText {
     fn from(text: String) -> Self {
         ResultText {
             len: text.len(),
+            chars: text.chars().count(),
+            only_x: false,
             buffer: std::sync::Arc::new(text),
         }
     }

@@ -515,6 +515,23 @@ impl History {
         out
     }
 
+    /// The block index and characters ([`ResultText::chars`]) of each tool_result block of one
+    /// message, in order: a stage that weighs the newest batch reads neither the rest of the
+    /// history nor the texts.
+    pub(crate) fn result_chars_in(&self, message: usize) -> Vec<(usize, usize)> {
+        let message = &self.messages[message];
+        if message.role != Role::User {
+            return Vec::new();
+        }
+        let blocks = message.block_list().iter().enumerate();
+        blocks
+            .filter_map(|(bi, block)| match block {
+                Block::ToolResult { content, .. } => Some((bi, content.chars())),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// `(tool_use_id, content)` of the tool_result block at a position.
     pub(crate) fn result_at(&self, message: usize, block: usize) -> (&str, &str) {
         match &self.messages[message].block_list()[block] {
@@ -523,6 +540,15 @@ impl History {
                 content,
             } => (tool_use_id, content),
             _ => unreachable!("result_at on a block that is not a tool_result"),
+        }
+    }
+
+    /// The characters of the result at `(message, block)`, known without reading its text
+    /// ([`ResultText::chars`]).
+    pub(crate) fn result_chars(&self, message: usize, block: usize) -> usize {
+        match &self.messages[message].block_list()[block] {
+            Block::ToolResult { content, .. } => content.chars(),
+            _ => unreachable!("result_chars on a block that is not a tool_result"),
         }
     }
 

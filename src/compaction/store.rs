@@ -165,7 +165,7 @@ impl Store for MemoryStore {
         };
         let spilled = self.spill.iter().map(|(path, content)| SpillFile {
             path: path.clone(),
-            chars: crate::python::json::char_len(content),
+            chars: content.chars(),
         });
         let archived = self.transcripts.iter().map(|(path, chars)| SpillFile {
             path: path.clone(),

@@ -420,7 +420,7 @@ impl World {
         self.record(
             Event::new(stage, "replace")
                 .id(id)
-                .sizes(char_len(&old), after)
+                .sizes(old.chars(), after)
                 .reason(reason),
         );
     }
@@ -465,7 +465,7 @@ impl World {
 
     /// The path a result's content points to, as this run's profile recognises pointers
     /// ([`pointer::recognised_pointer`]).
-    pub(crate) fn recognised_pointer(&self, content: &str) -> Option<String> {
+    pub(crate) fn recognised_pointer(&self, content: &ResultText) -> Option<String> {
         pointer::recognised_pointer(&self.profile, self.store.as_ref(), &self.spill_dir, content)
     }
 

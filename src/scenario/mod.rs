@@ -117,7 +117,7 @@ impl Renderer {
             };
             *buffer = Arc::new(body.render());
         }
-        ResultText::prefix(buffer, len)
+        ResultText::generated(buffer, len)
     }
 }
 
@@ -433,12 +433,30 @@ mod tests {
         assert_eq!(renderer.buffers[&Some(3)].0, 7);
     }
 
+    /// A generated text knows its characters and that it holds only `x` and newlines, as a
+    /// text made from a string counts them; a prefix past its buffer is refused.
     #[test]
-    fn a_prefix_must_end_on_a_char_boundary_within_the_buffer() {
-        let buffer = std::sync::Arc::new("aé".to_owned());
-        assert_eq!(ResultText::prefix(&buffer, 1).as_deref(), Some("a"));
-        assert_eq!(ResultText::prefix(&buffer, 2), None);
-        assert_eq!(ResultText::prefix(&buffer, 3).as_deref(), Some("aé"));
-        assert_eq!(ResultText::prefix(&buffer, 4), None);
+    fn texts_know_their_characters_and_what_they_cannot_hold() {
+        let mut renderer = Renderer::default();
+        for body in [
+            Body::Chars(0),
+            Body::Chars(7),
+            Body::Lines { lines: 3, width: 4 },
+            Body::Text("a\nb é 😀 Full output: /x".into()),
+        ] {
+            let text = body.text(&mut renderer);
+            let made = ResultText::from(body.render());
+            assert_eq!(text.chars(), body.render().chars().count(), "{body:?}");
+            assert_eq!(made.chars(), text.chars(), "{body:?}");
+            for pattern in ["", "x", "xx\nx", "\n", "Full output: ", "é", "y"] {
+                let expected = body.render().contains(pattern);
+                assert_eq!(text.contains(pattern), expected, "{body:?} {pattern:?}");
+                assert_eq!(made.contains(pattern), expected, "{body:?} {pattern:?}");
+            }
+        }
+        assert_eq!(ResultText::from("中文abc".to_owned()).chars(), 5);
+        let buffer = std::sync::Arc::new("xxx".to_owned());
+        assert_eq!(ResultText::generated(&buffer, 3).as_deref(), Some("xxx"));
+        assert_eq!(ResultText::generated(&buffer, 4), None);
     }
 }

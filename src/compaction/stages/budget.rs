@@ -9,7 +9,6 @@
 use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::python::json::char_len;
 use crate::trace::Event;
 use crate::transcript::{Content, Role};
 
@@ -21,13 +20,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         return Ok(());
     }
     let message = world.history.len() - 1;
-    let mut batch: Vec<(usize, usize)> = world
-        .history
-        .result_positions()
-        .into_iter()
-        .filter(|(mi, _)| *mi == message)
-        .map(|(mi, bi)| (bi, char_len(world.history.result_at(mi, bi).1)))
-        .collect();
+    let mut batch = world.history.result_chars_in(message);
     let budget = world.profile.constants.batch_budget;
     let large = world.profile.constants.large;
     let mut total: usize = batch.iter().map(|(_, len)| len).sum();
@@ -71,10 +64,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         persisted.push(id);
         total = world
             .history
-            .messages()
-            .last()
-            .map(|m| m.tool_results().map(|(_, c)| char_len(c)).sum())
-            .unwrap_or(0);
+            .result_chars_in(message)
+            .iter()
+            .map(|(_, chars)| chars)
+            .sum();
     }
     Ok(())
 }

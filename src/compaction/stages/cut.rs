@@ -4,7 +4,6 @@
 
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
-use crate::python::json::char_len;
 use crate::trace::Event;
 
 /// Snip's and reactive's pair step-back at the tail: if the first kept message is a tool_result
@@ -35,7 +34,7 @@ pub(super) fn note_removed(
     let mut removed = Vec::new();
     for (mi, bi) in world.history.result_positions() {
         if range.contains(&mi) {
-            let (id, content) = world.history.result_at(mi, bi);
+            let id = world.history.result_at(mi, bi).0;
             let kept = match world.ledger.results.get(id) {
                 Some(record) if record.is_original => "verbatim",
                 _ => "as replaced",
@@ -44,7 +43,7 @@ pub(super) fn note_removed(
                 Some(path) => format!("; the transcript {path} holds it {kept}"),
                 None => "; no archive holds it".to_owned(),
             };
-            removed.push((id.to_owned(), char_len(content), place));
+            removed.push((id.to_owned(), world.history.result_chars(mi, bi), place));
         }
     }
     for (id, chars, place) in removed {

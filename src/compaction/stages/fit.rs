@@ -19,7 +19,7 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
         .history
         .result_positions()
         .into_iter()
-        .map(|(mi, bi)| (mi, bi, char_len(world.history.result_at(mi, bi).1)))
+        .map(|(mi, bi)| (mi, bi, world.history.result_chars(mi, bi)))
         .collect();
     // Python's sorted(..., reverse=True) is stable: equal lengths keep their order.
     order.sort_by_key(|&(_, _, len)| std::cmp::Reverse(len));

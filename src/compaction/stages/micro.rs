@@ -20,7 +20,6 @@ use crate::compaction::profile::{MicroRule, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::python::json::char_len;
 use crate::trace::Event;
 use crate::transcript::Role;
 
@@ -45,7 +44,7 @@ fn site(world: &mut World) {
     let micro_min = world.profile.constants.micro_min;
     let placeholder = world.profile.strings.omitted;
     for &(mi, bi) in &positions[..positions.len() - keep] {
-        let chars = char_len(world.history.result_at(mi, bi).1);
+        let chars = world.history.result_chars(mi, bi);
         if chars > micro_min {
             world.replace_result(
                 mi,
@@ -103,7 +102,7 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
                 break;
             }
         }
-        let chars = char_len(world.history.result_at(mi, bi).1);
+        let chars = world.history.result_chars(mi, bi);
         if chars <= micro_min {
             continue;
         }
