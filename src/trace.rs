@@ -3,6 +3,9 @@
 //! `Event::new("budget", "keep").id(id).sizes(len, len).reason(why)`; the recorder stamps the
 //! step. Field order is the JSON order.
 
+use std::fmt;
+use std::sync::Arc;
+
 use serde::Serialize;
 
 /// One action.
@@ -22,7 +25,7 @@ pub struct Event {
     /// Characters after the action.
     pub after: Option<usize>,
     /// Why, in words.
-    pub reason: String,
+    pub reason: Reason,
 }
 
 impl Event {
@@ -36,7 +39,7 @@ impl Event {
             id: None,
             before: None,
             after: None,
-            reason: String::new(),
+            reason: Reason::default(),
         }
     }
 
@@ -70,10 +73,149 @@ impl Event {
     }
 
     /// Why, in words.
-    pub fn reason(self, reason: impl Into<String>) -> Self {
+    pub fn reason(self, reason: impl Into<Reason>) -> Self {
         Event {
             reason: reason.into(),
             ..self
         }
+    }
+}
+
+/// Why an event happened, in words: a fixed text, a built one, or one written only when it is
+/// read. Most of a replay's trace is never printed (Monte Carlo reads none of it), so a reason
+/// made of a run's values keeps the values and formats them on demand ([`reason!`]) instead of
+/// formatting thousands of sentences per replay (issue 13). It reads, compares and serialises
+/// as its text.
+#[derive(Clone)]
+pub struct Reason(Text);
+
+#[derive(Clone)]
+enum Text {
+    Fixed(&'static str),
+    Owned(String),
+    Lazy(Arc<dyn Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync>),
+}
+
+impl Reason {
+    /// A reason written by `write` when it is read (the [`reason!`] macro builds one from a
+    /// format string and the values it names).
+    pub fn lazy(
+        write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + 'static,
+    ) -> Self {
+        Reason(Text::Lazy(Arc::new(write)))
+    }
+
+    /// The text, borrowed where it is held as text.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match &self.0 {
+            Text::Fixed(text) => (*text).into(),
+            Text::Owned(text) => text.as_str().into(),
+            Text::Lazy(_) => self.to_string().into(),
+        }
+    }
+}
+
+/// A [`Reason`] formatted when it is read: `reason!("{chars} chars > {limit}")` takes the values
+/// its format string names (by move: a borrowed one must be owned first) and formats nothing
+/// until then. With positional arguments, which may borrow what the caller still changes, the
+/// text is formatted at once.
+macro_rules! reason {
+    ($fmt:literal) => {
+        $crate::trace::Reason::lazy(move |f: &mut std::fmt::Formatter<'_>| write!(f, $fmt))
+    };
+    ($fmt:literal, $($arg:tt)+) => {
+        $crate::trace::Reason::from(format!($fmt, $($arg)+))
+    };
+}
+pub(crate) use reason;
+
+impl Default for Reason {
+    fn default() -> Self {
+        Reason(Text::Fixed(""))
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Text::Fixed(text) => f.write_str(text),
+            Text::Owned(text) => f.write_str(text),
+            Text::Lazy(write) => write(f),
+        }
+    }
+}
+
+impl fmt::Debug for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.text(), f)
+    }
+}
+
+impl PartialEq for Reason {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl Eq for Reason {}
+
+impl PartialEq<str> for Reason {
+    fn eq(&self, other: &str) -> bool {
+        self.text() == other
+    }
+}
+
+impl PartialEq<&str> for Reason {
+    fn eq(&self, other: &&str) -> bool {
+        self.text() == *other
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl From<&'static str> for Reason {
+    fn from(text: &'static str) -> Self {
+        Reason(Text::Fixed(text))
+    }
+}
+
+impl From<String> for Reason {
+    fn from(text: String) -> Self {
+        Reason(Text::Owned(text))
+    }
+}
+
+impl From<&String> for Reason {
+    fn from(text: &String) -> Self {
+        Reason(Text::Owned(text.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of reason reads, compares and serialises as its text; a lazy one formats the
+    /// values it took when it was made, each time it is read.
+    #[test]
+    fn reasons_read_as_their_text() {
+        let (chars, limit, path) = (120_001, 100_000, "/lab/a.txt".to_owned());
+        let lazy = reason!("{chars} chars > limit {limit}: saved to {path}");
+        let text = "120001 chars > limit 100000: saved to /lab/a.txt";
+        assert_eq!(lazy.to_string(), text);
+        assert_eq!(lazy.text(), text);
+        assert_eq!(lazy, Reason::from(text.to_owned()));
+        assert_eq!(Reason::from(text), lazy);
+        assert_ne!(lazy, Reason::from("120001 chars"));
+        assert_eq!(format!("{lazy:?}"), format!("{text:?}"));
+        let event = Event::new("budget", "persist").reason(lazy.clone());
+        let json = serde_json::to_value(&event).expect("an event serialises");
+        assert_eq!(json["reason"], text);
+        assert_eq!(lazy.to_string(), lazy.to_string());
+        assert_eq!(Reason::default().text(), "");
     }
 }

@@ -9,7 +9,7 @@ use crate::compaction::store::{self, Store};
 use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::Message;
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
@@ -54,11 +54,13 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
             _ => placeholders += 1,
         }
     }
+    let shared: std::sync::Arc<str> = path.as_str().into();
     for id in first_copies {
+        let path = shared.clone();
         world.record(
             Event::new(stage, "archive")
                 .id(id)
-                .reason(format!("{path} holds its original text")),
+                .reason(reason!("{path} holds its original text")),
         );
     }
     world.archive.transcripts.push(TranscriptRecord {
@@ -70,7 +72,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         originals,
         placeholders,
     });
-    world.record(Event::new(stage, "archive").after(chars).reason(format!(
+    world.record(Event::new(stage, "archive").after(chars).reason(reason!(
         "wrote {path}: {} messages, {originals} results verbatim, {placeholders} replaced",
         world.history.len()
     )));
@@ -235,13 +237,7 @@ mod tests {
             ("t0", "bash", "x".repeat(10)),
             ("t1", "bash", "y".repeat(10)),
         ]);
-        world.replace_result(
-            1,
-            1,
-            "[Earlier tool result omitted.]".into(),
-            "micro",
-            "r".into(),
-        );
+        world.replace_result(1, 1, "[Earlier tool result omitted.]".into(), "micro", "r");
         let path = write_transcript(&mut world, "snip").unwrap();
         assert_eq!(
             path,

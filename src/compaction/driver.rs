@@ -21,7 +21,7 @@ use crate::options::RunOptions;
 use crate::scenario::{
     AssistantSpec, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
 };
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, ResultText, TextSizes};
 
 /// Everything a run produced. Serialises as the documented JSON schema.
@@ -515,10 +515,10 @@ fn replay_step(
                 arrival::deliver(world, feed.incoming(at, results))?;
             }
         }
-        Step::Idle(minutes) => {
-            world.clock.idle_minutes = world.clock.idle_minutes.saturating_add(*minutes);
+        &Step::Idle(minutes) => {
+            world.clock.idle_minutes = world.clock.idle_minutes.saturating_add(minutes);
             let total = world.clock.idle_minutes;
-            world.record(Event::new("scenario", "idle").reason(format!(
+            world.record(Event::new("scenario", "idle").reason(reason!(
                 "{minutes} idle minutes ({total} since the last assistant message)"
             )));
         }
@@ -558,7 +558,7 @@ fn note_usage(world: &mut World, spec: &AssistantSpec) {
     };
     let message = world.history.len().saturating_sub(1);
     world.script.reported_usage = Some((message, usage));
-    world.record(Event::new("scenario", "usage").reason(format!(
+    world.record(Event::new("scenario", "usage").reason(reason!(
         "the API reported {} tokens for message {message} (input {}, cache creation {}, \
          cache read {}, output {})",
         usage.total(),

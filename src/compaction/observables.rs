@@ -536,7 +536,7 @@ mod tests {
             .enumerate()
         {
             let pointer = format!("[Earlier tool result saved at {path}]");
-            world.replace_result(1, block, pointer, "micro", "r".into());
+            world.replace_result(1, block, pointer, "micro", "r");
         }
         world.push(Message::user_text(
             "[Compacted]\n\nFull transcript: /lab/.transcripts/transcript_0.jsonl",

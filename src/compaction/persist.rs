@@ -176,7 +176,7 @@ mod tests {
         assert!(!world.ledger.results["t0"].spilled_verbatim);
         let event = world.trace.last().unwrap();
         assert_eq!(
-            event.reason,
+            event.reason.to_string(),
             format!(
                 "persisted to {PATH} (file existed with other text, not rewritten (write only if absent)): why"
             )

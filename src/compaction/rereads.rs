@@ -123,7 +123,8 @@ mod tests {
         let rereads = world.trace[before..].iter().filter(|e| e.kind == "reread");
         rereads
             .map(|e| {
-                let after = e.reason.split(" call as ").nth(1);
+                let reason = e.reason.text();
+                let after = reason.split(" call as ").nth(1);
                 let last = after.and_then(|r| r.split(',').next()).unwrap_or_default();
                 (e.id.clone().unwrap_or_default(), last.to_owned())
             })

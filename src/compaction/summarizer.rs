@@ -10,7 +10,7 @@ use crate::compaction::js_str::js_trim;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::python::str::py_strip;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Content, Role, utf16_len};
 
 /// One course summariser call over the first `count` messages: counts the model call and
@@ -42,7 +42,7 @@ pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) ->
     world.record(
         Event::new(stage, "summary")
             .after(char_len(&summary))
-            .reason(format!(
+            .reason(reason!(
                 "summariser call over {count} messages ({input} chars{cut})"
             )),
     );
@@ -154,7 +154,7 @@ mod tests {
         let mut world = World::for_test(COURSE_MAIN);
         world.push(Message::user_text("x".repeat(90_000)));
         summarize(&mut world, 1, "compact");
-        let reason = &world.trace[0].reason;
+        let reason = world.trace[0].reason.to_string();
         assert!(
             reason.ends_with(
                 "more than summary_input 80000: it sees the first 20000 and the last 60000 chars)"

@@ -22,7 +22,7 @@ use crate::hash::FastMap;
 use crate::python::json::char_len;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
-use crate::trace::Event;
+use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Block, Input, Message, ResultText, Role, TextSizes};
 
 /// What the lab knows about one tool result over the whole run.
@@ -305,7 +305,8 @@ impl World {
                     Some(_) => "replaced in context",
                     None => "no longer in context",
                 };
-                let reason = format!(
+                let name = name.clone();
+                let reason = reason!(
                     "the same {name} call as {last}, whose result is {how}: the model asks again"
                 );
                 self.record(Event::new("scenario", "reread").id(id).reason(reason));
@@ -400,7 +401,7 @@ impl World {
         block: usize,
         content: String,
         stage: &'static str,
-        reason: String,
+        reason: impl Into<Reason>,
     ) {
         let (id, current) = self.history.result_at(message, block);
         if current == content {
@@ -486,7 +487,7 @@ impl World {
             })?;
         if !removed {
             self.record(
-                Event::new("scenario", "remove").reason(format!("no file {path}: nothing removed")),
+                Event::new("scenario", "remove").reason(reason!("no file {path}: nothing removed")),
             );
             return Ok(());
         }
@@ -517,7 +518,7 @@ impl World {
                 record.archived_verbatim = elsewhere;
             }
         }
-        self.record(Event::new("scenario", "remove").reason(format!(
+        self.record(Event::new("scenario", "remove").reason(reason!(
             "removed {path} (retention cleanup): it held {} result(s)",
             spilled.len() + held.len()
         )));
@@ -699,15 +700,15 @@ mod tests {
             serde_json::json!({"limit": 5, "file_path": "/a"}),
         );
         assert!(rereads(&world).is_empty());
-        world.replace_result(1, 0, "[cleared]".into(), "micro", "r".into());
+        world.replace_result(1, 0, "[cleared]".into(), "micro", "r");
         read(
             &mut world,
             "r3",
             serde_json::json!({"file_path": "/a", "limit": 5}),
         );
         assert!(rereads(&world).is_empty(), "r2 is still verbatim");
-        world.replace_result(3, 0, "[cleared]".into(), "micro", "r".into());
-        world.replace_result(5, 0, "[cleared]".into(), "micro", "r".into());
+        world.replace_result(3, 0, "[cleared]".into(), "micro", "r");
+        world.replace_result(5, 0, "[cleared]".into(), "micro", "r");
         // Keys in another order are the same input; another input is another call.
         read(
             &mut world,
@@ -764,14 +765,8 @@ mod tests {
         world.clock.step = 4;
         world.turn(&[("t0", "bash", "x".into()), ("t1", "bash", "y".into())]);
         let preview = "<persisted-output>\nFull output: /p\nPreview:\nx\n</persisted-output>";
-        world.replace_result(1, 0, preview.into(), "budget", "r".into());
-        world.replace_result(
-            1,
-            1,
-            "[Earlier tool result omitted.]".into(),
-            "micro",
-            "r".into(),
-        );
+        world.replace_result(1, 0, preview.into(), "budget", "r");
+        world.replace_result(1, 1, "[Earlier tool result omitted.]".into(), "micro", "r");
         assert!(!world.ledger.results["t0"].unseen_compacted);
         assert!(world.ledger.results["t1"].unseen_compacted);
         assert!(!world.ledger.results["t0"].is_original);

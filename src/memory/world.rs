@@ -127,7 +127,7 @@ impl World {
         stage: &'static str,
         kind: &'static str,
         id: Option<&str>,
-        reason: impl Into<String>,
+        reason: impl Into<crate::trace::Reason>,
     ) {
         self.trace.push(Event {
             step: self.step,

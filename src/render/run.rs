@@ -215,7 +215,7 @@ fn explain_text(explanation: &Explanation, format: Format) -> String {
                 e.stage.to_owned(),
                 e.kind.to_owned(),
                 chars,
-                e.reason.clone(),
+                e.reason.to_string(),
             ]
         })
         .collect();

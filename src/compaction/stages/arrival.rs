@@ -17,7 +17,7 @@ use crate::compaction::world::{IncomingResult, World};
 use crate::compaction::{archive, persist};
 use crate::error::RunError;
 use crate::python::json::char_len;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, ResultText, utf16_len};
 
 /// Tools Claude Code never persists (their output bounds itself).
@@ -277,7 +277,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
                 Event::new("arrival", "keep")
                     .id(&id)
                     .sizes(size, size)
-                    .reason(format!("{tool} results are never persisted")),
+                    .reason(reason!("{tool} results are never persisted")),
             );
             continue;
         };
@@ -286,7 +286,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
                 Event::new("arrival", "keep")
                     .id(&id)
                     .sizes(size, size)
-                    .reason(format!("{size} ≤ {tool} threshold {limit}")),
+                    .reason(reason!("{size} ≤ {tool} threshold {limit}")),
             );
             if bash {
                 show_trimmed_bash(world, message, bi, &id, &content);

@@ -17,7 +17,7 @@ use crate::compaction::profile::{CompactForm, fill};
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, ResultText, Role};
 
 use super::read_tool::{absolute, file_tokens, numbered, read_attachment, system_reminder};
@@ -113,7 +113,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("autocompact", "over")
             .before(tokens)
-            .reason(format!(
+            .reason(reason!(
                 "{tokens} tokens{how} ≥ autocompact threshold {threshold}"
             )),
     );
@@ -153,7 +153,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("autocompact", "compact")
             .sizes(tokens, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{len} messages replaced by the summary and the restored files"
             )),
     );

@@ -9,7 +9,7 @@
 use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Content, Role};
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
@@ -30,15 +30,18 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     for (bi, len) in batch {
         let id = world.history.result_at(message, bi).0.to_owned();
         if total <= budget {
-            let once = match persisted.last() {
-                Some(last) => format!(" once {last} was persisted"),
-                None => String::new(),
-            };
-            let reason = if len > large {
-                format!("never spilled: batch total {total} ≤ batch_budget {budget}{once}")
-            } else {
-                format!("not spilled: batch total {total} ≤ batch_budget {budget}{once}")
-            };
+            let last = persisted.last().cloned();
+            let how = if len > large { "never" } else { "not" };
+            let reason = Reason::lazy(move |f| {
+                write!(
+                    f,
+                    "{how} spilled: batch total {total} ≤ batch_budget {budget}"
+                )?;
+                match &last {
+                    Some(last) => write!(f, " once {last} was persisted"),
+                    None => Ok(()),
+                }
+            });
             world.record(
                 Event::new("budget", "keep")
                     .id(&id)
@@ -48,7 +51,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             continue;
         }
         if len <= large {
-            let reason = format!(
+            let reason = reason!(
                 "not spilled: {len} chars ≤ large {large} (batch total {total} > batch_budget {budget})"
             );
             world.record(

@@ -8,7 +8,7 @@
 
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let c = world.profile.constants;
@@ -29,7 +29,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             world.record(
                 Event::new("clear_tool_uses", "skip")
                     .before(estimate)
-                    .reason(format!(
+                    .reason(reason!(
                         "would clear {cleared} tokens < clear_at_least {}",
                         c.clear_at_least
                     )),

@@ -15,7 +15,7 @@ use super::cline_activity::{assistant_text, notice, summarize};
 use crate::compaction::profile::cline_tokens;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// The text a converted Cline `file` block starts with (`[file PATH]\n` and the content, as
@@ -255,7 +255,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("cline_compact", "over")
             .before(estimate)
-            .reason(format!(
+            .reason(reason!(
                 "{estimate} tokens ≥ {trigger} (0.9 × usable input {max_input}); target {target}"
             )),
     );
@@ -294,7 +294,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("cline_compact", "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!("{total} messages folded into {count}")),
+            .reason(reason!("{total} messages folded into {count}")),
     );
     Ok(())
 }

@@ -14,7 +14,7 @@ use crate::compaction::profile::fill;
 use crate::compaction::world::World;
 use crate::compaction::{archive, store};
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// codex `approx_token_count`: UTF-8 bytes / 4, rounded up.
@@ -163,7 +163,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("codex_compact", "over")
             .before(estimate)
-            .reason(format!(
+            .reason(reason!(
                 "{estimate} tokens ≥ auto_compact_token_limit {limit} (90% of {})",
                 c.context_window
             )),
@@ -197,7 +197,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("codex_compact", "summary")
             .sizes(estimate, approx_tokens(&summary_message))
-            .reason(format!("summariser call over {len} messages")),
+            .reason(reason!("summariser call over {len} messages")),
     );
     let kept = keep_user_messages(&users, c.compact_user_tokens);
     let kept_count = kept.len();
@@ -209,7 +209,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("codex_compact", "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{len} messages replaced by {kept_count} of {} user messages (within {} tokens) and the summary",
                 users.len(),
                 c.compact_user_tokens

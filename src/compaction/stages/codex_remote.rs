@@ -18,7 +18,7 @@ use crate::compaction::profile::fill;
 use crate::compaction::world::World;
 use crate::compaction::{archive, store};
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 const STAGE: &str = "codex_remote";
@@ -65,7 +65,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if estimate < limit || world.history.len() == 0 {
         return Ok(());
     }
-    world.record(Event::new(STAGE, "over").before(estimate).reason(format!(
+    world.record(Event::new(STAGE, "over").before(estimate).reason(reason!(
         "{estimate} tokens ≥ auto_compact_token_limit {limit} (90% of {})",
         c.context_window
     )));
@@ -76,7 +76,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world.record(
             Event::new(STAGE, "trim")
                 .sizes(estimate, world.history.estimate())
-                .reason(format!(
+                .reason(reason!(
                     "{trimmed} newest tool output(s) removed with their calls"
                 )),
         );
@@ -117,7 +117,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new(STAGE, "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{len} messages replaced by {kept} user messages and the compaction item"
             )),
     );

@@ -9,7 +9,7 @@ use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
 use crate::python::json;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::Message;
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
@@ -24,7 +24,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("compact", "compact")
             .sizes(before, world.history.estimate())
-            .reason(format!("{len} messages replaced by one [{label}] message")),
+            .reason(reason!("{len} messages replaced by one [{label}] message")),
     );
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! step-back at the tail (course s08 at f9e8b28, docs/profiles.md "pair protection"), and the trace
 //! of every result that leaves the context, naming the archive that still holds it.
 
+use std::sync::Arc;
+
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
-use crate::trace::Event;
+use crate::trace::{Event, Reason};
 
 /// Snip's and reactive's pair step-back at the tail: if the first kept message is a tool_result
 /// message answering the tool_use just before it, keep that tool_use too.
@@ -31,6 +33,10 @@ pub(super) fn note_removed(
     how: &str,
     transcript: Option<&str>,
 ) {
+    // One copy of the words and the path for all the events; each reason is written only
+    // when it is read.
+    let how: Arc<str> = how.into();
+    let transcript: Option<Arc<str>> = transcript.map(Into::into);
     let mut removed = Vec::new();
     for (mi, bi) in world.history.result_positions() {
         if range.contains(&mi) {
@@ -39,19 +45,15 @@ pub(super) fn note_removed(
                 Some(record) if record.is_original => "verbatim",
                 _ => "as replaced",
             };
-            let place = match transcript {
-                Some(path) => format!("; the transcript {path} holds it {kept}"),
-                None => "; no archive holds it".to_owned(),
-            };
-            removed.push((id.to_owned(), world.history.result_chars(mi, bi), place));
+            removed.push((id.to_owned(), world.history.result_chars(mi, bi), kept));
         }
     }
-    for (id, chars, place) in removed {
-        world.record(
-            Event::new(stage, "cut")
-                .id(id)
-                .before(chars)
-                .reason(format!("{how}{place}")),
-        );
+    for (id, chars, kept) in removed {
+        let (how, transcript) = (how.clone(), transcript.clone());
+        let reason = Reason::lazy(move |f| match &transcript {
+            Some(path) => write!(f, "{how}; the transcript {path} holds it {kept}"),
+            None => write!(f, "{how}; no archive holds it"),
+        });
+        world.record(Event::new(stage, "cut").id(id).before(chars).reason(reason));
     }
 }

@@ -9,7 +9,7 @@ use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::char_len;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 
 /// Preview length of fit's persisted-output blocks.
 const FIT_PREVIEW: usize = 1000;
@@ -29,7 +29,7 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
             world.record(
                 Event::new("fit", "stop")
                     .before(estimate)
-                    .reason(format!("estimate {estimate} ≤ target {target}: fit stops")),
+                    .reason(reason!("estimate {estimate} ≤ target {target}: fit stops")),
             );
             break;
         }
@@ -48,7 +48,7 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
                 Event::new("fit", "keep")
                     .id(&id)
                     .sizes(len, len)
-                    .reason(format!(
+                    .reason(reason!(
                         "fit: the preview block would not be shorter ({note})"
                     )),
             );

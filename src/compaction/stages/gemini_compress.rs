@@ -24,7 +24,7 @@
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 const STAGE: &str = "gemini_compress";
@@ -113,7 +113,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             Event::new(STAGE, "spill")
                 .id(&id)
                 .sizes(tokens, estimator.string(&replacement))
-                .reason(format!(
+                .reason(reason!(
                     "function responses past the {budget}-token budget: written to {path}"
                 )),
         );
@@ -208,7 +208,7 @@ fn commit(
     world.record(
         Event::new(STAGE, "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{split} messages summarised (2 model calls: the snapshot and its self-check); {} kept",
                 world.history.len() - 2
             )),
@@ -224,9 +224,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     {
         return Ok(());
     }
-    world.record(Event::new(STAGE, "over").before(estimate).reason(format!(
+    world.record(Event::new(STAGE, "over").before(estimate).reason(reason!(
         "{estimate} tokens ≥ {}‰ of the {}-token limit",
-        c.compress_threshold_per_mille, c.context_window
+        c.compress_threshold_per_mille,
+        c.context_window
     )));
     let threshold = (4 * c.context_window.saturating_sub(estimate)).min(c.truncate_threshold);
     let plan = budget(world, threshold)?;

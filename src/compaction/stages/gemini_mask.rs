@@ -15,7 +15,7 @@ use crate::compaction::store;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
 use crate::python::json::{char_len, js_string};
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 
 const STAGE: &str = "gemini_mask";
@@ -182,7 +182,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if prunable == 0 || total < min {
         return Ok(());
     }
-    world.record(Event::new(STAGE, "over").before(total).reason(format!(
+    world.record(Event::new(STAGE, "over").before(total).reason(reason!(
         "{total} prunable tool tokens ≥ {min}, past the newest {} protected",
         world.profile.constants.mask_protect
     )));
@@ -206,7 +206,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         scan.outputs.splice(left..left, kept);
     }
     if rewritten > 0 {
-        world.record(Event::new(STAGE, "rewrite").reason(format!(
+        world.record(Event::new(STAGE, "rewrite").reason(reason!(
             "{rewritten} outputs left in place by an earlier pass written to their files again \
              (their masked form still saves nothing)"
         )));
@@ -274,7 +274,7 @@ fn mask_one(
         ],
     );
     if estimator.string(&masked) >= tokens {
-        world.record(Event::new(STAGE, "skip").id(id).reason(format!(
+        world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
             "written to {path}, but the masked form saves nothing"
         )));
         let skip = MaskSkip { output, tool };

@@ -12,7 +12,7 @@ use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, ResultText, Role};
 
 use super::read_tool::{absolute, file_tokens, numbered, read_attachment, system_reminder};
@@ -141,7 +141,7 @@ fn restored_files(world: &mut World, skip: &BTreeSet<String>) -> Vec<String> {
     for (path, content) in files {
         let path = absolute(path);
         if file_tokens(&path, &content) > c.restore_file_tokens {
-            world.record(Event::new("autocompact", "restore").reason(format!(
+            world.record(Event::new("autocompact", "restore").reason(reason!(
                 "not restored {path}: over restore_file_tokens {} (a note in a system message, not modelled)",
                 c.restore_file_tokens
             )));
@@ -197,7 +197,7 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
         .iter()
         .any(|m| m.role == Role::Assistant);
     if !keep && tokens < world.profile.blocking_limit() {
-        world.record(Event::new("autocompact", "skip").before(tokens).reason(format!(
+        world.record(Event::new("autocompact", "skip").before(tokens).reason(reason!(
             "nothing but user messages before the last turn to summarise: no compaction below the blocking limit {}",
             world.profile.blocking_limit()
         )));
@@ -248,7 +248,7 @@ pub(super) fn compact(world: &mut World, tokens: usize) -> Result<(), RunError> 
     world.record(
         Event::new("autocompact", "compact")
             .sizes(tokens, world.history.estimate())
-            .reason(format!("{from} messages replaced by the summary; {how}")),
+            .reason(reason!("{from} messages replaced by the summary; {how}")),
     );
     Ok(())
 }

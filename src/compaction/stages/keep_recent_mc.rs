@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 
 const STAGE: &str = "keep_recent_mc";
@@ -44,7 +44,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let estimator = world.profile.estimator;
     let saved: usize = targets.iter().map(|t| estimator.string(&t.3)).sum();
     if saved < c.keep_recent_min_saved {
-        world.record(Event::new(STAGE, "skip").before(saved).reason(format!(
+        world.record(Event::new(STAGE, "skip").before(saved).reason(reason!(
             "context_hint rejection: clearing {} results would save {saved} tokens < keep_recent_min_saved {}",
             targets.len(),
             c.keep_recent_min_saved
@@ -75,7 +75,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             format!("context_hint rejection: not among the last {keep} compactable results"),
         );
     }
-    world.record(Event::new(STAGE, "clear").before(saved).reason(format!(
+    world.record(Event::new(STAGE, "clear").before(saved).reason(reason!(
         "context_hint rejection: cleared {count} tool results (~{saved} tokens), kept last {}",
         ids.len().min(keep)
     )));

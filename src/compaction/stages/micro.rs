@@ -20,7 +20,7 @@ use crate::compaction::profile::{MicroRule, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::Role;
 
 pub(super) fn run(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
@@ -51,7 +51,7 @@ fn site(world: &mut World) {
                 bi,
                 placeholder.to_owned(),
                 "micro",
-                format!(
+                reason!(
                     "micro (site): {chars} chars > micro_min {micro_min} and not among the last {keep} results (no unseen guard, no save)"
                 ),
             );
@@ -96,7 +96,7 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
         if let Some(target) = target {
             let estimate = world.history.estimate();
             if estimate <= target {
-                world.record(Event::new("micro", "stop").before(estimate).reason(format!(
+                world.record(Event::new("micro", "stop").before(estimate).reason(reason!(
                     "estimate {estimate} ≤ target {target}: micro stops"
                 )));
                 break;
@@ -110,19 +110,19 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
         let (path, reason) = match world.recognised_pointer(&content) {
             Some(path) => (
                 Some(path),
-                format!("micro: pointer taken from its `{line}` line"),
+                reason!("micro: pointer taken from its `{line}` line"),
             ),
             None if save => {
                 let path = persist::save_output(world, &id, &content)?;
                 (
                     Some(path),
                     "micro: no recognised pointer, saved to the spill store before replacing"
-                        .to_owned(),
+                        .into(),
                 )
             }
             None => (
                 None,
-                format!(
+                reason!(
                     "micro: no `{line}` line in {chars} chars (> micro_min {micro_min}), not among the last {keep} seen results"
                 ),
             ),

@@ -21,7 +21,7 @@
 use crate::compaction::world::World;
 use crate::compaction::{archive, store};
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// What `toModelMessages` shows for a compacted tool output.
@@ -122,7 +122,7 @@ pub(super) fn prune(world: &mut World, erase: bool) -> Result<(), RunError> {
     let minimum = world.profile.constants.prune_minimum;
     if pruned <= minimum {
         if total > 0 {
-            world.record(Event::new(stage, "skip").reason(format!(
+            world.record(Event::new(stage, "skip").reason(reason!(
                 "{pruned} prunable tokens of {total} ≤ PRUNE_MINIMUM {minimum}"
             )));
         }
@@ -140,7 +140,7 @@ pub(super) fn prune(world: &mut World, erase: bool) -> Result<(), RunError> {
             record.archived_verbatim = false;
         }
     }
-    world.record(Event::new(stage, "prune").reason(format!(
+    world.record(Event::new(stage, "prune").reason(reason!(
         "{pruned} of {total} tool-output tokens beyond PRUNE_PROTECT {} (> {minimum})",
         world.profile.constants.prune_protect
     )));
@@ -165,7 +165,7 @@ pub(super) fn compact(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("opencode_compact", "over")
             .before(estimate)
-            .reason(format!("{estimate} tokens ≥ usable {usable}")),
+            .reason(reason!("{estimate} tokens ≥ usable {usable}")),
     );
     let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "opencode.db"));
@@ -193,7 +193,7 @@ pub(super) fn compact(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("opencode_compact", "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{len} messages behind the summary; the model sees 3"
             )),
     );

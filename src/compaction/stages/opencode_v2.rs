@@ -11,7 +11,7 @@
 use crate::compaction::world::World;
 use crate::compaction::{archive, store};
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role, js_stringify, rough_tokens};
 
 /// OUTPUT_TOKEN_MAX: the output the ceiling reserves, at most.
@@ -152,7 +152,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("opencode_checkpoint", "over")
             .before(estimate)
-            .reason(format!("{estimate} tokens ≥ {ceiling}")),
+            .reason(reason!("{estimate} tokens ≥ {ceiling}")),
     );
     let Some(start) = tail_start(&messages, c.keep_tokens, c.tool_output_chars) else {
         world.record(
@@ -186,7 +186,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("opencode_checkpoint", "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{start} messages summarised, {} kept as text",
                 messages.len() - start
             )),

@@ -21,7 +21,7 @@
 
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::Message;
 
 const STAGE: &str = "openhands_condense";
@@ -98,7 +98,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if !reasons.events && !reasons.tokens {
         return Ok(());
     }
-    world.record(Event::new(STAGE, "over").before(estimate).reason(format!(
+    world.record(Event::new(STAGE, "over").before(estimate).reason(reason!(
         "{events} events (max_size {}), {estimate} tokens (limit {}): {}",
         c.max_events,
         c.context_window,
@@ -110,7 +110,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             world.record(
                 Event::new(STAGE, "noop")
                     .before(estimate)
-                    .reason(format!("{why}: a soft reason, the view stays as it is")),
+                    .reason(reason!("{why}: a soft reason, the view stays as it is")),
             );
             return Ok(());
         }
@@ -118,7 +118,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             world.record(
                 Event::new(STAGE, "reset")
                     .before(estimate)
-                    .reason(format!("{why}: a hard reason, hard context reset")),
+                    .reason(reason!("{why}: a hard reason, hard context reset")),
             );
             (0, events)
         }
@@ -147,7 +147,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new(STAGE, "compact")
             .sizes(estimate, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "view events {start}..{end} forgotten, the summary at offset {start}"
             )),
     );

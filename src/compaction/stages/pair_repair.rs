@@ -208,7 +208,7 @@ mod tests {
         run(&mut world).unwrap();
         let results: Vec<(&str, &str)> = world.history.messages()[1].tool_results().collect();
         assert_eq!(results, [("t2", MISSING), ("t1", "out")]);
-        let repairs: Vec<&str> = world.trace.iter().map(|e| e.reason.as_str()).collect();
+        let repairs: Vec<String> = world.trace.iter().map(|e| e.reason.to_string()).collect();
         assert_eq!(repairs, ["synthetic result for a tool_use without one"]);
     }
 

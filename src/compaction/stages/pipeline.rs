@@ -8,7 +8,7 @@ use crate::compaction::profile::{Pipe, Stage};
 use crate::compaction::switches::Order;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 
 use super::{
     autocompact, budget, clear_tool_uses, cline_compact, codex_compact, compact, fit,
@@ -34,7 +34,7 @@ fn run_with(world: &mut World, stage: Stage, target: Option<usize>) -> Result<()
         return Ok(());
     };
     for id in pairs::split(&before, world.history.messages()) {
-        world.record(Event::new(stage.as_str(), "split").id(id).reason(format!(
+        world.record(Event::new(stage.as_str(), "split").id(id).reason(reason!(
             "{stage} split the pair: its tool_use or its tool_result is still in context, the other half is not next to it"
         )));
     }
@@ -96,7 +96,7 @@ fn run_pipes(world: &mut World, pipes: &[Pipe]) -> Result<(), RunError> {
                     world.record(
                         Event::new("prepare", "over")
                             .before(estimate)
-                            .reason(format!("estimate {estimate} > context_limit {limit}")),
+                            .reason(reason!("estimate {estimate} > context_limit {limit}")),
                     );
                     run_pipes(world, group)?;
                 }

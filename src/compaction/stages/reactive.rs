@@ -9,7 +9,7 @@ use crate::compaction::profile::ReactiveSmall;
 use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let path = archive::write_transcript(world, "reactive")?;
@@ -42,7 +42,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("reactive", "compact")
             .sizes(before, world.history.estimate())
-            .reason(format!("{head} messages summarised, last {kept} kept")),
+            .reason(reason!("{head} messages summarised, last {kept} kept")),
     );
     Ok(())
 }

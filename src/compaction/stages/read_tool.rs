@@ -13,7 +13,7 @@ use crate::compaction::js_str::js_trim;
 use crate::compaction::profile::ReadOverCap;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{js_stringify, rough_tokens, utf16_len};
 
 /// A `<system-reminder>` block around `text` (a restored Read's call and result).
@@ -220,7 +220,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
         Event::new("arrival", "keep")
             .id(id)
             .sizes(content_chars, chars)
-            .reason(format!("{reason}; Read results are never persisted")),
+            .reason(reason!("{reason}; Read results are never persisted")),
     );
 }
 

@@ -11,7 +11,7 @@ use crate::compaction::profile::{SnipHeadBound, SnipTail, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Content, Message};
 
 /// Course latest's `is_archive_marker`: a user message that is exactly
@@ -66,7 +66,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         tail_start = super::cut::step_back_tail(world, tail_start);
     }
     if head_end >= tail_start {
-        world.record(Event::new("snip", "keep").sizes(len, len).reason(format!(
+        world.record(Event::new("snip", "keep").sizes(len, len).reason(reason!(
             "head {head_end} reaches tail {tail_start}: nothing to cut"
         )));
         return Ok(());
@@ -109,7 +109,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world.record(
         Event::new("snip", "snip")
             .sizes(before, world.history.estimate())
-            .reason(format!(
+            .reason(reason!(
                 "{len} messages > snip_max {}: cut {cut} from the middle",
                 constants.snip_max
             )),

@@ -5,7 +5,7 @@
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::rough_tokens;
 
 /// Counts a restored file's blocks against the restore budget, `used` tokens of it spent
@@ -60,7 +60,7 @@ pub(super) fn summarise(
     world.record(
         Event::new("autocompact", "summary")
             .sizes(tokens, rough_tokens(&summary_text))
-            .reason(format!(
+            .reason(reason!(
                 "summariser call over {from} messages ({tokens} tokens){kept}{cut}"
             )),
     );

@@ -9,7 +9,7 @@
 
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
-use crate::trace::Event;
+use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Role};
 
 /// The reminder as a record keeps it: 2.1.88's `<system-reminder>` of the TodoWrite nudge with
@@ -85,7 +85,7 @@ pub(crate) fn run(world: &mut World) {
     world.record(
         Event::new("todo_reminder", "append")
             .id(id)
-            .reason(format!(
+            .reason(reason!(
                 "{since_write} assistant records since TodoWrite, {since_reminder} since the last reminder (≥ {TURNS})"
             )),
     );
