@@ -116,6 +116,19 @@ impl std::fmt::Display for ResultText {
     }
 }
 
+impl ResultText {
+    /// A text of `chars` characters, counted by its maker (debug builds check them).
+    pub(crate) fn counted(text: String, chars: usize) -> Self {
+        debug_assert_eq!(text.chars().count(), chars);
+        ResultText {
+            len: text.len(),
+            chars,
+            only_x: false,
+            buffer: std::sync::Arc::new(text),
+        }
+    }
+}
+
 impl From<String> for ResultText {
     fn from(text: String) -> Self {
         ResultText {

@@ -164,10 +164,21 @@ fn write_json_chars(out: &mut String, text: &str, ascii: bool) {
 
 /// `JSON.stringify(text)` (the same escapes as `json.dumps(text, ensure_ascii=False)` and
 /// serde_json: `\"`, `\\`, the short escapes and `\u00XX` for the other C0 controls).
+#[cfg(test)]
 pub(crate) fn js_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    write_json_str(&mut out, text, false);
+    let mut out = String::new();
+    push_js_string(&mut out, text);
     out
+}
+
+/// Appends [`js_string`]`(text)` to `out`, its exact length reserved first (the escapes counted
+/// in a pass that vectorises), so that a long text is written without a reallocation. Returns
+/// the characters the escapes add (each escape is ASCII: as many bytes).
+pub(crate) fn push_js_string(out: &mut String, text: &str) -> usize {
+    let escapes = weigh::<32>(text.as_bytes(), escape_extra);
+    out.reserve(text.len() + 2 + escapes);
+    write_json_str(out, text, false);
+    escapes
 }
 
 /// Length of `json.dumps(text)` (`ensure_ascii=True`): as [`json_str_chars`], plus six for every
@@ -211,8 +222,10 @@ fn char_start(b: u8) -> u8 {
 /// short escapes (`\b \t \n \f \r`), five for the other C0 controls (`\u00XX`).
 #[inline]
 fn escape_extra(b: u8) -> u8 {
-    let short = matches!(b, b'"' | b'\\' | 0x08 | 0x09 | 0x0a | 0x0c | 0x0d);
-    u8::from(short) + 5 * u8::from(b < 0x20 && !short)
+    // Compares only, no table or bit test, so that a chunk's weights vectorise: the short
+    // escapes are 0x08-0x0d but 0x0b.
+    let short = (b == b'"') | (b == b'\\') | ((b.wrapping_sub(0x08) < 6) & (b != 0x0b));
+    u8::from(short) + 5 * u8::from((b < 0x20) & !short)
 }
 
 /// The sum of `weight` over `bytes`, each byte's weight at most `255 / N`: `N` bytes at a
@@ -231,11 +244,11 @@ fn weigh<const N: usize>(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usiz
     let chunks = bytes.chunks_exact(N);
     let rest = chunks.remainder();
     let total: usize = chunks.map(weigh_chunk).sum();
-    // The rest is weighed as one more chunk padded with spaces, which weigh one each in
-    // every count, so that a short string (an id, a key, a name) costs one chunk's test too.
+    // The rest is weighed as one more chunk padded with spaces, whose weight is taken off
+    // again, so that a short string (an id, a key, a name) costs one chunk's test too.
     let mut padded = [b' '; N];
     padded[..rest.len()].copy_from_slice(rest);
-    let padding = N - rest.len();
+    let padding = (N - rest.len()) * usize::from(weight(b' '));
     total + weigh_chunk(&padded) - padding
 }
 
@@ -573,6 +586,12 @@ mod tests {
             assert_eq!(js_string(text), expected, "{text:?}");
         }
         assert_eq!(js_string("a\nb"), r#""a\nb""#);
+        // The reserved length is the written one, and the escapes are what they add.
+        let mut out = "{".to_owned();
+        let escapes = push_js_string(&mut out, &long);
+        assert_eq!(out.len(), 1 + long.len() + 2 + escapes);
+        assert_eq!(escapes, 6, "\\u0001 adds five, \\\" one");
+        assert_eq!(out.capacity(), out.len());
     }
 
     #[test]

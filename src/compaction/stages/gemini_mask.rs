@@ -14,7 +14,7 @@ use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
-use crate::python::json::{char_len, js_string};
+use crate::python::json::push_js_string;
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 
@@ -104,12 +104,12 @@ fn shell_preview(content: &str) -> String {
 
 /// The preview of a masked output: shell by section, any other tool the first and last 250
 /// chars of the saved JSON when it is longer than 500.
-fn preview(tool: &str, output: &str, saved: &str) -> String {
+fn preview(tool: &str, output: &str, saved: &ResultText) -> String {
     if tool == SHELL_TOOL {
         return shell_preview(output);
     }
-    if char_len(saved) <= 500 {
-        return saved.to_owned();
+    if saved.chars() <= 500 {
+        return saved.as_str().to_owned();
     }
     // The first and last 250 characters, found by byte offset (no copy of the text as chars).
     let head_end = saved
@@ -258,8 +258,15 @@ fn mask_one(
     // flat directory, so the file is `<tool>_<callId>.txt` beside the compression spills.
     let (_, output) = world.history.owned_result_at(mi, bi);
     let tool = tool_name(world, id);
-    // `JSON.stringify({output}, null, 2)`.
-    let saved = ResultText::from(format!("{{\n  \"output\": {}\n}}", js_string(&output)));
+    // `JSON.stringify({output}, null, 2)`, written once into its exact length.
+    const OPEN: &str = "{\n  \"output\": ";
+    const CLOSE: &str = "\n}";
+    let mut saved = String::with_capacity(OPEN.len() + output.len() + 2 + CLOSE.len());
+    saved.push_str(OPEN);
+    let escapes = push_js_string(&mut saved, &output);
+    saved.push_str(CLOSE);
+    let chars = OPEN.len() + output.chars() + 2 + escapes + CLOSE.len();
+    let saved = ResultText::counted(saved, chars);
     let path = store::join(
         &world.spill_dir,
         &format!("{}_{}.txt", sanitize(&tool), sanitize(id)),
@@ -355,9 +362,12 @@ mod tests {
             "é".repeat(501),
             format!("{}{}", "a".repeat(300), "😀".repeat(300)),
         ] {
-            assert_eq!(preview("read_file", "", &saved), by_chars(&saved));
+            assert_eq!(
+                preview("read_file", "", &saved.clone().into()),
+                by_chars(&saved)
+            );
         }
-        let cut = preview("read_file", "", &"é".repeat(501));
+        let cut = preview("read_file", "", &"é".repeat(501).into());
         assert_eq!(cut.chars().count(), 500 + "\n... [TRUNCATED] ...\n".len());
         // A line that starts a shell section only with its name and `: `.
         let (before, sections) = shell_sections("x\nOutput: a\nOutputs: b\nExit Code: 0\n");
@@ -521,7 +531,7 @@ mod tests {
     #[test]
     fn another_tool_previews_the_saved_json() {
         let saved = format!("{{\n  \"output\": \"{}\"\n}}", "x".repeat(600));
-        let out = preview("read_file", "", &saved);
+        let out = preview("read_file", "", &saved.clone().into());
         assert!(out.starts_with("{\n  \"output\": \"xxx"), "{out}");
         assert!(out.contains("\n... [TRUNCATED] ...\n"), "{out}");
         assert!(out.ends_with("xxx\"\n}"), "{out}");
