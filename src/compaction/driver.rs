@@ -221,15 +221,15 @@ struct Feed<'a> {
 
 impl Feed<'_> {
     /// The assistant message of step `step`, its calls' keys and its `json.dumps` length: built
-    /// and measured once for all replays that share the cache; without one, built, its keys and
-    /// length left to the world.
+    /// and measured once for all replays that share the cache; without one, built, its keys
+    /// left to the world and its length the scenario's (measured once for every replay).
     fn assistant(
         &mut self,
         step: usize,
         spec: &AssistantSpec,
     ) -> (Message, Vec<String>, Option<usize>) {
         let Some(cache) = self.rendered.as_deref_mut() else {
-            return (spec.message(), Vec::new(), None);
+            return (spec.message(), Vec::new(), Some(spec.json_chars()));
         };
         let (message, keys, json) = cache.assistants.entry(step).or_insert_with(|| {
             let message = spec.message();

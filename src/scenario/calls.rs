@@ -121,7 +121,12 @@ pub(super) fn parse_assistant(
         .get("usage")
         .map(|value| parse_usage(ctx, at, value))
         .transpose()?;
-    Ok(AssistantSpec { text, calls, usage })
+    Ok(AssistantSpec {
+        text,
+        calls,
+        usage,
+        ..AssistantSpec::default()
+    })
 }
 
 /// `usage`: token counts the API reported, each a non-negative integer, at least one given.

@@ -168,9 +168,41 @@ pub struct AssistantSpec {
     pub text: Option<String>,
     pub calls: Vec<Call>,
     pub usage: Option<Usage>,
+    /// The message's `json.dumps` length, measured once for every replay of the scenario.
+    pub(crate) json: Memo<usize>,
+}
+
+/// A value computed once from its holder and shared by every replay that reads it (issue 13:
+/// each replay of a scenario measured the same messages again). Never part of the holder's
+/// identity: two memos are equal whatever they hold.
+#[derive(Clone, Default)]
+pub(crate) struct Memo<T>(std::sync::OnceLock<T>);
+
+impl<T> Memo<T> {
+    fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(init)
+    }
+}
+
+impl<T> PartialEq for Memo<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> std::fmt::Debug for Memo<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
 }
 
 impl AssistantSpec {
+    /// `len(json.dumps(message, ensure_ascii=False))` of [`Self::message`], measured the first
+    /// time it is asked for.
+    pub(crate) fn json_chars(&self) -> usize {
+        *self.json.get_or_init(|| self.message().json_chars())
+    }
+
     /// The assistant message of this step: a text block, then tool_use blocks.
     pub(crate) fn message(&self) -> Message {
         let mut blocks = Vec::new();
@@ -431,6 +463,32 @@ mod tests {
         // The run of `x` was grown to 5, 11 and then 22 (twice 11, more than 21).
         assert_eq!(renderer.buffers[&None].0, 22);
         assert_eq!(renderer.buffers[&Some(3)].0, 7);
+    }
+
+    /// An assistant message's length is measured once and is the message's own; the memo that
+    /// holds it takes no part in comparing specs.
+    #[test]
+    fn an_assistant_spec_measures_its_message_once() {
+        use super::{AssistantSpec, Call};
+        let spec = AssistantSpec {
+            text: Some("é \"q\"".into()),
+            calls: vec![Call {
+                id: "t1".into(),
+                name: "Bash".into(),
+                input: serde_json::Map::from_iter([("command".to_owned(), "ls\n".into())]).into(),
+            }],
+            ..AssistantSpec::default()
+        };
+        let fresh = spec.clone();
+        assert_eq!(spec.json_chars(), spec.message().json_chars());
+        assert_eq!(spec.json.0.get(), Some(&spec.message().json_chars()));
+        assert_eq!(fresh.json.0.get(), None);
+        assert_eq!(spec, fresh);
+        let other = AssistantSpec {
+            text: Some("other".into()),
+            ..spec.clone()
+        };
+        assert_ne!(other, spec);
     }
 
     /// A generated text knows its characters and that it holds only `x` and newlines, as a

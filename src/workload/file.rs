@@ -153,7 +153,7 @@ impl Workload {
                         assistant: AssistantSpec {
                             text: None,
                             calls: specs,
-                            usage: None,
+                            ..AssistantSpec::default()
                         },
                         results,
                     }
@@ -163,8 +163,7 @@ impl Workload {
                 GenStep::Answer(text) => Step::Turn {
                     assistant: AssistantSpec {
                         text: Some(text.clone()),
-                        calls: Vec::new(),
-                        usage: None,
+                        ..AssistantSpec::default()
                     },
                     results: Vec::new(),
                 },
