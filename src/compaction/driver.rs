@@ -640,6 +640,20 @@ fn replay(
         temp,
     } = place(scenario, &profile, options)?;
     let mut world = World::new(profile, store, &spill_dir, &transcript_dir);
+    let (calls, results) =
+        scenario
+            .steps
+            .iter()
+            .fold((0, 0), |(calls, results), step| match step {
+                Step::Turn {
+                    assistant,
+                    results: r,
+                } => (calls + assistant.calls.len(), results + r.len()),
+                Step::Assistant(spec) => (calls + spec.calls.len(), results),
+                Step::Results(r) => (calls, results + r.len()),
+                _ => (calls, results),
+            });
+    world.reserve(calls, results);
     world.archive.holds.unread = !scenario
         .steps
         .iter()

@@ -479,17 +479,12 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
                     None => ("replaced", shorten(content)),
                 },
                 None if record.spilled_verbatim || record.archived_verbatim => {
-                    let mut places = Vec::new();
-                    if record.spilled_verbatim {
-                        places.push("spill store");
-                    }
-                    if record.archived_verbatim {
-                        places.push("transcript archive");
-                    }
-                    (
-                        "archived",
-                        format!("not in context; original in {}", places.join(" and ")),
-                    )
+                    let places = match (record.spilled_verbatim, record.archived_verbatim) {
+                        (true, true) => "spill store and transcript archive",
+                        (true, false) => "spill store",
+                        (false, _) => "transcript archive",
+                    };
+                    ("archived", format!("not in context; original in {places}"))
                 }
                 None => (
                     "unrecoverable",

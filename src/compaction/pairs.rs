@@ -126,7 +126,9 @@ fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a str)) {
 /// no longer intact in `messages` although one half (the tool_use or a tool_result) is still
 /// there, in id order. The sets are looked up, never iterated.
 pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
-    let mut after: FastSet<&str> = FastSet::default();
+    // Sized for the pairs there were, so that the set is built without growing.
+    let mut after: FastSet<&str> =
+        FastSet::with_capacity_and_hasher(before.len(), Default::default());
     intact_ids(messages, |id| {
         after.insert(id);
     });
@@ -137,7 +139,8 @@ pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
     if lost.is_empty() {
         return Vec::new();
     }
-    let mut present: FastSet<&str> = FastSet::default();
+    let mut present: FastSet<&str> =
+        FastSet::with_capacity_and_hasher(2 * before.len(), Default::default());
     for message in messages {
         present.extend(message.tool_use_ids());
         present.extend(message.tool_results().map(|(id, _)| id));
