@@ -13,7 +13,7 @@ use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
 use crate::compaction::result_index::ResultIndex;
 use crate::compaction::tool_uses::ClearIndex;
-use crate::python::json::js_str_units;
+use crate::python::json::{js_str_units, json_str_chars};
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
@@ -360,6 +360,17 @@ impl History {
         else {
             unreachable!("set_result on a block that is not a tool_result");
         };
+        // The contents' `json.dumps` lengths, where known, stay known: the new content's is
+        // measured (it is short, a preview or a placeholder) in place of the old one's, and the
+        // message's own length, a sum over its parts, moves by the difference.
+        let old_derived = std::mem::take(&mut self.derived[message]);
+        if let Some(mut known) = old_derived.content_json {
+            let new_json = json_str_chars(&content);
+            let old_json = std::mem::replace(&mut known[ordinal], new_json);
+            let derived = &mut self.derived[message];
+            derived.json = old_derived.json.map(|json| json - old_json + new_json);
+            derived.content_json = Some(known);
+        }
         let cline = self.estimator == Estimator::ClineTokens;
         let new_units = if cline { js_str_units(&content) } else { 0 };
         let new_content = if cline {
@@ -384,7 +395,6 @@ impl History {
         };
         self.sum = self.sum - sizes.total + new_total;
         sizes.total = new_total;
-        self.derived[message] = Derived::default();
         old
     }
 
@@ -716,6 +726,40 @@ mod tests {
 
     /// A message appended with its `json.dumps` length (assistant, request, results) is sized as
     /// one measured as it enters, under every estimator, and keeps that length.
+    /// A message whose contents' lengths were known when it entered keeps its `json.dumps`
+    /// length right through replaced results, whether it was counted before the change or
+    /// after, under every estimator.
+    #[test]
+    fn a_replaced_result_keeps_the_message_json_length_right() {
+        for estimator in ESTIMATORS {
+            for counted_first in [false, true] {
+                let mut history = History::new(estimator);
+                let texts = ["a \"q\"\n".repeat(40), "é\t".repeat(30), "plain".into()];
+                let message = Message::blocks(
+                    Role::User,
+                    texts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| Block::tool_result(format!("t{i}"), t.as_str()))
+                        .collect(),
+                );
+                let known: Vec<TextSizes> = texts.iter().map(|t| TextSizes::of(t)).collect();
+                history.push_measured(message, &known);
+                if counted_first {
+                    history.json_chars_at(0);
+                }
+                history.set_result(0, 1, "[saved \"x\"\u{1}]");
+                history.set_result(0, 0, "");
+                let expected = history.messages()[0].json_chars();
+                assert_eq!(
+                    history.json_chars_at(0),
+                    expected,
+                    "{estimator:?} {counted_first}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_message_appended_with_its_json_length_is_sized_as_measured() {
         let mut call = serde_json::Map::new();
