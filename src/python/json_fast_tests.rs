@@ -151,3 +151,71 @@ fn chunk_edges_and_fixed_cases() {
     // repr picks `"` for text with `'` and no `"`, so the `'` inside costs one: 2 + 4.
     assert_eq!(repr_str_chars("it's"), 6);
 }
+
+/// The three byte-weighted counts against the text each writer produces (serde_json's
+/// escapes are `json.dumps(ensure_ascii=False)`'s and `JSON.stringify`'s): every string of
+/// up to three characters over an alphabet of each class of character (8000), and longer
+/// mixes that cross the 16- and 32-byte chunks at every offset.
+#[test]
+fn weighted_counts_are_the_written_lengths() {
+    let alphabet = [
+        'a',
+        ' ',
+        '~',
+        '"',
+        '\\',
+        '\n',
+        '\r',
+        '\t',
+        '\u{8}',
+        '\u{c}',
+        '\u{0}',
+        '\u{1f}',
+        '\u{7f}',
+        '\u{80}',
+        'é',
+        '中',
+        '\u{2028}',
+        '\u{ffff}',
+        '😀',
+        '\u{10ffff}',
+    ];
+    let check = |text: &str| {
+        let json = serde_json::to_string(text).expect("a string serialises");
+        assert_eq!(json_str_chars(text), json.chars().count(), "{text:?}");
+        assert_eq!(js_str_units(text), json.encode_utf16().count(), "{text:?}");
+        let mut ascii = String::new();
+        Dialect::JsonAscii.write_str(&mut ascii, text);
+        assert_eq!(
+            json_ascii_str_chars(text),
+            ascii.chars().count(),
+            "{text:?}"
+        );
+    };
+    let mut checked = 0;
+    for a in alphabet {
+        for b in alphabet {
+            for c in alphabet {
+                check(&String::from_iter([a, b, c]));
+                checked += 1;
+            }
+        }
+    }
+    check("");
+    let mut state: u64 = 13;
+    for len in 0..200 {
+        let text: String = (0..len)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Mostly plain text, as results are.
+                let pick = (state >> 33) as usize % (alphabet.len() * 4);
+                alphabet.get(pick).copied().unwrap_or('x')
+            })
+            .collect();
+        check(&text);
+        checked += 1;
+    }
+    assert_eq!(checked, 8200);
+}

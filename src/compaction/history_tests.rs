@@ -1,0 +1,287 @@
+//! The history's tests: what it keeps (sizes, lengths, the pair check, the result index)
+//! against what reading the list again gives, under every estimator.
+
+use super::*;
+use crate::transcript::estimate_chars;
+
+/// One estimator of each kind of count.
+const ESTIMATORS: [Estimator; 4] = [
+    Estimator::PythonJson,
+    Estimator::PythonRepr,
+    Estimator::ClaudeTokens,
+    Estimator::ClineTokens,
+];
+
+#[test]
+fn into_context_sends_what_context_sends() {
+    let build = |lead: usize| {
+        let mut history = History::new(Estimator::PythonJson);
+        history.pin(Message::user_text("pinned"));
+        for text in ["restored a", "restored b", "summary"] {
+            history.push(Message::user_text(text));
+        }
+        history.lead_before_pin(lead);
+        history
+    };
+    for lead in [0, 2, 9] {
+        let history = build(lead);
+        let context = history.context();
+        assert_eq!(history.into_context(), context, "lead {lead}");
+    }
+    // With two lead messages the pinned message is third.
+    assert_eq!(build(2).into_context()[2], Message::user_text("pinned"));
+}
+
+#[test]
+fn incremental_estimate_equals_full_serialisation() {
+    let mut history = History::new(Estimator::PythonJson);
+    assert_eq!(history.estimate(), estimate_chars(history.messages()));
+    history.push(Message::user_text("请检查日志 \"now\""));
+    history.push(Message::blocks(
+        Role::Assistant,
+        vec![Block::ToolUse {
+            id: "t1".into(),
+            name: "bash".into(),
+            input: Default::default(),
+        }],
+    ));
+    history.push(Message::tool_result("t1", &"x".repeat(500)));
+    assert_eq!(history.estimate(), estimate_chars(history.messages()));
+    let old = history.set_result(2, 0, "line\n\u{1}tab\t\\");
+    assert_eq!(old.len(), 500);
+    assert_eq!(history.estimate(), estimate_chars(history.messages()));
+    assert_eq!(
+        history.estimate_prefix(2),
+        estimate_chars(&history.messages()[..2])
+    );
+    assert_eq!(
+        history.estimate_suffix(1),
+        estimate_chars(&history.messages()[1..])
+    );
+    assert_eq!(history.estimate_suffix(9), estimate_chars(&[]));
+    let kept = history.messages()[1..].to_vec();
+    history.replace_all(kept);
+    assert_eq!(history.len(), 2);
+    let lines: usize = history
+        .messages()
+        .iter()
+        .map(|m| m.json_line().chars().count() + 1)
+        .sum();
+    assert_eq!(history.jsonl_chars(), lines);
+    assert_eq!(history.estimate(), estimate_chars(history.messages()));
+}
+
+/// A user message answering two calls, the second result holding escapes and non-ASCII.
+fn two_results() -> Message {
+    Message::blocks(
+        Role::User,
+        vec![
+            Block::tool_result("a", "x".repeat(300)),
+            Block::Text {
+                text: "note".into(),
+            },
+            Block::tool_result("b", "it's \"中\"\n😀"),
+        ],
+    )
+}
+
+#[test]
+fn cached_sizes_follow_every_change_under_every_estimator() {
+    for estimator in ESTIMATORS {
+        let full = |h: &History| estimator.full(h.messages());
+        let jsonl =
+            |h: &History| -> usize { h.messages().iter().map(|m| m.json_chars() + 1).sum() };
+        let mut history = History::new(estimator);
+        for index in 0..4 {
+            history.push(Message::user_text(format!("turn {index}")));
+            history.push(two_results());
+        }
+        assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+        // The second result of message 3 (block 2), then the first of message 1 (block 0).
+        let old = history.set_result(3, 2, "[saved at /x]");
+        assert_eq!(old, "it's \"中\"\n😀");
+        history.set_result(1, 0, String::new());
+        assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+        // Cut messages 2..6 for a marker: 2 + 1 + 2 messages remain.
+        history.splice(2, vec![Message::user_text("[snipped]")], 6);
+        assert_eq!(history.len(), 5);
+        assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+        history.set_result(4, 2, "short");
+        assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+        assert_eq!(history.jsonl_chars(), jsonl(&history), "{estimator:?}");
+        history.splice(0, vec![Message::user_text("summary")], 5);
+        assert_eq!(history.len(), 1);
+        assert_eq!(history.estimate(), full(&history), "{estimator:?}");
+    }
+}
+
+/// A message pushed with its results' sizes measured once (a Monte Carlo session's cells)
+/// is sized as one measured as it enters, under every estimator, and its `json.dumps`
+/// length is the same too; a later change to it is tracked alike.
+#[test]
+fn sizes_measured_once_are_the_sizes_measured_on_entry() {
+    for estimator in ESTIMATORS {
+        let message = two_results();
+        let known: Vec<TextSizes> = message
+            .tool_results()
+            .map(|(_, content)| TextSizes::of(content))
+            .collect();
+        let mut entered = History::new(estimator);
+        let mut measured = History::new(estimator);
+        for history in [&mut entered, &mut measured] {
+            history.push(Message::user_text("go"));
+        }
+        entered.push(message.clone());
+        measured.push_measured(message, &known);
+        assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
+        assert_eq!(measured.sizes[1].contents, entered.sizes[1].contents);
+        assert_eq!(measured.sizes[1].units, entered.sizes[1].units);
+        assert_eq!(measured.json_chars_at(1), entered.json_chars_at(1));
+        assert_eq!(measured.json_chars_at(1), measured.messages[1].json_chars());
+        measured.set_result(1, 2, "short");
+        entered.set_result(1, 2, "short");
+        assert_eq!(measured.estimate(), estimator.full(measured.messages()));
+        assert_eq!(measured.estimate(), entered.estimate(), "{estimator:?}");
+    }
+}
+
+/// A message appended with its `json.dumps` length (assistant, request, results) is sized as
+/// one measured as it enters, under every estimator, and keeps that length.
+/// A message whose contents' lengths were known when it entered keeps its `json.dumps`
+/// length right through replaced results, whether it was counted before the change or
+/// after, under every estimator.
+#[test]
+fn a_replaced_result_keeps_the_message_json_length_right() {
+    for estimator in ESTIMATORS {
+        for counted_first in [false, true] {
+            let mut history = History::new(estimator);
+            let texts = ["a \"q\"\n".repeat(40), "é\t".repeat(30), "plain".into()];
+            let message = Message::blocks(
+                Role::User,
+                texts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| Block::tool_result(format!("t{i}"), t.as_str()))
+                    .collect(),
+            );
+            let known: Vec<TextSizes> = texts.iter().map(|t| TextSizes::of(t)).collect();
+            history.push_measured(message, &known);
+            if counted_first {
+                history.json_chars_at(0);
+            }
+            history.set_result(0, 1, "[saved \"x\"\u{1}]");
+            history.set_result(0, 0, "");
+            let expected = history.messages()[0].json_chars();
+            assert_eq!(
+                history.json_chars_at(0),
+                expected,
+                "{estimator:?} {counted_first}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_message_appended_with_its_json_length_is_sized_as_measured() {
+    let mut call = serde_json::Map::new();
+    call.insert("file_path".into(), "/a \"b\" é".into());
+    let assistant = Message::blocks(
+        Role::Assistant,
+        vec![
+            Block::Text {
+                text: "reading\n".into(),
+            },
+            Block::ToolUse {
+                id: "t1".into(),
+                name: "Read".into(),
+                input: call.into(),
+            },
+        ],
+    );
+    for estimator in ESTIMATORS {
+        for message in [assistant.clone(), Message::user_text("go é"), two_results()] {
+            let json = message.json_chars();
+            let mut entered = History::new(estimator);
+            let mut given = History::new(estimator);
+            entered.push(message.clone());
+            given.push_json(message, json);
+            assert_eq!(given.estimate(), entered.estimate(), "{estimator:?}");
+            assert_eq!(given.sizes[0].contents, entered.sizes[0].contents);
+            assert_eq!(given.json_chars_at(0), json);
+        }
+    }
+}
+
+/// Audit D8: pair repair used to read the whole history before every request (quadratic:
+/// 8 000 text turns took 29.5 s). Kept between requests, the check stops at most one message
+/// short of the end (an assistant message an answer may still follow), so each request reads
+/// only what was appended; a cut starts it again, and it still finds a broken pair.
+#[test]
+fn the_pair_check_reads_only_what_was_appended() {
+    let mut history = History::new(Estimator::PythonJson);
+    history.push(Message::user_text("go"));
+    for turn in 0..2_000 {
+        let id = format!("t{turn}");
+        assert!(history.pairs_intact());
+        history.push(Message::tool_uses(&[(&id, "Read")]));
+        // Not answered yet: not intact, and the check stays before the call.
+        assert!(!history.pairs_intact());
+        assert_eq!(history.pair_check.resume, history.len() - 1);
+        history.push(Message::tool_result(&id, "out"));
+        assert!(history.pairs_intact());
+        assert_eq!(history.pair_check.resume, history.len());
+        history.push(Message {
+            role: Role::Assistant,
+            content: Content::Text(format!("answer {turn}")),
+        });
+        assert!(history.pairs_intact());
+        assert_eq!(history.pair_check.resume, history.len() - 1);
+        history.push(Message::user_text(format!("next {turn}")));
+    }
+    history.splice(1, Vec::new(), 3);
+    assert_eq!(history.pair_check.resume, 0);
+    assert!(history.pairs_intact());
+    // A duplicate tool_use id far from the first is still found.
+    history.push(Message::tool_uses(&[("t5", "Read")]));
+    history.push(Message::tool_result("t5", "again"));
+    assert!(!history.pairs_intact());
+}
+
+/// The result index the re-read check asks (issue 13) agrees with a scan of the list after
+/// every kind of change: appends, a splice that drops and inserts results, a rebuild.
+#[test]
+fn the_result_index_follows_every_change() {
+    let scan = |h: &History, id: &str| {
+        h.messages()
+            .iter()
+            .any(|m| m.tool_results().any(|(r, _)| r == id))
+    };
+    let check = |h: &History| {
+        for id in ["t0", "t1", "t2", "t3", "t9"] {
+            assert_eq!(h.holds_result(id), scan(h, id), "{id}");
+        }
+    };
+    let mut history = History::new(Estimator::PythonJson);
+    for turn in 0..4 {
+        let id = format!("t{turn}");
+        history.push(Message::tool_uses(&[(&id, "Read")]));
+        history.push(Message::tool_result(&id, "out"));
+    }
+    history.push(Message::tool_result("t1", "twice"));
+    check(&history);
+    assert!(history.holds_result("t3") && !history.holds_result("t9"));
+    history.splice(2, vec![Message::tool_result("t9", "summary")], 4);
+    check(&history);
+    assert!(
+        history.holds_result("t1"),
+        "t1's second result is still there"
+    );
+    history.set_result(2, 0, "[cleared]");
+    check(&history);
+    history.replace_all(vec![Message::user_text("summary")]);
+    check(&history);
+    assert!(!history.holds_result("t0"));
+}
