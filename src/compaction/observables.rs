@@ -22,8 +22,8 @@ use crate::compaction::profile::Strings;
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
-use crate::trace::Event;
-use crate::transcript::{Content, Role};
+use crate::trace::{Event, Reason};
+use crate::transcript::{Block, Content, ResultText, Role};
 
 /// Names accepted in `expect`, in output order.
 pub const OBSERVABLE_NAMES: &[&str] = &[
@@ -419,8 +419,9 @@ pub struct Fate {
     /// One word: verbatim, persisted, pointer, forged, pointer_lost, dropped_unsaved, archived,
     /// unrecoverable.
     pub status: &'static str,
-    /// The final content (shortened) or where the original is.
-    pub detail: String,
+    /// The final content (shortened) or where the original is, written when read (a Monte Carlo
+    /// session or the bench reads no fate's words).
+    pub detail: Reason,
 }
 
 fn shorten(text: &str) -> String {
@@ -439,57 +440,62 @@ fn shorten(text: &str) -> String {
 
 /// The fate of every result, in order of arrival.
 pub(crate) fn fates(world: &World) -> Vec<Fate> {
-    let mut in_context: std::collections::BTreeMap<&str, &str> = Default::default();
+    let mut in_context: crate::hash::FastMap<&str, &ResultText> = Default::default();
     for message in world.history.messages() {
-        for (id, content) in message.tool_results() {
-            in_context.insert(id, content);
+        for block in message.block_list() {
+            if let Block::ToolResult {
+                tool_use_id,
+                content,
+            } = block
+            {
+                in_context.insert(tool_use_id, content);
+            }
         }
     }
+    // The content shortened, then `tail`, when the detail is read.
+    let short = |content: &ResultText, tail: String| {
+        let content = content.clone();
+        Reason::lazy(move |f| write!(f, "{}{tail}", shorten(&content)))
+    };
     world
         .ledger
         .arrivals
         .iter()
         .filter_map(|id| world.ledger.results.get_key_value(id))
         .map(|(id, record)| {
-            let (status, detail) = match in_context.get(id.as_str()) {
-                Some(_) if record.is_original => {
-                    ("verbatim", "original text in context".to_owned())
-                }
+            let (status, detail) = match in_context.get(id.as_str()).copied() {
+                Some(_) if record.is_original => ("verbatim", "original text in context".into()),
                 Some(content) if world.profile.is_no_pointer_placeholder(content) => {
                     let path = world.spill_path(id);
                     if world.store.is_file(&path) {
                         (
                             "pointer_lost",
-                            format!("{} — {path} orphaned", shorten(content)),
+                            short(content, format!(" — {path} orphaned")),
                         )
                     } else {
-                        (
-                            "dropped_unsaved",
-                            format!("{} — never spilled", shorten(content)),
-                        )
+                        ("dropped_unsaved", short(content, " — never spilled".into()))
                     }
                 }
                 Some(content) => match pointer_in(&world.profile.strings, content) {
                     Some(pointer) if !world.pointer_is_valid(pointer.path()) => (
                         "forged",
-                        format!("{} — not a file of the spill store", shorten(content)),
+                        short(content, " — not a file of the spill store".into()),
                     ),
-                    Some(Pointer::Persisted(_)) => ("persisted", shorten(content)),
-                    Some(Pointer::SavedAt(_)) => ("pointer", shorten(content)),
-                    None => ("replaced", shorten(content)),
+                    Some(Pointer::Persisted(_)) => ("persisted", short(content, String::new())),
+                    Some(Pointer::SavedAt(_)) => ("pointer", short(content, String::new())),
+                    None => ("replaced", short(content, String::new())),
                 },
                 None if record.spilled_verbatim || record.archived_verbatim => {
-                    let places = match (record.spilled_verbatim, record.archived_verbatim) {
-                        (true, true) => "spill store and transcript archive",
-                        (true, false) => "spill store",
-                        (false, _) => "transcript archive",
+                    let detail = match (record.spilled_verbatim, record.archived_verbatim) {
+                        (true, true) => {
+                            "not in context; original in spill store and transcript archive"
+                        }
+                        (true, false) => "not in context; original in spill store",
+                        (false, _) => "not in context; original in transcript archive",
                     };
-                    ("archived", format!("not in context; original in {places}"))
+                    ("archived", detail.into())
                 }
-                None => (
-                    "unrecoverable",
-                    "not in context and not archived".to_owned(),
-                ),
+                None => ("unrecoverable", "not in context and not archived".into()),
             };
             Fate {
                 id: id.clone(),

@@ -49,7 +49,7 @@ fn run_text(report: &RunReport, format: Format) -> String {
                 f.name.clone(),
                 f.chars.to_string(),
                 f.status.to_owned(),
-                f.detail.clone(),
+                f.detail.to_string(),
             ]
         })
         .collect::<Vec<_>>();
