@@ -45,6 +45,22 @@ impl ResultText {
         self.as_str().contains(pattern)
     }
 
+    /// A text of `chars` characters, counted by its maker (debug builds check them).
+    pub(crate) fn counted(text: String, chars: usize) -> Self {
+        debug_assert_eq!(text.chars().count(), chars);
+        ResultText::owning(text, chars)
+    }
+
+    /// `text` moved behind the shared pointer, whole, with its count of characters.
+    fn owning(text: String, chars: usize) -> Self {
+        ResultText {
+            len: text.len(),
+            chars,
+            only_x: false,
+            buffer: std::sync::Arc::new(text),
+        }
+    }
+
     /// The first `len` bytes of a buffer of generated text, shared: the buffer holds only `x`
     /// and newlines, so its characters are its bytes and nothing is read. `None` if `len` is
     /// past the end.
@@ -116,27 +132,10 @@ impl std::fmt::Display for ResultText {
     }
 }
 
-impl ResultText {
-    /// A text of `chars` characters, counted by its maker (debug builds check them).
-    pub(crate) fn counted(text: String, chars: usize) -> Self {
-        debug_assert_eq!(text.chars().count(), chars);
-        ResultText {
-            len: text.len(),
-            chars,
-            only_x: false,
-            buffer: std::sync::Arc::new(text),
-        }
-    }
-}
-
 impl From<String> for ResultText {
     fn from(text: String) -> Self {
-        ResultText {
-            len: text.len(),
-            chars: text.chars().count(),
-            only_x: false,
-            buffer: std::sync::Arc::new(text),
-        }
+        let chars = text.chars().count();
+        ResultText::owning(text, chars)
     }
 }
 

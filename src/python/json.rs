@@ -166,19 +166,21 @@ fn write_json_chars(out: &mut String, text: &str, ascii: bool) {
 /// serde_json: `\"`, `\\`, the short escapes and `\u00XX` for the other C0 controls).
 #[cfg(test)]
 pub(crate) fn js_string(text: &str) -> String {
-    let mut out = String::new();
-    push_js_string(&mut out, text);
+    let mut out = String::with_capacity(text.len() + 2 + js_escapes(text));
+    write_js_string(&mut out, text);
     out
 }
 
-/// Appends [`js_string`]`(text)` to `out`, its exact length reserved first (the escapes counted
-/// in a pass that vectorises), so that a long text is written without a reallocation. Returns
-/// the characters the escapes add (each escape is ASCII: as many bytes).
-pub(crate) fn push_js_string(out: &mut String, text: &str) -> usize {
-    let escapes = weigh::<32>(text.as_bytes(), escape_extra);
-    out.reserve(text.len() + 2 + escapes);
+/// The characters [`js_string`]'s escapes add to `text`, and as many bytes (each escape is
+/// ASCII): with the quotes, what a caller reserves to write it without a reallocation. Counted
+/// in a pass that vectorises.
+pub(crate) fn js_escapes(text: &str) -> usize {
+    weigh::<32>(text.as_bytes(), escape_extra)
+}
+
+/// Appends [`js_string`]`(text)` to `out`.
+pub(crate) fn write_js_string(out: &mut String, text: &str) {
     write_json_str(out, text, false);
-    escapes
 }
 
 /// Length of `json.dumps(text)` (`ensure_ascii=True`): as [`json_str_chars`], plus six for every
@@ -586,11 +588,11 @@ mod tests {
             assert_eq!(js_string(text), expected, "{text:?}");
         }
         assert_eq!(js_string("a\nb"), r#""a\nb""#);
-        // The reserved length is the written one, and the escapes are what they add.
-        let mut out = "{".to_owned();
-        let escapes = push_js_string(&mut out, &long);
-        assert_eq!(out.len(), 1 + long.len() + 2 + escapes);
+        // The escapes are what they add, so the reserved length is the written one.
+        let escapes = js_escapes(&long);
         assert_eq!(escapes, 6, "\\u0001 adds five, \\\" one");
+        let out = js_string(&long);
+        assert_eq!(out.len(), long.len() + 2 + escapes);
         assert_eq!(out.capacity(), out.len());
     }
 

@@ -14,7 +14,7 @@ use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
-use crate::python::json::push_js_string;
+use crate::python::json::{js_escapes, write_js_string};
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 
@@ -261,9 +261,10 @@ fn mask_one(
     // `JSON.stringify({output}, null, 2)`, written once into its exact length.
     const OPEN: &str = "{\n  \"output\": ";
     const CLOSE: &str = "\n}";
-    let mut saved = String::with_capacity(OPEN.len() + output.len() + 2 + CLOSE.len());
+    let escapes = js_escapes(&output);
+    let mut saved = String::with_capacity(OPEN.len() + output.len() + 2 + escapes + CLOSE.len());
     saved.push_str(OPEN);
-    let escapes = push_js_string(&mut saved, &output);
+    write_js_string(&mut saved, &output);
     saved.push_str(CLOSE);
     let chars = OPEN.len() + output.chars() + 2 + escapes + CLOSE.len();
     let saved = ResultText::counted(saved, chars);
