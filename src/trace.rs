@@ -7,6 +7,42 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::Serialize;
+use smol_str::SmolStr;
+
+/// A tool_use id as an event keeps it: shared when it already is, copied when borrowed.
+pub trait IntoId {
+    fn into_id(self) -> SmolStr;
+}
+
+impl IntoId for SmolStr {
+    fn into_id(self) -> SmolStr {
+        self
+    }
+}
+
+impl IntoId for &SmolStr {
+    fn into_id(self) -> SmolStr {
+        self.clone()
+    }
+}
+
+impl IntoId for &str {
+    fn into_id(self) -> SmolStr {
+        SmolStr::new(self)
+    }
+}
+
+impl IntoId for &String {
+    fn into_id(self) -> SmolStr {
+        SmolStr::new(self)
+    }
+}
+
+impl IntoId for String {
+    fn into_id(self) -> SmolStr {
+        SmolStr::from(self)
+    }
+}
 
 /// One action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -19,7 +55,7 @@ pub struct Event {
     /// `compact`, `summary`, `check`.
     pub kind: &'static str,
     /// The tool_use_id concerned, if any.
-    pub id: Option<String>,
+    pub id: Option<SmolStr>,
     /// Characters before the action (a result's content, or the context estimate).
     pub before: Option<usize>,
     /// Characters after the action.
@@ -43,10 +79,10 @@ impl Event {
         }
     }
 
-    /// The tool_use_id concerned.
-    pub fn id(self, id: impl Into<String>) -> Self {
+    /// The tool_use_id concerned: a shared id is kept as it is, a borrowed one copied.
+    pub fn id(self, id: impl IntoId) -> Self {
         Event {
-            id: Some(id.into()),
+            id: Some(id.into_id()),
             ..self
         }
     }
@@ -198,6 +234,23 @@ impl From<&String> for Reason {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An event keeps a shared id by sharing it (a real session's 30-character Claude ids are
+    /// past the inline length), copies a borrowed one, and writes either as the id's text.
+    #[test]
+    fn an_event_shares_a_shared_id() {
+        let long = SmolStr::new("toolu_01ABCDEFGHJKLMNOPQRSTUVW");
+        assert!(long.is_heap_allocated());
+        let shared = Event::new("scenario", "append").id(&long);
+        let kept = shared.id.as_deref().unwrap();
+        assert_eq!(kept.as_ptr(), long.as_ptr());
+        let copied = Event::new("scenario", "append").id(long.as_str());
+        let kept = copied.id.as_deref().unwrap();
+        assert_ne!(kept.as_ptr(), long.as_ptr());
+        assert_eq!(kept, long.as_str());
+        let json = serde_json::to_string(&shared).unwrap();
+        assert!(json.contains(r#""id":"toolu_01ABCDEFGHJKLMNOPQRSTUVW""#), "{json}");
+    }
 
     /// Every kind of reason reads, compares and serialises as its text; a lazy one formats the
     /// values it took when it was made, each time it is read.

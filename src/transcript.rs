@@ -9,6 +9,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
+use smol_str::SmolStr;
 
 use crate::python::json::{self, ContentCounter, Counter, Dialect, Sink};
 pub use crate::result_text::ResultText;
@@ -132,12 +133,12 @@ pub enum Block {
         text: String,
     },
     ToolUse {
-        id: String,
-        name: String,
+        id: SmolStr,
+        name: SmolStr,
         input: Input,
     },
     ToolResult {
-        tool_use_id: String,
+        tool_use_id: SmolStr,
         content: ResultText,
     },
 }
@@ -183,8 +184,8 @@ impl Message {
         let blocks = calls
             .iter()
             .map(|(id, name)| Block::ToolUse {
-                id: (*id).to_owned(),
-                name: (*name).to_owned(),
+                id: (*id).to_owned().into(),
+                name: (*name).to_owned().into(),
                 input: Default::default(),
             })
             .collect();
@@ -214,9 +215,9 @@ impl Message {
     }
 
     /// The ids of this message's tool_use blocks, in order.
-    pub fn tool_use_ids(&self) -> impl Iterator<Item = &str> {
+    pub fn tool_use_ids(&self) -> impl Iterator<Item = &SmolStr> {
         self.block_list().iter().filter_map(|block| match block {
-            Block::ToolUse { id, .. } => Some(id.as_str()),
+            Block::ToolUse { id, .. } => Some(id),
             _ => None,
         })
     }
@@ -335,7 +336,7 @@ impl Message {
 
 impl Block {
     /// A tool_result block answering `tool_use_id`.
-    pub fn tool_result(tool_use_id: impl Into<String>, content: impl Into<ResultText>) -> Self {
+    pub fn tool_result(tool_use_id: impl Into<SmolStr>, content: impl Into<ResultText>) -> Self {
         Block::ToolResult {
             tool_use_id: tool_use_id.into(),
             content: content.into(),

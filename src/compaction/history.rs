@@ -6,6 +6,7 @@
 //! tool_result content in it are kept, so replacing a result, cutting the middle out or archiving
 //! the list rescans nothing kept.
 
+use smol_str::SmolStr;
 use std::ops::Range;
 
 use crate::compaction::pairs::{self, PairCheck};
@@ -543,7 +544,7 @@ impl History {
     }
 
     /// `(tool_use_id, content)` of the tool_result block at a position.
-    pub(crate) fn result_at(&self, message: usize, block: usize) -> (&str, &str) {
+    pub(crate) fn result_at(&self, message: usize, block: usize) -> (&SmolStr, &str) {
         match &self.messages[message].block_list()[block] {
             Block::ToolResult {
                 tool_use_id,
@@ -564,7 +565,7 @@ impl History {
 
     /// [`Self::result_at`] owned, for a stage that changes the history afterwards (the text is
     /// shared, not copied).
-    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (String, ResultText) {
+    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (SmolStr, ResultText) {
         match &self.messages[message].block_list()[block] {
             Block::ToolResult {
                 tool_use_id,

@@ -13,6 +13,7 @@
 //! `peak_context_size`: they held tokens under the token-estimating profiles; the unit is the
 //! run's `context_unit`).
 
+use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
 use serde::Serialize;
@@ -380,7 +381,7 @@ fn pairs_intact(world: &World) -> bool {
 fn api_valid(world: &World) -> bool {
     let messages = world.history.messages();
     for (index, message) in messages.iter().enumerate() {
-        let uses: Vec<&str> = message.tool_use_ids().collect();
+        let uses: Vec<&str> = message.tool_use_ids().map(SmolStr::as_str).collect();
         if message.role == Role::Assistant && !uses.is_empty() {
             let Some(next) = messages.get(index + 1).filter(|m| m.role == Role::User) else {
                 return false;
@@ -396,7 +397,7 @@ fn api_valid(world: &World) -> bool {
         if message.role == Role::User {
             let previous: Vec<&str> = index
                 .checked_sub(1)
-                .map(|p| messages[p].tool_use_ids().collect())
+                .map(|p| messages[p].tool_use_ids().map(SmolStr::as_str).collect())
                 .unwrap_or_default();
             if message
                 .tool_results()
@@ -412,8 +413,8 @@ fn api_valid(world: &World) -> bool {
 /// What became of one result, for tables and `lab explain`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fate {
-    pub id: String,
-    pub name: String,
+    pub id: SmolStr,
+    pub name: SmolStr,
     /// Length of the original.
     pub chars: usize,
     /// One word: verbatim, persisted, pointer, forged, pointer_lost, dropped_unsaved, archived,

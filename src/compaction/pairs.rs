@@ -12,6 +12,7 @@
 
 use crate::hash::FastSet;
 use crate::transcript::{Content, Message, Role};
+use smol_str::SmolStr;
 
 /// Whether Claude Code's `ensureToolResultPairing` would leave a list unchanged, checked without
 /// building anything and kept between requests (issue 13, audit D8): the prefix already found
@@ -47,7 +48,7 @@ impl PairCheck {
             if matches!(&message.content, Content::Blocks(blocks) if blocks.is_empty()) {
                 return false;
             }
-            let uses: Vec<&str> = message.tool_use_ids().collect();
+            let uses: Vec<&str> = message.tool_use_ids().map(SmolStr::as_str).collect();
             let mut own: FastSet<&str> =
                 FastSet::with_capacity_and_hasher(uses.len(), Default::default());
             if uses
@@ -142,7 +143,7 @@ pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
     let mut present: FastSet<&str> =
         FastSet::with_capacity_and_hasher(2 * before.len(), Default::default());
     for message in messages {
-        present.extend(message.tool_use_ids());
+        present.extend(message.tool_use_ids().map(SmolStr::as_str));
         present.extend(message.tool_results().map(|(id, _)| id));
     }
     lost.into_iter()

@@ -15,6 +15,7 @@ use crate::python::json;
 use crate::python::str::universal_newlines;
 use crate::trace::Event;
 use crate::transcript::ResultText;
+use smol_str::SmolStr;
 
 /// Budget's persistence of a large result, by the profile's rule: f9e8b28's
 /// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
@@ -124,7 +125,7 @@ pub(crate) fn write_spill_file(
         .read_spill(path)
         .is_some_and(|old| old != *content)
     {
-        let others: Vec<String> = world
+        let others: Vec<SmolStr> = world
             .ledger
             .results
             .keys()

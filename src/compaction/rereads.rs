@@ -81,7 +81,7 @@ mod tests {
         for (id, tool) in calls {
             let answered: Vec<&String> = issued
                 .iter()
-                .filter(|(name, e)| name == tool && world.ledger.results.contains_key(e))
+                .filter(|(name, e)| name == tool && world.ledger.results.contains_key(e.as_str()))
                 .map(|(_, e)| e)
                 .collect();
             if let Some(last) = answered.last() {
@@ -126,7 +126,10 @@ mod tests {
                 let reason = e.reason.text();
                 let after = reason.split(" call as ").nth(1);
                 let last = after.and_then(|r| r.split(',').next()).unwrap_or_default();
-                (e.id.clone().unwrap_or_default(), last.to_owned())
+                (
+                    e.id.as_deref().unwrap_or_default().to_owned(),
+                    last.to_owned(),
+                )
             })
             .collect()
     }
@@ -137,8 +140,8 @@ mod tests {
             .iter()
             .filter(|_| rng.next_u64() % 10 != 0)
             .map(|(id, tool)| IncomingResult {
-                id: id.clone(),
-                tool: (*tool).to_owned(),
+                id: id.clone().into(),
+                tool: (*tool).to_owned().into(),
                 content: format!("out of {id}").into(),
                 known: None,
             })
@@ -220,7 +223,9 @@ mod tests {
         let mut world = World::for_test(COURSE_MAIN);
         let rereads = |world: &World| -> Vec<String> {
             let events = world.trace.iter().filter(|e| e.kind == "reread");
-            events.filter_map(|e| e.id.clone()).collect()
+            events
+                .filter_map(|e| e.id.as_deref().map(str::to_owned))
+                .collect()
         };
         let clear = |world: &mut World, id: &str| {
             let positions = world.history.result_positions();

@@ -10,6 +10,7 @@
 //! setting any result's text) updates it in place. A cut or a rebuild of the list drops the index
 //! (the history builds it again on the next request).
 
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
 use crate::hash::FastMap;
@@ -28,12 +29,12 @@ pub(crate) struct ClearIndex {
     /// The placeholder's size, by the history's estimator.
     placeholder_size: usize,
     /// Tool_use ids of assistant messages, in order.
-    uses: Vec<String>,
+    uses: Vec<SmolStr>,
     /// Index in `uses` of each id's first occurrence: the id is to clear once that index is
     /// below `boundary`.
-    first_use: FastMap<String, usize>,
+    first_use: FastMap<SmolStr, usize>,
     /// Results whose id is not to clear (yet), by id.
-    waiting: FastMap<String, Vec<Position>>,
+    waiting: FastMap<SmolStr, Vec<Position>>,
     /// `uses[..boundary]` have been taken into the clear set.
     boundary: usize,
     /// The targets, in list order, with the tokens clearing each would save.
@@ -77,8 +78,8 @@ impl ClearIndex {
             Role::Assistant => {
                 for id in message.tool_use_ids() {
                     let index = self.uses.len();
-                    self.first_use.entry(id.to_owned()).or_insert(index);
-                    self.uses.push(id.to_owned());
+                    self.first_use.entry(id.clone()).or_insert(index);
+                    self.uses.push(id.clone());
                 }
             }
             Role::User => {
@@ -174,7 +175,7 @@ mod tests {
             .messages()
             .iter()
             .filter(|m| m.role == Role::Assistant)
-            .flat_map(|m| m.tool_use_ids())
+            .flat_map(|m| m.tool_use_ids().map(smol_str::SmolStr::as_str))
             .collect();
         if ids.len() <= keep {
             return None;
@@ -184,7 +185,7 @@ mod tests {
         let targets = h.result_positions().into_iter().filter_map(|(m, b)| {
             let (id, content) = h.result_at(m, b);
             let saved = e.string(content).saturating_sub(e.string(placeholder));
-            (clear.contains(id) && content != placeholder).then_some((m, b, saved))
+            (clear.contains(id.as_str()) && content != placeholder).then_some((m, b, saved))
         });
         Some(targets.collect())
     }

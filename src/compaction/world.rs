@@ -24,12 +24,13 @@ use crate::scenario::StoreDir;
 use crate::scenario::Usage;
 use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Block, Input, Message, ResultText, Role, TextSizes};
+use smol_str::SmolStr;
 
 /// What the lab knows about one tool result over the whole run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ResultRecord {
     /// Tool name of the call.
-    pub(crate) name: String,
+    pub(crate) name: SmolStr,
     /// Length of the original content.
     pub(crate) original_chars: usize,
     /// Step at which the result arrived.
@@ -69,9 +70,9 @@ pub struct TranscriptRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct IncomingResult {
     /// The tool_use_id it answers.
-    pub(crate) id: String,
+    pub(crate) id: SmolStr,
     /// The tool's name (empty when the scenario names no call).
-    pub(crate) tool: String,
+    pub(crate) tool: SmolStr,
     /// The result's text.
     pub(crate) content: ResultText,
     /// Its sizes, when measured already (a Monte Carlo session measures each result once for
@@ -84,11 +85,11 @@ pub(crate) struct IncomingResult {
 #[derive(Debug, Default)]
 pub(crate) struct Ledger {
     /// Every result of the run by tool_use_id.
-    pub(crate) results: FastMap<String, ResultRecord>,
+    pub(crate) results: FastMap<SmolStr, ResultRecord>,
     /// Result ids in order of arrival.
-    pub(crate) arrivals: Vec<String>,
+    pub(crate) arrivals: Vec<SmolStr>,
     /// Results that arrived since the last assistant message (what the unseen guard protects).
-    unseen: Vec<String>,
+    unseen: Vec<SmolStr>,
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
     pub(crate) read_files: ReadFiles,
@@ -200,7 +201,7 @@ pub(crate) struct MaskScan {
     pub(crate) read: usize,
     /// Every output read that is neither masked nor exempt, in list order: `(message, block,
     /// id, tokens)`.
-    pub(crate) outputs: Vec<(usize, usize, String, usize)>,
+    pub(crate) outputs: Vec<(usize, usize, SmolStr, usize)>,
     /// The sum of their tokens.
     pub(crate) tokens: usize,
     /// How many outputs at the head of `outputs` a pass has left in place.
@@ -213,7 +214,7 @@ pub(crate) struct MaskSkip {
     /// The output as it stood (a changed output is masked afresh).
     pub(crate) output: ResultText,
     /// The tool name the file was named after.
-    pub(crate) tool: String,
+    pub(crate) tool: SmolStr,
 }
 
 impl World {
@@ -417,7 +418,7 @@ impl World {
         if current == content {
             return;
         }
-        let id = id.to_owned();
+        let id = id.clone();
         let after = char_len(&content);
         let placeholder = pointer::is_placeholder(&self.profile, &content);
         let old = self.history.set_result(message, block, content);
@@ -502,7 +503,7 @@ impl World {
             return Ok(());
         }
         let resolved = self.store.resolve(&path);
-        let spilled: Vec<String> = self
+        let spilled: Vec<SmolStr> = self
             .ledger
             .results
             .iter()
@@ -524,7 +525,7 @@ impl World {
                 .by_path
                 .values()
                 .any(|ids| ids.contains(id));
-            if let Some(record) = self.ledger.results.get_mut(id) {
+            if let Some(record) = self.ledger.results.get_mut(id.as_str()) {
                 record.archived_verbatim = elsewhere;
             }
         }
@@ -545,7 +546,7 @@ impl World {
 /// holds part of the ledger mutably.
 fn in_context(
     history: &History,
-    results: &FastMap<String, ResultRecord>,
+    results: &FastMap<SmolStr, ResultRecord>,
     id: &str,
 ) -> Option<bool> {
     history
@@ -594,8 +595,8 @@ impl World {
             calls
                 .iter()
                 .map(|(id, tool, content)| IncomingResult {
-                    id: (*id).to_owned(),
-                    tool: (*tool).to_owned(),
+                    id: (*id).to_owned().into(),
+                    tool: (*tool).to_owned().into(),
                     content: content.clone().into(),
                     known: None,
                 })
@@ -673,14 +674,14 @@ mod tests {
         world.push(Message::blocks(
             Role::Assistant,
             vec![Block::ToolUse {
-                id: id.to_owned(),
-                name: "Read".to_owned(),
+                id: id.to_owned().into(),
+                name: "Read".to_owned().into(),
                 input: input.into(),
             }],
         ));
         world.push_results(vec![IncomingResult {
-            id: id.to_owned(),
-            tool: "Read".to_owned(),
+            id: id.to_owned().into(),
+            tool: "Read".to_owned().into(),
             content: "fn main() {}".into(),
             known: None,
         }]);

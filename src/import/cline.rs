@@ -276,8 +276,8 @@ fn lab_block(block: &Value, notes: &mut BTreeMap<String, usize>) -> Block {
     match block["type"].as_str() {
         Some("text") => Block::Text { text: text("text") },
         Some("tool_use") => Block::ToolUse {
-            id: text("id"),
-            name: text("name"),
+            id: text("id").into(),
+            name: text("name").into(),
             input: block["input"]
                 .as_object()
                 .cloned()
@@ -285,7 +285,7 @@ fn lab_block(block: &Value, notes: &mut BTreeMap<String, usize>) -> Block {
                 .into(),
         },
         Some("tool_result") => Block::ToolResult {
-            tool_use_id: text("tool_use_id"),
+            tool_use_id: text("tool_use_id").into(),
             content: block_text(block.get("content"), notes).into(),
         },
         Some("file") => Block::Text {

@@ -4,6 +4,7 @@
 //! that change it live in files named after them (the index is in `memory/mod.rs`) and take the
 //! world explicitly; this file depends on nothing above it.
 
+use smol_str::SmolStr;
 use std::collections::VecDeque;
 
 use super::fs::MemoryFs;
@@ -133,7 +134,7 @@ impl World {
             step: self.step,
             stage,
             kind,
-            id: id.map(str::to_owned),
+            id: id.map(SmolStr::new),
             before: None,
             after: None,
             reason: reason.into(),

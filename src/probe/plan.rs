@@ -20,6 +20,7 @@
 //! The plan also rewrites the scenario the same way (request `go`, the calls' real inputs, no
 //! expectations), so the profile predicts the very session the agent ran.
 
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -73,7 +74,7 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
     let mut turns = Vec::new();
     let mut fixtures = BTreeMap::new();
     let mut mtimes = BTreeMap::new();
-    let mut pending: BTreeMap<String, String> = BTreeMap::new();
+    let mut pending: BTreeMap<SmolStr, SmolStr> = BTreeMap::new();
     for (index, step) in rewritten.steps.iter_mut().enumerate() {
         let number = index + 1;
         let (calls, results, reported) = match step {
@@ -172,10 +173,10 @@ fn glob_files(result: &ResultSpec) -> Result<impl Iterator<Item = String>, Strin
 /// before the next.
 fn tool_uses(
     calls: &mut [Call],
-    pending: &mut BTreeMap<String, String>,
+    pending: &mut BTreeMap<SmolStr, SmolStr>,
 ) -> Result<Vec<Block>, String> {
     if !pending.is_empty() {
-        let ids: Vec<&str> = pending.keys().map(String::as_str).collect();
+        let ids: Vec<&str> = pending.keys().map(SmolStr::as_str).collect();
         return Err(format!(
             "calls {} are still unanswered; the agent answers every call of a turn before the next",
             ids.join(", ")
@@ -186,8 +187,8 @@ fn tool_uses(
         call.input = real_input(call)?.into();
         pending.insert(call.id.clone(), call.name.clone());
         blocks.push(Block::ToolUse {
-            id: call.id.clone(),
-            name: call.name.clone(),
+            id: call.id.to_string(),
+            name: call.name.to_string(),
             input: Value::Object((*call.input).clone()),
         });
     }

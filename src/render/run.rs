@@ -45,8 +45,8 @@ fn run_text(report: &RunReport, format: Format) -> String {
         .iter()
         .map(|f| {
             vec![
-                f.id.clone(),
-                f.name.clone(),
+                f.id.to_string(),
+                f.name.to_string(),
                 f.chars.to_string(),
                 f.status.to_owned(),
                 f.detail.to_string(),

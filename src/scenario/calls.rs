@@ -2,6 +2,7 @@
 //! the ledger of call ids that loading keeps across steps: a call id is issued once, answered once,
 //! and only after an assistant message called it (the pairing rule of the Messages API).
 
+use smol_str::SmolStr;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
@@ -29,7 +30,7 @@ const DEFAULT_WIDTH: usize = 80;
 #[derive(Default)]
 pub(super) struct Ids {
     /// Tool name of every call id.
-    pub(super) calls: BTreeMap<String, String>,
+    pub(super) calls: BTreeMap<SmolStr, SmolStr>,
     answered: BTreeSet<String>,
     /// The calls of the previous step if it was an `assistant` step (a `check` step between
     /// them does not count), for `compact_tool`.
@@ -85,8 +86,8 @@ fn parse_call(ctx: &Ctx, at: &str, value: &Value) -> Result<Call, ScenarioError>
         None => Map::new(),
     };
     Ok(Call {
-        id,
-        name,
+        id: id.into(),
+        name: name.into(),
         input: input.into(),
     })
 }
@@ -186,7 +187,10 @@ fn parse_result(ctx: &Ctx, at: &str, value: &Value) -> Result<ResultSpec, Scenar
         },
     };
     check_size(ctx, &at_id, &body)?;
-    Ok(ResultSpec { id, body })
+    Ok(ResultSpec {
+        id: id.into(),
+        body,
+    })
 }
 
 /// Refuses a result longer than [`limits::MAX_RESULT_CHARS`] before it is rendered.

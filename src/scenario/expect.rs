@@ -3,6 +3,7 @@
 //! `file:<name>`, `index`, `system`, `recall`). Which profile a key belongs to is checked later, by
 //! [`super::Scenario::validate_for`] for compaction and by the memory driver for memory.
 
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -106,11 +107,11 @@ pub(super) fn check_expect_ids(
     ctx: &Ctx,
     at: &str,
     expect: &[Expectation],
-    calls: &BTreeMap<String, String>,
+    calls: &BTreeMap<SmolStr, SmolStr>,
 ) -> Result<(), ScenarioError> {
     for expectation in expect {
         if let ExpectKey::Result(id) = &expectation.key {
-            if !calls.contains_key(id) {
+            if !calls.contains_key(id.as_str()) {
                 return Err(ctx.err(at, format!("`result:{id}` names an id no step calls")));
             }
         }

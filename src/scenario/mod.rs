@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
+use smol_str::SmolStr;
 
 use crate::compaction::profile::Stage;
 use crate::memory::world::Reply;
@@ -125,9 +126,9 @@ impl Renderer {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     /// The tool_use id, unique in the scenario.
-    pub id: String,
+    pub id: SmolStr,
     /// The tool's name (`bash` unless given).
-    pub name: String,
+    pub name: SmolStr,
     /// The tool's input (`{}` unless given).
     pub input: crate::transcript::Input,
 }
@@ -135,7 +136,7 @@ pub struct Call {
 /// One tool result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultSpec {
-    pub id: String,
+    pub id: SmolStr,
     pub body: Body,
 }
 
@@ -294,9 +295,9 @@ pub enum Step {
     /// its other calls, and the profile's compact-tool behaviour.
     CompactTool {
         /// The id of the `compact` call.
-        id: String,
+        id: SmolStr,
         /// The calls of that assistant message, in order (compact included).
-        calls: Vec<String>,
+        calls: Vec<SmolStr>,
         /// Results of the other calls.
         results: Vec<ResultSpec>,
     },
@@ -388,7 +389,7 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     pub expect: Vec<Expectation>,
     /// Tool name of every call id.
-    pub calls: BTreeMap<String, String>,
+    pub calls: BTreeMap<SmolStr, SmolStr>,
 }
 
 impl Scenario {

@@ -4,6 +4,7 @@
 //! machine.
 
 use serde_json::{Map, Value, json};
+use smol_str::SmolStr;
 
 use super::call::GenCall;
 use super::generate::{GenStep, Workload, spill_dir};
@@ -138,16 +139,15 @@ impl Workload {
                         if total_chars > crate::limits::MAX_TOTAL_RESULT_CHARS {
                             return self.scenario(frame, file);
                         }
-                        calls.insert(call.id.clone(), call.tool.name().to_owned());
+                        let id = SmolStr::new(&call.id);
+                        let name = SmolStr::new(call.tool.name());
+                        calls.insert(id.clone(), name.clone());
                         specs.push(Call {
-                            id: call.id.clone(),
-                            name: call.tool.name().to_owned(),
+                            id: id.clone(),
+                            name,
                             input: input.into(),
                         });
-                        results.push(ResultSpec {
-                            id: call.id.clone(),
-                            body,
-                        });
+                        results.push(ResultSpec { id, body });
                     }
                     Step::Turn {
                         assistant: AssistantSpec {

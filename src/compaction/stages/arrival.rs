@@ -19,6 +19,7 @@ use crate::error::RunError;
 use crate::python::json::char_len;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, ResultText, utf16_len};
+use smol_str::SmolStr;
 
 /// Tools Claude Code never persists (their output bounds itself).
 const NEVER_PERSISTED: [&str; 1] = ["Read"];
@@ -167,7 +168,7 @@ pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(
 }
 
 /// The tool_result blocks of a message: block index, tool_use id and tool name.
-fn results_of(world: &World, message: usize) -> Vec<(usize, String, String)> {
+fn results_of(world: &World, message: usize) -> Vec<(usize, SmolStr, SmolStr)> {
     let Content::Blocks(blocks) = &world.history.messages()[message].content else {
         return Vec::new();
     };
@@ -305,8 +306,8 @@ mod tests {
 
     fn incoming(id: &str, tool: &str, content: String) -> IncomingResult {
         IncomingResult {
-            id: id.to_owned(),
-            tool: tool.to_owned(),
+            id: id.to_owned().into(),
+            tool: tool.to_owned().into(),
             content: content.into(),
             known: None,
         }

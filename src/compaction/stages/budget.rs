@@ -11,6 +11,7 @@ use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Content, Role};
+use smol_str::SmolStr;
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let Some(last) = world.history.messages().last() else {
@@ -26,7 +27,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let mut total: usize = batch.iter().map(|(_, len)| len).sum();
     // Python's sorted(..., reverse=True) is stable: equal lengths keep batch order.
     batch.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
-    let mut persisted: Vec<String> = Vec::new();
+    let mut persisted: Vec<SmolStr> = Vec::new();
     for (bi, len) in batch {
         let id = world.history.result_at(message, bi).0.to_owned();
         if total <= budget {

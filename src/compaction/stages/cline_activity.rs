@@ -6,6 +6,7 @@
 //! 21cb8d25).
 
 use serde_json::{Map, Value};
+use smol_str::SmolStr;
 
 use crate::transcript::{Block, Content, Message, Role, utf16_len};
 
@@ -147,7 +148,7 @@ pub(crate) fn diff_range(content: &str) -> Option<(u64, u64)> {
 /// diff when the result is in the span), `run_commands` the commands.
 pub(crate) fn summarize(messages: &[Message]) -> Activity {
     let mut activity = Activity::default();
-    let mut editors: Vec<(String, String)> = Vec::new();
+    let mut editors: Vec<(SmolStr, String)> = Vec::new();
     for message in messages {
         let Content::Blocks(blocks) = &message.content else {
             continue;
@@ -264,8 +265,8 @@ mod tests {
 
     fn call(id: &str, name: &str, input: Value) -> Block {
         Block::ToolUse {
-            id: id.to_owned(),
-            name: name.to_owned(),
+            id: id.to_owned().into(),
+            name: name.to_owned().into(),
             input: input.as_object().cloned().unwrap().into(),
         }
     }

@@ -20,6 +20,7 @@ use crate::compaction::{archive, store};
 use crate::error::RunError;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
+use smol_str::SmolStr;
 
 const STAGE: &str = "codex_remote";
 
@@ -33,7 +34,10 @@ fn trim(world: &mut World, path: &str) -> usize {
         let Some(last) = messages.last().filter(|m| m.is_tool_result()) else {
             break;
         };
-        let ids: Vec<String> = last.tool_results().map(|(id, _)| id.to_owned()).collect();
+        let ids: Vec<SmolStr> = last
+            .tool_results()
+            .map(|(id, _)| SmolStr::new(id))
+            .collect();
         let len = messages.len();
         let mut kept = messages[..len - 1].to_vec();
         if let Some(call) = kept.last_mut().filter(|m| m.role == Role::Assistant) {

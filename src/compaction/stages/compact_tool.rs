@@ -13,6 +13,7 @@ use crate::compaction::profile::{CompactTool, Stage};
 use crate::compaction::world::{IncomingResult, World};
 use crate::error::RunError;
 use crate::trace::Event;
+use smol_str::SmolStr;
 
 use super::{arrival, pipeline};
 
@@ -21,16 +22,16 @@ use super::{arrival, pipeline};
 pub(crate) fn run(
     world: &mut World,
     compact_id: &str,
-    calls: &[String],
+    calls: &[SmolStr],
     results: &[IncomingResult],
 ) -> Result<(), RunError> {
     let compact_result = IncomingResult {
-        id: compact_id.to_owned(),
-        tool: "compact".to_owned(),
+        id: SmolStr::new(compact_id),
+        tool: SmolStr::new_static("compact"),
         content: world.profile.strings.compact_tool_result().into(),
         known: None,
     };
-    let result_of = |id: &String| results.iter().find(|r| &r.id == id).cloned();
+    let result_of = |id: &SmolStr| results.iter().find(|r| &r.id == id).cloned();
     match world.profile.compact_tool {
         CompactTool::Absent => unreachable!("rejected before running"),
         CompactTool::AfterBatch => {
@@ -77,8 +78,8 @@ mod tests {
 
     fn incoming(id: &str) -> IncomingResult {
         IncomingResult {
-            id: id.to_owned(),
-            tool: "bash".to_owned(),
+            id: id.to_owned().into(),
+            tool: "bash".to_owned().into(),
             content: format!("{id} output").into(),
             known: None,
         }
@@ -91,7 +92,7 @@ mod tests {
             ("c", "compact"),
             ("b", "bash"),
         ]));
-        let calls = ["a", "c", "b"].map(str::to_owned);
+        let calls = ["a", "c", "b"].map(SmolStr::new);
         run(world, "c", &calls, &[incoming("a"), incoming("b")])
     }
 

@@ -17,6 +17,7 @@ use crate::error::RunError;
 use crate::python::json::{js_escapes, write_js_string};
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
+use smol_str::SmolStr;
 
 const STAGE: &str = "gemini_mask";
 
@@ -152,10 +153,7 @@ fn scan(world: &mut World) -> (usize, usize) {
             if EXEMPT_TOOLS.contains(&tool) || masked {
                 continue;
             }
-            world
-                .mask_scan
-                .outputs
-                .push((mi, bi, id.to_owned(), tokens));
+            world.mask_scan.outputs.push((mi, bi, id.clone(), tokens));
             world.mask_scan.tokens += tokens;
         }
         world.mask_scan.read = last;
@@ -216,14 +214,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
 }
 
 /// The tool `id` answered, as its file is named.
-fn tool_name(world: &World, id: &str) -> String {
+fn tool_name(world: &World, id: &str) -> SmolStr {
     world
         .ledger
         .results
         .get(id)
         .map(|r| r.name.clone())
         .filter(|name| !name.is_empty())
-        .unwrap_or_else(|| "unknown_tool".to_owned())
+        .unwrap_or_else(|| SmolStr::new_static("unknown_tool"))
 }
 
 /// An output an earlier pass wrote but left in place (its masked form saves nothing), unchanged

@@ -106,7 +106,10 @@ fn bash_reads(world: &World) -> Vec<(String, String)> {
         .history
         .result_positions()
         .into_iter()
-        .map(|(mi, bi)| world.history.result_at(mi, bi))
+        .map(|(mi, bi)| {
+            let (id, content) = world.history.result_at(mi, bi);
+            (id.as_str(), content)
+        })
         .collect();
     let mut out: Vec<(String, String)> = Vec::new();
     for (id, path) in calls.into_iter().rev() {

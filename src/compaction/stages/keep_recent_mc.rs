@@ -7,6 +7,7 @@
 //! persisted already, hold at least `keep_recent_min_saved` (20000) tokens. Read in the code only
 //! (docs/probe.md): the scripted model server never rejects a request, so no record shows it.
 
+use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
 use crate::compaction::store;
@@ -28,15 +29,15 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let keep = c.keep_recent.max(1);
     let clear: BTreeSet<&str> = ids[..ids.len().saturating_sub(keep)]
         .iter()
-        .map(String::as_str)
+        .map(SmolStr::as_str)
         .collect();
-    let targets: Vec<(usize, usize, String, ResultText)> = world
+    let targets: Vec<(usize, usize, SmolStr, ResultText)> = world
         .history
         .result_positions()
         .into_iter()
         .filter_map(|(mi, bi)| {
             let (id, content) = world.history.result_at(mi, bi);
-            (clear.contains(id) && !cleared(world, content))
+            (clear.contains(id.as_str()) && !cleared(world, content))
                 .then(|| world.history.owned_result_at(mi, bi))
                 .map(|(id, content)| (mi, bi, id, content))
         })

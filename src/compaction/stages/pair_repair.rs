@@ -9,6 +9,7 @@
 //! user message that follows no assistant message loses its tool results (emptied: dropped, or
 //! `[Orphaned tool result removed due to conversation resume]` when it would be the first).
 
+use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
 use crate::compaction::pairs::PairCheck;
@@ -37,8 +38,8 @@ fn blocks_of(message: &Message) -> Vec<Block> {
 struct Repair {
     output: Vec<Message>,
     /// tool_use ids of the assistant messages repaired so far.
-    seen_uses: BTreeSet<String>,
-    notes: Vec<(String, &'static str)>,
+    seen_uses: BTreeSet<SmolStr>,
+    notes: Vec<(SmolStr, &'static str)>,
 }
 
 impl Repair {
@@ -68,7 +69,7 @@ impl Repair {
 
     /// The user message after an assistant message calling `uses`: orphan and duplicate
     /// results dropped, a synthetic result for each missing id at its front.
-    fn answer(&mut self, uses: &[String], next: &Message) -> Message {
+    fn answer(&mut self, uses: &[SmolStr], next: &Message) -> Message {
         let mut answered = BTreeSet::new();
         let mut kept = Vec::new();
         for block in blocks_of(next) {
@@ -100,7 +101,7 @@ impl Repair {
     }
 
     /// When no user message follows an assistant message calling `uses`, one is inserted.
-    fn insert_answer(&mut self, uses: &[String]) {
+    fn insert_answer(&mut self, uses: &[SmolStr]) {
         if uses.is_empty() {
             return;
         }
@@ -153,7 +154,7 @@ fn repair(input: &[Message]) -> Repair {
             continue;
         }
         let assistant = repair.assistant(message);
-        let uses: Vec<String> = assistant.tool_use_ids().map(str::to_owned).collect();
+        let uses: Vec<SmolStr> = assistant.tool_use_ids().cloned().collect();
         repair.output.push(assistant);
         match input.get(index + 1).filter(|m| m.role == Role::User) {
             Some(next) => {

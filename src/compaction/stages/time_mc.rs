@@ -10,6 +10,7 @@
 //! `time_based_mc` (D11 in docs/probe.md: switched on, an interactive resume after 120 minutes
 //! cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
 
+use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
 use crate::compaction::switches::SwitchName;
@@ -18,7 +19,7 @@ use crate::error::RunError;
 use crate::transcript::{Block, Message, Role};
 
 /// The ids of the calls to a [`COMPACTABLE`] tool in `messages`, oldest first.
-pub(super) fn compactable_ids(messages: &[Message]) -> Vec<String> {
+pub(super) fn compactable_ids(messages: &[Message]) -> Vec<SmolStr> {
     messages
         .iter()
         .filter(|m| m.role == Role::Assistant)
@@ -63,7 +64,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if ids.len() <= keep {
         return Ok(());
     }
-    let clear: BTreeSet<&str> = ids[..ids.len() - keep].iter().map(String::as_str).collect();
+    let clear: BTreeSet<&str> = ids[..ids.len() - keep]
+        .iter()
+        .map(SmolStr::as_str)
+        .collect();
     let cleared = world.profile.strings.omitted;
     let targets: Vec<(usize, usize)> = world
         .history
@@ -71,7 +75,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .into_iter()
         .filter(|&(mi, bi)| {
             let (id, content) = world.history.result_at(mi, bi);
-            clear.contains(id) && content != cleared
+            clear.contains(id.as_str()) && content != cleared
         })
         .collect();
     for (mi, bi) in targets {

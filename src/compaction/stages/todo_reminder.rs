@@ -105,8 +105,8 @@ mod tests {
         let batch = ids
             .iter()
             .map(|id| IncomingResult {
-                id: (*id).to_owned(),
-                tool: tool.to_owned(),
+                id: (*id).to_owned().into(),
+                tool: tool.to_owned().into(),
                 content: format!("out {id}").into(),
                 known: None,
             })
