@@ -249,7 +249,10 @@ mod tests {
         assert_ne!(kept.as_ptr(), long.as_ptr());
         assert_eq!(kept, long.as_str());
         let json = serde_json::to_string(&shared).unwrap();
-        assert!(json.contains(r#""id":"toolu_01ABCDEFGHJKLMNOPQRSTUVW""#), "{json}");
+        assert!(
+            json.contains(r#""id":"toolu_01ABCDEFGHJKLMNOPQRSTUVW""#),
+            "{json}"
+        );
     }
 
     /// Every kind of reason reads, compares and serialises as its text; a lazy one formats the

@@ -34,6 +34,7 @@ mod read_files;
 mod rereads;
 mod result_index;
 mod sandbox;
+mod spill_text;
 pub(crate) mod stages;
 pub mod store;
 mod summarizer;

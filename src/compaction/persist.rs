@@ -148,7 +148,7 @@ pub(crate) fn write_spill_file(
         );
         world.record(Event::new("store", "escape").id(id).reason(reason));
     }
-    world.store.put_spill(path, content.clone())?;
+    world.store.put_spill(path, content.clone().into())?;
     world.ledger.mark_spilled(id, true);
     Ok(())
 }

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::compaction::store::{SpillFile, Store, is_inside, lexical, resolve_lexical};
+use crate::compaction::store::{SpillFile, SpillText, Store, is_inside, lexical, resolve_lexical};
 use crate::python::json::Dialect;
 use crate::transcript::{Message, ResultText};
 
@@ -22,7 +22,7 @@ pub(crate) struct Sandbox {
     /// The run's directories, resolved lexically.
     roots: Vec<String>,
     /// Files the modelled code wrote outside `roots`, by resolved path.
-    outside: BTreeMap<String, ResultText>,
+    outside: BTreeMap<String, SpillText>,
 }
 
 impl Sandbox {
@@ -47,7 +47,7 @@ impl Store for Sandbox {
         self.inner.is_file(path)
     }
 
-    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()> {
+    fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
         if self.escapes(path) {
             self.outside.insert(resolve_lexical(path), content);
             return Ok(());
@@ -57,7 +57,10 @@ impl Store for Sandbox {
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
         if self.escapes(path) {
-            return self.outside.get(lexical(path).as_ref()).cloned();
+            return self
+                .outside
+                .get(lexical(path).as_ref())
+                .map(SpillText::text);
         }
         self.inner.read_spill(path)
     }

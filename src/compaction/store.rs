@@ -12,6 +12,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
     basename, is_inside, is_within, join, lexical, normalize, resolve_lexical,
 };
@@ -41,9 +42,9 @@ pub(crate) trait Store {
     /// True if a regular file exists at `path` (Python `Path.is_file`/`exists`).
     fn is_file(&self, path: &str) -> bool;
     /// Writes a spill file, creating parent directories.
-    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()>;
+    fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()>;
     /// [`Self::write_spill`], its failure the run's error naming `path`.
-    fn put_spill(&mut self, path: &str, content: ResultText) -> Result<(), RunError> {
+    fn put_spill(&mut self, path: &str, content: SpillText) -> Result<(), RunError> {
         self.write_spill(path, content)
             .map_err(|source| RunError::Store {
                 path: path.to_owned(),
@@ -75,7 +76,7 @@ pub(crate) trait Store {
 /// In-memory backend with virtual absolute paths.
 #[derive(Debug, Default)]
 pub(crate) struct MemoryStore {
-    spill: BTreeMap<String, ResultText>,
+    spill: BTreeMap<String, SpillText>,
     transcripts: BTreeMap<String, usize>,
     /// The run's directories; when set, a write that leaves them is refused, as the
     /// real-directory store refuses it, so that both stores agree (audit D11).
@@ -145,14 +146,14 @@ impl Store for MemoryStore {
         self.spill.contains_key(path.as_ref()) || self.transcripts.contains_key(path.as_ref())
     }
 
-    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()> {
+    fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
         self.writable(path)?;
         self.spill.insert(resolve_lexical(path), content);
         Ok(())
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
-        self.spill.get(lexical(path).as_ref()).cloned()
+        self.spill.get(lexical(path).as_ref()).map(SpillText::text)
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {
@@ -371,8 +372,8 @@ impl Store for DirStore {
         Path::new(&self.real(path)).is_file()
     }
 
-    fn write_spill(&mut self, path: &str, content: ResultText) -> io::Result<()> {
-        write_creating(&self.writable(path)?, &content)
+    fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
+        write_creating(&self.writable(path)?, &content.text())
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {

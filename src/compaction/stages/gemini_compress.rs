@@ -105,7 +105,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             _ => "unknown_tool".to_owned(),
         };
         let path = store::join(&world.spill_dir, &format!("{tool}_{written}.txt"));
-        world.store.put_spill(&path, content.clone())?;
+        world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, &path, threshold);
         counter += estimator.string(&replacement);

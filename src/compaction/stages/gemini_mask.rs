@@ -11,12 +11,10 @@
 
 use super::gemini_compress::sanitize;
 use crate::compaction::profile::fill;
-use crate::compaction::store;
+use crate::compaction::store::{self, SpillText};
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
-use crate::python::json::{js_escapes, write_js_string};
 use crate::trace::{Event, reason};
-use crate::transcript::ResultText;
 use smol_str::SmolStr;
 
 const STAGE: &str = "gemini_mask";
@@ -104,24 +102,19 @@ fn shell_preview(content: &str) -> String {
 }
 
 /// The preview of a masked output: shell by section, any other tool the first and last 250
-/// chars of the saved JSON when it is longer than 500.
-fn preview(tool: &str, output: &str, saved: &ResultText) -> String {
+/// chars of the saved JSON when it is longer than 500 (written from the output's ends, not from
+/// the saved text).
+fn preview(tool: &str, output: &str, saved: &SpillText) -> String {
     if tool == SHELL_TOOL {
         return shell_preview(output);
     }
     if saved.chars() <= 500 {
-        return saved.as_str().to_owned();
+        return saved.text().as_str().to_owned();
     }
-    // The first and last 250 characters, found by byte offset (no copy of the text as chars).
-    let head_end = saved
-        .char_indices()
-        .nth(250)
-        .map_or(saved.len(), |(at, _)| at);
-    let tail_start = saved.char_indices().nth_back(249).map_or(0, |(at, _)| at);
     format!(
         "{}\n... [TRUNCATED] ...\n{}",
-        &saved[..head_end],
-        &saved[tail_start..]
+        saved.head(250),
+        saved.tail(250)
     )
 }
 
@@ -256,16 +249,8 @@ fn mask_one(
     // flat directory, so the file is `<tool>_<callId>.txt` beside the compression spills.
     let (_, output) = world.history.owned_result_at(mi, bi);
     let tool = tool_name(world, id);
-    // `JSON.stringify({output}, null, 2)`, written once into its exact length.
-    const OPEN: &str = "{\n  \"output\": ";
-    const CLOSE: &str = "\n}";
-    let escapes = js_escapes(&output);
-    let mut saved = String::with_capacity(OPEN.len() + output.len() + 2 + escapes + CLOSE.len());
-    saved.push_str(OPEN);
-    write_js_string(&mut saved, &output);
-    saved.push_str(CLOSE);
-    let chars = OPEN.len() + output.chars() + 2 + escapes + CLOSE.len();
-    let saved = ResultText::counted(saved, chars);
+    // `JSON.stringify({output}, null, 2)`, kept as the output until a reader asks for the text.
+    let saved = SpillText::output_json(output.clone());
     let path = store::join(
         &world.spill_dir,
         &format!("{}_{}.txt", sanitize(&tool), sanitize(id)),

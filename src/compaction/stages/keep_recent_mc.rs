@@ -58,8 +58,8 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             &world.spill_dir,
             &format!("{}.txt", world.profile.safe_id(&id)),
         );
-        let written =
-            world.store.is_file(&path) || world.store.put_spill(&path, content.clone()).is_ok();
+        let written = world.store.is_file(&path)
+            || world.store.put_spill(&path, content.clone().into()).is_ok();
         let replacement = if written {
             world.ledger.mark_spilled(&id, true);
             format!(

@@ -1,0 +1,168 @@
+//! A spill file's text as the store keeps it. Most files hold the text a stage wrote. Gemini
+//! CLI's masking saves each prunable output as `JSON.stringify({output}, null, 2)`: the output
+//! inside a fixed frame, with its escapes. The store keeps such a file as the output and the
+//! saved text's length, and writes the text only for a reader (issue 13: building every saved
+//! file cost gemini-cli as much as copying every result byte again).
+
+use crate::python::json::{js_escapes, write_js_string};
+use crate::transcript::ResultText;
+
+/// What `JSON.stringify({output}, null, 2)` puts before the quoted output.
+const OPEN: &str = "{\n  \"output\": ";
+/// What it puts after.
+const CLOSE: &str = "\n}";
+
+/// The text of one spill file.
+#[derive(Debug, Clone)]
+pub(crate) enum SpillText {
+    /// The text as written.
+    Text(ResultText),
+    /// `JSON.stringify({output}, null, 2)` of `output`, `chars` characters long, not written out.
+    OutputJson { output: ResultText, chars: usize },
+}
+
+impl SpillText {
+    /// Gemini CLI's saved form of a tool output (`toolOutputMaskingService.ts`).
+    pub(crate) fn output_json(output: ResultText) -> Self {
+        let chars = OPEN.len() + output.chars() + 2 + js_escapes(&output) + CLOSE.len();
+        SpillText::OutputJson { output, chars }
+    }
+
+    /// Characters of the text.
+    pub(crate) fn chars(&self) -> usize {
+        match self {
+            SpillText::Text(text) => text.chars(),
+            SpillText::OutputJson { chars, .. } => *chars,
+        }
+    }
+
+    /// The text, written out for a saved output.
+    pub(crate) fn text(&self) -> ResultText {
+        match self {
+            SpillText::Text(text) => text.clone(),
+            SpillText::OutputJson { output, chars } => {
+                // The frame and the quotes are one byte a character, and so is every escape.
+                let escapes = chars - OPEN.len() - output.chars() - 2 - CLOSE.len();
+                let len = OPEN.len() + output.len() + 2 + escapes + CLOSE.len();
+                let mut saved = String::with_capacity(len);
+                saved.push_str(OPEN);
+                write_js_string(&mut saved, output);
+                saved.push_str(CLOSE);
+                ResultText::counted(saved, *chars)
+            }
+        }
+    }
+
+    /// The first `n` characters of the text (all of it when it is shorter), written from at most
+    /// `n` characters of a saved output: each of them is at least one character of the text.
+    pub(crate) fn head(&self, n: usize) -> String {
+        let SpillText::OutputJson { output, .. } = self else {
+            return first_chars(&self.text(), n).to_owned();
+        };
+        let end = output
+            .char_indices()
+            .nth(n)
+            .map_or(output.len(), |(at, _)| at);
+        let mut part = String::from(OPEN);
+        // When the output is cut, the closing quote written after the cut lies past `n`.
+        write_js_string(&mut part, &output[..end]);
+        part.push_str(CLOSE);
+        first_chars(&part, n).to_owned()
+    }
+
+    /// The last `n` characters of the text (all of it when it is shorter), as [`Self::head`].
+    pub(crate) fn tail(&self, n: usize) -> String {
+        let SpillText::OutputJson { output, .. } = self else {
+            return last_chars(&self.text(), n).to_owned();
+        };
+        let start = match n.checked_sub(1) {
+            Some(back) => output.char_indices().nth_back(back).map_or(0, |(at, _)| at),
+            None => output.len(),
+        };
+        let mut part = String::new();
+        if start == 0 {
+            part.push_str(OPEN);
+        }
+        // When the output is cut, the opening quote written before the cut lies before the
+        // last `n`.
+        write_js_string(&mut part, &output[start..]);
+        part.push_str(CLOSE);
+        last_chars(&part, n).to_owned()
+    }
+}
+
+impl From<ResultText> for SpillText {
+    fn from(text: ResultText) -> Self {
+        SpillText::Text(text)
+    }
+}
+
+impl From<String> for SpillText {
+    fn from(text: String) -> Self {
+        SpillText::Text(text.into())
+    }
+}
+
+impl From<&str> for SpillText {
+    fn from(text: &str) -> Self {
+        SpillText::Text(text.into())
+    }
+}
+
+/// The first `n` characters of `text`.
+fn first_chars(text: &str, n: usize) -> &str {
+    let end = text.char_indices().nth(n).map_or(text.len(), |(at, _)| at);
+    &text[..end]
+}
+
+/// The last `n` characters of `text`.
+fn last_chars(text: &str, n: usize) -> &str {
+    let start = match n.checked_sub(1) {
+        Some(back) => text.char_indices().nth_back(back).map_or(0, |(at, _)| at),
+        None => text.len(),
+    };
+    &text[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A saved output reads as `JSON.stringify({output}, null, 2)` (serde_json's pretty form of
+    /// the same object), its length counted without writing it, and its ends written from the
+    /// output alone equal the written text's, whatever the output's length, escapes and
+    /// characters, and wherever the cut falls.
+    #[test]
+    fn a_saved_output_is_its_json_without_being_written() {
+        let pieces = ["x", "\n", "\"", "\\", "é", "中", "😀", "\u{1}", "\t", " "];
+        let mut outputs = vec![String::new()];
+        for len in [1, 2, 5, 13, 40, 120, 260, 499, 501, 600] {
+            for offset in 0..pieces.len() {
+                let text: String = (0..len)
+                    .map(|i| pieces[(i * (offset + 1) + offset) % pieces.len()])
+                    .collect();
+                outputs.push(text);
+            }
+        }
+        for output in &outputs {
+            let saved = SpillText::output_json(output.as_str().into());
+            let expected = serde_json::to_string_pretty(&serde_json::json!({ "output": output }))
+                .expect("an object serialises");
+            let text = saved.text();
+            assert_eq!(text.as_str(), expected, "{output:?}");
+            assert_eq!(saved.chars(), expected.chars().count(), "{output:?}");
+            assert_eq!(text.chars(), saved.chars());
+            for n in [0, 1, 3, 14, 15, 16, 250] {
+                assert_eq!(saved.head(n), first_chars(&expected, n), "{output:?} {n}");
+                assert_eq!(saved.tail(n), last_chars(&expected, n), "{output:?} {n}");
+            }
+        }
+        // A text as written is itself.
+        let plain = SpillText::from("ab中");
+        assert_eq!(plain.text().as_str(), "ab中");
+        assert_eq!(
+            (plain.chars(), plain.head(2), plain.tail(2)),
+            (3, "ab".into(), "b中".into())
+        );
+    }
+}
