@@ -76,7 +76,7 @@ pub(crate) struct History {
     lead: usize,
     /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
     /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
-    watch: Option<Option<Vec<String>>>,
+    watch: Option<Option<Vec<SmolStr>>>,
     /// How much of the list pair repair has found intact; restarted when the list is cut or
     /// rebuilt (appending and replacing a result's text change no pair).
     pair_check: PairCheck,
@@ -262,7 +262,7 @@ impl History {
     }
 
     /// Stops watching; the intact pairs before the first cut, if the list was cut or rebuilt.
-    pub(crate) fn pairs_before_cut(&mut self) -> Option<Vec<String>> {
+    pub(crate) fn pairs_before_cut(&mut self) -> Option<Vec<SmolStr>> {
         self.watch.take().flatten()
     }
 

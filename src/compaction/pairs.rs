@@ -98,16 +98,16 @@ fn answers_exactly(uses: &[&str], next: &Message) -> bool {
 }
 
 /// The tool_use ids whose pair is intact, each once, in id order.
-pub(crate) fn intact(messages: &[Message]) -> Vec<String> {
+pub(crate) fn intact(messages: &[Message]) -> Vec<SmolStr> {
     let mut ids = Vec::new();
-    intact_ids(messages, |id| ids.push(id.to_owned()));
+    intact_ids(messages, |id| ids.push(id.clone()));
     ids.sort_unstable();
     ids.dedup();
     ids
 }
 
-/// Calls `found` with the tool_use id of each intact pair, in list order.
-fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a str)) {
+/// Calls `found` with the tool_use id of each intact pair of `messages`, in message order.
+fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a SmolStr)) {
     for (index, message) in messages.iter().enumerate() {
         if message.role != Role::Assistant {
             continue;
@@ -116,39 +116,63 @@ fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a str)) {
             continue;
         };
         for id in message.tool_use_ids() {
-            if next.tool_results().filter(|(r, _)| *r == id).count() == 1 {
+            if next
+                .tool_results()
+                .filter(|(r, _)| *r == id.as_str())
+                .count()
+                == 1
+            {
                 found(id);
             }
         }
     }
 }
 
+/// Lost pairs up to which [`split`] looks for their halves by comparing ids, not by a set.
+const FEW_LOST: usize = 16;
+
 /// The pairs of `before` (intact pairs' ids, in id order, as [`intact`] gives them) that are
 /// no longer intact in `messages` although one half (the tool_use or a tool_result) is still
-/// there, in id order. The sets are looked up, never iterated.
-pub(crate) fn split(before: &[String], messages: &[Message]) -> Vec<String> {
-    // Sized for the pairs there were, so that the set is built without growing.
-    let mut after: FastSet<&str> =
-        FastSet::with_capacity_and_hasher(before.len(), Default::default());
-    intact_ids(messages, |id| {
-        after.insert(id);
-    });
-    let lost: Vec<&String> = before
+/// there, in id order. The pairs still intact are sorted and walked beside `before`; the halves
+/// of a few lost pairs are looked for by comparison, of many in a set.
+pub(crate) fn split(before: &[SmolStr], messages: &[Message]) -> Vec<SmolStr> {
+    let mut after: Vec<&str> = Vec::with_capacity(before.len());
+    intact_ids(messages, |id| after.push(id.as_str()));
+    after.sort_unstable();
+    after.dedup();
+    let mut still = after.iter().peekable();
+    let lost: Vec<&SmolStr> = before
         .iter()
-        .filter(|id| !after.contains(id.as_str()))
+        .filter(|id| {
+            while still.next_if(|kept| **kept < id.as_str()).is_some() {}
+            still.next_if(|kept| **kept == id.as_str()).is_none()
+        })
         .collect();
     if lost.is_empty() {
         return Vec::new();
     }
-    let mut present: FastSet<&str> =
-        FastSet::with_capacity_and_hasher(2 * before.len(), Default::default());
-    for message in messages {
-        present.extend(message.tool_use_ids().map(SmolStr::as_str));
-        present.extend(message.tool_results().map(|(id, _)| id));
-    }
+    let halves = messages.iter().flat_map(|message| {
+        let uses = message.tool_use_ids().map(SmolStr::as_str);
+        uses.chain(message.tool_results().map(|(id, _)| id))
+    });
+    let present: Vec<bool> = if lost.len() <= FEW_LOST {
+        let mut present = vec![false; lost.len()];
+        for half in halves {
+            if let Some(at) = lost.iter().position(|id| *id == half) {
+                present[at] = true;
+            }
+        }
+        present
+    } else {
+        let mut set: FastSet<&str> =
+            FastSet::with_capacity_and_hasher(2 * before.len(), Default::default());
+        set.extend(halves);
+        lost.iter().map(|id| set.contains(id.as_str())).collect()
+    };
     lost.into_iter()
-        .filter(|id| present.contains(id.as_str()))
-        .cloned()
+        .zip(present)
+        .filter(|(_, present)| *present)
+        .map(|(id, _)| id.clone())
         .collect()
 }
 
@@ -175,7 +199,7 @@ mod tests {
             Message::user_text("no results"),
             Message::tool_uses(&[("e", "bash")]),
         ];
-        let ids: Vec<String> = intact(&messages).into_iter().collect();
+        let ids: Vec<SmolStr> = intact(&messages);
         assert_eq!(ids, ["a"]);
     }
 
@@ -198,5 +222,73 @@ mod tests {
         // The tool_use kept and its result dropped is a split too.
         assert_eq!(split(&before, &messages[..5]), ["c"]);
         assert!(split(&before, &messages).is_empty());
+    }
+
+    /// `split` as a set difference, the way it was written before the sorted walk (issue 13).
+    fn split_by_sets(before: &[SmolStr], messages: &[Message]) -> Vec<SmolStr> {
+        let mut after = std::collections::BTreeSet::new();
+        intact_ids(messages, |id| {
+            after.insert(id.as_str());
+        });
+        let mut present = std::collections::BTreeSet::new();
+        for message in messages {
+            present.extend(message.tool_use_ids().map(SmolStr::as_str));
+            present.extend(message.tool_results().map(|(id, _)| id));
+        }
+        let kept = |id: &&SmolStr| !after.contains(id.as_str()) && present.contains(id.as_str());
+        before.iter().filter(kept).cloned().collect()
+    }
+
+    /// On random histories (ids reused, results duplicated, missing or out of place) cut at
+    /// random, the walk finds the pairs the set difference finds, with few lost pairs and with
+    /// many.
+    #[test]
+    fn the_sorted_walk_splits_what_the_set_difference_splits() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
+        let (mut few, mut many) = (0, 0);
+        for _ in 0..3000 {
+            let ids = 2 + pick(300);
+            let len = 2 + pick(150);
+            // Calls at even positions; the message after answers them exactly two times in
+            // three, else with random ids.
+            let mut calls: Vec<String> = Vec::new();
+            let messages: Vec<Message> = (0..len)
+                .map(|i| {
+                    let mut random: Vec<String> =
+                        (0..pick(4)).map(|_| format!("t{}", pick(ids))).collect();
+                    if i % 2 == 0 {
+                        random.dedup();
+                        calls = random;
+                        let calls: Vec<(&str, &str)> =
+                            calls.iter().map(|id| (id.as_str(), "bash")).collect();
+                        Message::tool_uses(&calls)
+                    } else {
+                        let answer = if pick(3) == 0 { &random } else { &calls };
+                        results(&answer.iter().map(String::as_str).collect::<Vec<_>>())
+                    }
+                })
+                .collect();
+            let before = intact(&messages);
+            let head = pick(len);
+            let tail = head + pick(len - head + 1);
+            let mut after = messages[..head].to_vec();
+            after.push(Message::user_text("marker"));
+            after.extend_from_slice(&messages[tail..]);
+            let expected = split_by_sets(&before, &after);
+            assert_eq!(split(&before, &after), expected, "{head}..{tail} of {len}");
+            let lost = before.len()
+                - intact(&after)
+                    .iter()
+                    .filter(|id| before.contains(id))
+                    .count();
+            if lost > FEW_LOST {
+                many += 1;
+            } else if lost > 0 {
+                few += 1;
+            }
+        }
+        assert!(few > 500 && many > 50, "few {few}, many {many}");
     }
 }
