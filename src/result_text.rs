@@ -36,6 +36,12 @@ impl ResultText {
         self.chars
     }
 
+    /// Whether every character is one byte (ASCII), known from the counts without reading the
+    /// text: then its UTF-16 length is its length.
+    pub fn is_ascii(&self) -> bool {
+        self.chars == self.len
+    }
+
     /// Whether the text may hold `pattern`: false only when it certainly does not (a generated
     /// text and a pattern with a character other than `x` or a newline); else a search.
     pub fn contains(&self, pattern: &str) -> bool {

@@ -374,7 +374,7 @@ impl Block {
     pub(crate) fn rough_tokens_by(&self, units_per_token: usize) -> usize {
         let units = match self {
             Block::Text { text } => utf16_len(text),
-            Block::ToolResult { content, .. } => utf16_len(content),
+            Block::ToolResult { content, .. } => result_utf16(content),
             Block::ToolUse { name, input, .. } => utf16_len(name) + input.js_len(),
         };
         rough_units_by(units, units_per_token)
@@ -428,6 +428,16 @@ impl Block {
 /// JavaScript's `string.length`: UTF-16 code units.
 pub fn utf16_len(text: &str) -> usize {
     utf16_units(text.as_bytes())
+}
+
+/// [`utf16_len`] of a result's text: its length when the text is ASCII, known without reading
+/// it ([`ResultText::is_ascii`]).
+pub fn result_utf16(text: &ResultText) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        utf16_len(text)
+    }
 }
 
 /// The UTF-16 code units of UTF-8 `bytes`: one per character (every byte but the continuation

@@ -237,7 +237,7 @@ mod tests {
             ("t0", "bash", "x".repeat(10)),
             ("t1", "bash", "y".repeat(10)),
         ]);
-        world.replace_result(1, 1, "[Earlier tool result omitted.]".into(), "micro", "r");
+        world.replace_result(1, 1, "[Earlier tool result omitted.]", "micro", "r");
         let path = write_transcript(&mut world, "snip").unwrap();
         assert_eq!(
             path,

@@ -345,7 +345,19 @@ impl History {
         block: usize,
         content: impl Into<ResultText>,
     ) -> ResultText {
-        let content = content.into();
+        self.set_result_grown(message, block, content.into(), None)
+    }
+
+    /// [`Self::set_result`]; with `grown`, the new content is the old one with that many more
+    /// `json.dumps` characters (Read's numbering adds a number and an escaped tab to each line),
+    /// so its length is not measured again.
+    pub(crate) fn set_result_grown(
+        &mut self,
+        message: usize,
+        block: usize,
+        content: ResultText,
+        grown: Option<usize>,
+    ) -> ResultText {
         self.revision += 1;
         let Content::Blocks(blocks) = &mut self.messages[message].content else {
             unreachable!("set_result on a message without blocks");
@@ -366,7 +378,10 @@ impl History {
         // message's own length, a sum over its parts, moves by the difference.
         let old_derived = std::mem::take(&mut self.derived[message]);
         if let Some(mut known) = old_derived.content_json {
-            let new_json = json_str_chars(&content);
+            let new_json = match grown {
+                Some(grown) => known[ordinal] + grown,
+                None => json_str_chars(&content),
+            };
             let old_json = std::mem::replace(&mut known[ordinal], new_json);
             let derived = &mut self.derived[message];
             derived.json = old_derived.json.map(|json| json - old_json + new_json);
@@ -377,7 +392,7 @@ impl History {
         let new_content = if cline {
             new_units.div_ceil(3)
         } else {
-            self.estimator.string(&content)
+            self.estimator.result(&content)
         };
         if let Some(clear) = &mut self.clear {
             clear.set((message, block), tool_use_id, &content, new_content);

@@ -159,7 +159,7 @@ mod tests {
         match rng.next_u64() % 6 {
             0..=2 if !positions.is_empty() => {
                 let (mi, bi) = positions[(rng.next_u64() % positions.len() as u64) as usize];
-                world.replace_result(mi, bi, "[cleared]".into(), "test", String::new());
+                world.replace_result(mi, bi, "[cleared]", "test", String::new());
                 (1, 0)
             }
             3 | 4 if len > 4 => {
@@ -233,7 +233,7 @@ mod tests {
                 .into_iter()
                 .find(|&(mi, bi)| world.history.result_at(mi, bi).0 == id);
             let (mi, bi) = at.expect("the result is in context");
-            world.replace_result(mi, bi, "[cleared]".into(), "test", String::new());
+            world.replace_result(mi, bi, "[cleared]", "test", String::new());
         };
         world.turn(&[("a", "Read", "one".into())]);
         clear(&mut world, "a");

@@ -410,18 +410,34 @@ impl World {
         &mut self,
         message: usize,
         block: usize,
-        content: String,
+        content: impl Into<ResultText>,
+        stage: &'static str,
+        reason: impl Into<Reason>,
+    ) {
+        self.replace_result_grown(message, block, content.into(), None, stage, reason);
+    }
+
+    /// [`Self::replace_result`] by a content that is the old one with `grown` more `json.dumps`
+    /// characters, where known ([`History::set_result_grown`]).
+    pub(crate) fn replace_result_grown(
+        &mut self,
+        message: usize,
+        block: usize,
+        content: ResultText,
+        grown: Option<usize>,
         stage: &'static str,
         reason: impl Into<Reason>,
     ) {
         let (id, current) = self.history.result_at(message, block);
-        if current == content {
+        if current == content.as_str() {
             return;
         }
         let id = id.clone();
-        let after = char_len(&content);
+        let after = content.chars();
         let placeholder = pointer::is_placeholder(&self.profile, &content);
-        let old = self.history.set_result(message, block, content);
+        let old = self
+            .history
+            .set_result_grown(message, block, content, grown);
         if let Some(record) = self.ledger.results.get_mut(&id) {
             record.is_original = false;
             // A persisted preview is the designed path for new results; a placeholder is not.
@@ -711,15 +727,15 @@ mod tests {
             serde_json::json!({"limit": 5, "file_path": "/a"}),
         );
         assert!(rereads(&world).is_empty());
-        world.replace_result(1, 0, "[cleared]".into(), "micro", "r");
+        world.replace_result(1, 0, "[cleared]", "micro", "r");
         read(
             &mut world,
             "r3",
             serde_json::json!({"file_path": "/a", "limit": 5}),
         );
         assert!(rereads(&world).is_empty(), "r2 is still verbatim");
-        world.replace_result(3, 0, "[cleared]".into(), "micro", "r");
-        world.replace_result(5, 0, "[cleared]".into(), "micro", "r");
+        world.replace_result(3, 0, "[cleared]", "micro", "r");
+        world.replace_result(5, 0, "[cleared]", "micro", "r");
         // Keys in another order are the same input; another input is another call.
         read(
             &mut world,
@@ -776,8 +792,8 @@ mod tests {
         world.clock.step = 4;
         world.turn(&[("t0", "bash", "x".into()), ("t1", "bash", "y".into())]);
         let preview = "<persisted-output>\nFull output: /p\nPreview:\nx\n</persisted-output>";
-        world.replace_result(1, 0, preview.into(), "budget", "r");
-        world.replace_result(1, 1, "[Earlier tool result omitted.]".into(), "micro", "r");
+        world.replace_result(1, 0, preview, "budget", "r");
+        world.replace_result(1, 1, "[Earlier tool result omitted.]", "micro", "r");
         assert!(!world.ledger.results["t0"].unseen_compacted);
         assert!(world.ledger.results["t1"].unseen_compacted);
         assert!(!world.ledger.results["t0"].is_original);

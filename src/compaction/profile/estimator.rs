@@ -3,7 +3,9 @@
 //! token count. Stages compare these sizes with the profile's limits.
 
 use crate::python::json::{ContentCounter, Dialect, js_str_units};
-use crate::transcript::{Block, Content, Message, TextSizes, rough_units_by, utf16_len};
+use crate::transcript::{
+    Block, Content, Message, ResultText, TextSizes, result_utf16, rough_units_by, utf16_len,
+};
 
 /// How a profile measures the size of the context (docs/profiles.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +161,17 @@ impl Estimator {
         };
         message.write_py(&mut counter, dialect);
         (counter.total, counter.contents)
+    }
+
+    /// [`Self::string`] of a result's text; Claude Code's estimate of an ASCII text is
+    /// counted from its length.
+    pub(crate) fn result(self, text: &ResultText) -> usize {
+        match self {
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
+                rough_units_by(result_utf16(text), self.units_per_token())
+            }
+            _ => self.string(text),
+        }
     }
 
     /// Size of one string value inside a message (quotes and escapes included).

@@ -18,7 +18,7 @@ use crate::compaction::{archive, persist};
 use crate::error::RunError;
 use crate::python::json::char_len;
 use crate::trace::{Event, reason};
-use crate::transcript::{Block, Content, ResultText, utf16_len};
+use crate::transcript::{Block, Content, ResultText, result_utf16, utf16_len};
 use smol_str::SmolStr;
 
 /// Tools Claude Code never persists (their output bounds itself).
@@ -206,7 +206,7 @@ fn persist_with_preview(
     let size = if bash {
         content.len()
     } else {
-        utf16_len(content)
+        result_utf16(content)
     };
     let path = world.spill_path(id);
     let note = if world.store.is_file(&path) {
@@ -267,7 +267,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
         let size = if bash {
             content.len()
         } else {
-            utf16_len(&content)
+            result_utf16(&content)
         };
         if tool == "Read" {
             super::read_tool::arrive(world, message, bi, &id, &content);

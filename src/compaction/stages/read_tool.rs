@@ -12,9 +12,8 @@
 use crate::compaction::js_str::js_trim;
 use crate::compaction::profile::ReadOverCap;
 use crate::compaction::world::World;
-use crate::python::json::char_len;
 use crate::trace::{Event, reason};
-use crate::transcript::{js_stringify, rough_tokens, utf16_len};
+use crate::transcript::{ResultText, js_stringify, result_utf16, rough_units_by, utf16_len};
 
 /// A `<system-reminder>` block around `text` (a restored Read's call and result).
 pub(super) fn system_reminder(text: &str) -> String {
@@ -82,21 +81,27 @@ pub(crate) fn is_read_output(text: &str) -> bool {
 
 /// `roughTokenCountEstimationForFileType`: round(length / 4), JSON files round(length / 2).
 pub(crate) fn file_tokens(path: &str, content: &str) -> usize {
+    file_tokens_of(path, utf16_len(content))
+}
+
+/// [`file_tokens`] of a file of `units` UTF-16 units.
+fn file_tokens_of(path: &str, units: usize) -> usize {
     let json = [".json", ".jsonl", ".jsonc"]
         .iter()
         .any(|e| path.ends_with(e));
     if json {
-        (utf16_len(content) * 2 + 2) / 4
+        (units * 2 + 2) / 4
     } else {
-        rough_tokens(content)
+        rough_units_by(units, 4)
     }
 }
 
 /// The token count `validateContentTokens` compares with the cap, when it asks for one: the
 /// count of a request whose one message is `{role: "user", content}` as the scripted server
 /// counts it (`None` when the rough estimate is within a quarter of the cap: no count asked).
-fn counted_tokens(path: &str, content: &str, chars: usize, cap: usize) -> Option<usize> {
-    if file_tokens(path, content) * 4 <= cap {
+fn counted_tokens(path: &str, content: &ResultText, cap: usize) -> Option<usize> {
+    let chars = content.chars();
+    if file_tokens_of(path, result_utf16(content)) * 4 <= cap {
         return None;
     }
     Some((4 + chars).div_ceil(4))
@@ -165,8 +170,14 @@ pub(crate) fn cut_to_cap(content: &str, tokens: usize, cap: usize) -> &str {
 /// A Read result arrives holding the file's text: it becomes the numbered text, or the cap's
 /// error (v2.1.88) or the file's first part (v2.1.332). Each is the tool's own output, so it
 /// counts as the original result.
-pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, content: &str) {
-    let content_chars = char_len(content);
+pub(crate) fn arrive(
+    world: &mut World,
+    message: usize,
+    block: usize,
+    id: &str,
+    content: &ResultText,
+) {
+    let content_chars = content.chars();
     if is_read_output(content) {
         world.record(
             Event::new("arrival", "keep")
@@ -178,7 +189,7 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
     }
     let cap = world.profile.constants.read_max_tokens;
     let path = world.read_path(id).unwrap_or_default();
-    let counted = counted_tokens(&path, content, content_chars, cap);
+    let counted = counted_tokens(&path, content, cap);
     let numbers_whole_file = counted.is_none_or(|tokens| tokens <= cap);
     let (shown, reason) = match counted {
         Some(tokens) if tokens > cap && world.profile.read_over_cap == ReadOverCap::Cut => {
@@ -205,13 +216,18 @@ pub(crate) fn arrive(world: &mut World, message: usize, block: usize, id: &str, 
             "Read numbers the lines of the file".to_owned(),
         ),
     };
-    let chars = if numbers_whole_file {
-        // Numbering adds ASCII only: a number and a tab per line.
-        content_chars + (shown.len() - content.len())
+    let (shown, grown) = if numbers_whole_file {
+        // Numbering adds ASCII only, a number and a tab per line: the text's length grows by
+        // what was added, its `json.dumps` length by that and one more per line (`\t`).
+        let added = shown.len() - content.len();
+        let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
+        let chars = content_chars + added;
+        (ResultText::counted(shown, chars), Some(added + lines))
     } else {
-        char_len(&shown)
+        (ResultText::from(shown), None)
     };
-    world.replace_result(message, block, shown, "arrival", reason.clone());
+    let chars = shown.chars();
+    world.replace_result_grown(message, block, shown, grown, "arrival", reason.clone());
     if let Some(record) = world.ledger.results.get_mut(id) {
         record.is_original = true;
         record.original_chars = chars;
@@ -232,32 +248,35 @@ mod tests {
     fn the_cap_counts_like_the_scripted_server() {
         // p10: one line of 99996 x is counted 25000 (not over); p11: 99997 x is 25001.
         assert_eq!(
-            counted_tokens("a.txt", &"x".repeat(99_996), 99_996, 25_000),
+            counted_tokens("a.txt", &"x".repeat(99_996).into(), 25_000),
             Some(25_000)
         );
         assert_eq!(
-            counted_tokens("a.txt", &"x".repeat(99_997), 99_997, 25_000),
+            counted_tokens("a.txt", &"x".repeat(99_997).into(), 25_000),
             Some(25_001)
         );
         // Within a quarter of the cap no count is asked.
         assert_eq!(
-            counted_tokens("a.txt", &"x".repeat(25_000), 25_000, 25_000),
+            counted_tokens("a.txt", &"x".repeat(25_000).into(), 25_000),
             None
         );
         assert_eq!(
-            counted_tokens("a.json", &"x".repeat(12_500), 12_500, 25_000),
+            counted_tokens("a.json", &"x".repeat(12_500).into(), 25_000),
             None
         );
         assert_eq!(
-            counted_tokens("a.json", &"x".repeat(12_502), 12_502, 25_000),
+            counted_tokens("a.json", &"x".repeat(12_502).into(), 25_000),
             Some(3_127)
         );
         assert_eq!(cap_error(25_001, 25_000).chars().count(), 204);
         assert_eq!(numbered("a\nb"), "1\ta\n2\tb");
         // Every line numbered, the empty last one too; numbering adds ASCII only, so the
-        // result's characters are the file's plus the added bytes.
+        // result's characters are the file's plus the added bytes, and its `json.dumps`
+        // length the file's plus those and an escape per line (the tab), as the arrival counts
+        // them without measuring the numbered text.
+        use crate::python::json::{char_len, json_str_chars};
         let twelve = "é\n".repeat(11);
-        for text in ["", "\n", "a\n", "é😀\n\nb", twelve.as_str()] {
+        for text in ["", "\n", "a\n", "é😀\n\nb", "\"q\"\t\\", twelve.as_str()] {
             let by_line: Vec<String> = text
                 .split('\n')
                 .enumerate()
@@ -265,7 +284,10 @@ mod tests {
                 .collect();
             let shown = numbered(text);
             assert_eq!(shown, by_line.join("\n"), "{text:?}");
-            assert_eq!(char_len(&shown), char_len(text) + shown.len() - text.len());
+            let added = shown.len() - text.len();
+            assert_eq!(char_len(&shown), char_len(text) + added);
+            let lines = text.split('\n').count();
+            assert_eq!(json_str_chars(&shown), json_str_chars(text) + added + lines);
         }
     }
 
