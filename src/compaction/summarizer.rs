@@ -6,6 +6,8 @@
 //! to its head and tail. Claude Code v2.1.88 (`compact.ts`, docs/profiles.md C3): the 9-section
 //! summary as `formatCompactSummary` leaves it.
 
+use std::borrow::Cow;
+
 use crate::compaction::js_str::js_trim;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
@@ -57,14 +59,27 @@ pub(crate) fn bound_summary(text: String, max_tokens: usize) -> (String, bool) {
     if utf16_len(&text) <= limit {
         return (text, false);
     }
-    let mut units = 0;
-    let end = text
+    // Whole pieces of about 4 KiB are counted in bulk while they fit, the last one by character.
+    let (mut units, mut start) = (0, 0);
+    while start < text.len() {
+        let mut end = (start + 4096).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = utf16_len(&text[start..end]);
+        if units + piece > limit {
+            break;
+        }
+        units += piece;
+        start = end;
+    }
+    let end = text[start..]
         .char_indices()
         .find(|(_, c)| {
             units += c.len_utf16();
             units > limit
         })
-        .map_or(text.len(), |(index, _)| index);
+        .map_or(text.len(), |(index, _)| start + index);
     let mut text = text;
     text.truncate(end);
     (text, true)
@@ -82,13 +97,13 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         .iter()
         .map(|(p, _)| p.as_str())
         .collect();
-    let users: Vec<String> = world
+    let users: Vec<Cow<str>> = world
         .history
         .messages()
         .iter()
         .filter(|m| m.role == Role::User)
         .filter_map(|m| match &m.content {
-            Content::Text(t) => Some(t.clone()),
+            Content::Text(t) => Some(Cow::Borrowed(t.as_str())),
             // A message of text blocks (Claude Code's restored files) reads as their text.
             Content::Blocks(blocks) => blocks
                 .iter()
@@ -96,7 +111,8 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
                     crate::transcript::Block::Text { text } => Some(text.as_str()),
                     _ => None,
                 })
-                .collect::<Option<String>>(),
+                .collect::<Option<String>>()
+                .map(Cow::Owned),
         })
         .collect();
     let none = "(none recorded by the scripted summariser)";
@@ -135,6 +151,24 @@ mod tests {
         // one unit, so "é😀😀" (5 units) keeps "é😀" (3; the next emoji would make 5).
         assert_eq!(bound_summary("😀😀😀".into(), 1), ("😀😀".into(), true));
         assert_eq!(bound_summary("é😀😀".into(), 1), ("é😀".into(), true));
+        // Counted in 4 KiB pieces, the cut is where the count by character puts it: texts
+        // whose pieces end inside a character, with the limit in every piece.
+        let by_char = |text: &str, max_tokens: usize| {
+            let mut units = 0;
+            let end = text.char_indices().find(|(_, c)| {
+                units += c.len_utf16();
+                units > 4 * max_tokens
+            });
+            end.map_or(text.len(), |(at, _)| at)
+        };
+        for unit in ["a", "é", "中", "😀", "ab😀é"] {
+            let text = unit.repeat(20_000);
+            for max_tokens in [0, 1, 700, 1024, 1025, 3000, 9_999, 10_000, 30_000] {
+                let (cut, was_cut) = bound_summary(text.clone(), max_tokens);
+                assert_eq!(cut.len(), by_char(&text, max_tokens), "{unit} {max_tokens}");
+                assert_eq!(was_cut, cut.len() < text.len(), "{unit} {max_tokens}");
+            }
+        }
     }
 
     #[test]
