@@ -36,6 +36,12 @@ impl ResultText {
         self.chars
     }
 
+    /// Whether the text is known to hold only `x` and newlines (a generated text), without
+    /// reading it: then every way of writing it as a string literal writes it alike.
+    pub fn is_only_x(&self) -> bool {
+        self.only_x
+    }
+
     /// Whether every character is one byte (ASCII), known from the counts without reading the
     /// text: then its UTF-16 length is its length.
     pub fn is_ascii(&self) -> bool {

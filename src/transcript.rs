@@ -312,6 +312,17 @@ impl Message {
         counter.0
     }
 
+    /// [`Self::json_ascii_chars`] of a message whose tool_result contents' lengths, in block
+    /// order, are known where given.
+    pub(crate) fn json_ascii_chars_known(&self, known: &[Option<usize>]) -> usize {
+        let mut counter = json::KnownContents {
+            total: 0,
+            known: known.iter(),
+        };
+        self.write_py(&mut counter, Dialect::JsonAscii);
+        counter.total
+    }
+
     /// `len(repr(message))`.
     pub fn repr_chars(&self) -> usize {
         let mut counter = Counter::default();

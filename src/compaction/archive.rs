@@ -25,9 +25,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
     };
     let path = store::join(&world.transcript_dir, &name);
     let (dialect, expected) = if world.profile.transcript_ascii {
-        let lines = world.history.messages().iter();
-        let chars = lines.map(|m| m.json_ascii_chars() + 1).sum();
-        (Dialect::JsonAscii, chars)
+        (Dialect::JsonAscii, world.history.jsonl_ascii_chars())
     } else {
         (Dialect::Json, world.history.jsonl_chars())
     };

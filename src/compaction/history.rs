@@ -414,6 +414,38 @@ impl History {
         old
     }
 
+    /// Characters of the history as JSONL with `json.dumps`' default `ensure_ascii=True` (the
+    /// course site's archive). A generated result's text is written alike in either form, so
+    /// its length is the `json.dumps` length measured when it entered, not read again.
+    pub(crate) fn jsonl_ascii_chars(&self) -> usize {
+        let mut known = Vec::new();
+        let mut total = 0;
+        for (index, message) in self.messages.iter().enumerate() {
+            let lengths = match &self.derived[index].content_json {
+                Some(lengths) => lengths.as_slice(),
+                None if self.estimator == Estimator::PythonJson => {
+                    self.sizes[index].contents.as_slice()
+                }
+                None => &[],
+            };
+            known.clear();
+            let results = message.block_list().iter().filter_map(|block| match block {
+                Block::ToolResult { content, .. } => Some(content),
+                _ => None,
+            });
+            for (ordinal, content) in results.enumerate() {
+                let length = lengths.get(ordinal).copied();
+                known.push(length.filter(|_| content.is_only_x()));
+            }
+            total += if known.iter().any(Option::is_some) {
+                message.json_ascii_chars_known(&known)
+            } else {
+                message.json_ascii_chars()
+            } + 1;
+        }
+        total
+    }
+
     /// Characters of the history as JSONL (one `json.dumps` line per message).
     pub(crate) fn jsonl_chars(&mut self) -> usize {
         if self.estimator == Estimator::PythonJson {

@@ -285,3 +285,43 @@ fn the_result_index_follows_every_change() {
     check(&history);
     assert!(!history.holds_result("t0"));
 }
+
+/// The history's `ensure_ascii` JSONL length (the course site's archive) takes a generated
+/// result's length from its measured `json.dumps` length and measures the rest: it equals the
+/// messages' own `ensure_ascii` lengths, with generated and literal results (non-ASCII, DEL,
+/// astral), before and after a generated result is replaced, under every estimator and whether
+/// the results' sizes were known when they entered or not.
+#[test]
+fn the_ascii_jsonl_length_takes_generated_results_as_measured() {
+    let buffer = std::sync::Arc::new("xxxx\nxxxxx\nxx".repeat(20));
+    for estimator in ESTIMATORS {
+        for sized in [false, true] {
+            let mut history = History::new(estimator);
+            history.push(Message::user_text("go é"));
+            let texts: Vec<ResultText> = vec![
+                ResultText::generated(&buffer, 40).unwrap(),
+                "é \u{7f} 😀 \"q\"".into(),
+                ResultText::generated(&buffer, 200).unwrap(),
+            ];
+            let blocks = texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Block::tool_result(format!("t{i}"), t.clone()))
+                .collect();
+            let message = Message::blocks(Role::User, blocks);
+            if sized {
+                let known: Vec<TextSizes> = texts.iter().map(|t| TextSizes::of(t)).collect();
+                history.push_measured(message, &known);
+            } else {
+                history.push(message);
+            }
+            let full = |history: &History| -> usize {
+                let lines = history.messages().iter();
+                lines.map(|m| m.json_ascii_chars() + 1).sum()
+            };
+            assert_eq!(history.jsonl_ascii_chars(), full(&history), "{estimator:?}");
+            history.set_result(1, 2, "[cleared é]");
+            assert_eq!(history.jsonl_ascii_chars(), full(&history), "{estimator:?}");
+        }
+    }
+}

@@ -106,6 +106,28 @@ impl Sink for ContentCounter {
     }
 }
 
+/// Counts as [`Counter`] does, taking each tool_result content's length from `known` (in block
+/// order) where it holds one.
+pub(crate) struct KnownContents<'a> {
+    pub(crate) total: usize,
+    pub(crate) known: std::slice::Iter<'a, Option<usize>>,
+}
+
+impl Sink for KnownContents<'_> {
+    fn raw(&mut self, text: &str) {
+        self.total += text.chars().count();
+    }
+
+    fn string(&mut self, text: &str, dialect: Dialect) {
+        self.total += dialect.str_chars(text);
+    }
+
+    fn content(&mut self, text: &str, dialect: Dialect) {
+        let known = self.known.next().copied().flatten();
+        self.total += known.unwrap_or_else(|| dialect.str_chars(text));
+    }
+}
+
 impl Sink for String {
     fn raw(&mut self, text: &str) {
         self.push_str(text);
