@@ -52,7 +52,26 @@ fn text_of(message: &Message) -> String {
 }
 
 fn is_checkpoint(message: &Message) -> bool {
-    message.role == Role::User && text_of(message).starts_with(CHECKPOINT_START)
+    message.role == Role::User
+        && match &message.content {
+            Content::Text(text) => text.starts_with(CHECKPOINT_START),
+            Content::Blocks(_) => text_of(message).starts_with(CHECKPOINT_START),
+        }
+}
+
+/// Whether message `index` serialises to some text ([`serialize`]), and then whether it is a
+/// user message, known without writing the text.
+fn speaks(messages: &[Message], index: usize) -> Option<bool> {
+    let message = &messages[index];
+    if message.role == Role::User {
+        return (!message.is_tool_result() && !is_checkpoint(message)).then_some(true);
+    }
+    let lines = matches!(message.content, Content::Text(_))
+        || message
+            .block_list()
+            .iter()
+            .any(|b| matches!(b, Block::Text { .. } | Block::ToolUse { .. }));
+    lines.then_some(false)
 }
 
 /// `serializeRecentMessage` of message `index` (its tool results from the next message);
@@ -93,31 +112,30 @@ fn serialize(messages: &[Message], index: usize, max: usize) -> (String, bool) {
 /// `findTailStart`: the index of the first message kept as text, or None if nothing can be
 /// compacted yet.
 fn tail_start(messages: &[Message], keep: usize, max: usize) -> Option<usize> {
-    let conversation: Vec<(usize, String, bool)> = (0..messages.len())
-        .filter_map(|i| {
-            let (text, user) = serialize(messages, i, max);
-            (!text.is_empty()).then_some((i, text, user))
-        })
+    // The messages with text, each written only when the walk from the end reaches it.
+    let conversation: Vec<(usize, bool)> = (0..messages.len())
+        .filter_map(|i| speaks(messages, i).map(|user| (i, user)))
         .collect();
     if conversation.is_empty() {
         return None;
     }
     let (mut total, mut start) = (0, conversation.len());
     for index in (0..conversation.len()).rev() {
-        let next = total + rough_tokens(&conversation[index].1);
+        let text = serialize(messages, conversation[index].0, max).0;
+        let next = total + rough_tokens(&text);
         if start < conversation.len() && next > keep {
             break;
         }
         total = next;
         start = index;
     }
-    while start > 0 && !conversation[start].2 {
+    while start > 0 && !conversation[start].1 {
         start -= 1;
     }
     if start > 0 {
         return Some(conversation[start].0);
     }
-    if let Some(latest) = conversation.iter().rposition(|c| c.2).filter(|&i| i > 0) {
+    if let Some(latest) = conversation.iter().rposition(|c| c.1).filter(|&i| i > 0) {
         return Some(conversation[latest].0);
     }
     let previous_recent = messages
@@ -147,28 +165,29 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if estimate < ceiling || world.history.messages().last().is_none_or(is_checkpoint) {
         return Ok(());
     }
-    let messages = world.history.messages().to_vec();
     let c = world.profile.constants;
     world.record(
         Event::new("opencode_checkpoint", "over")
             .before(estimate)
             .reason(reason!("{estimate} tokens ≥ {ceiling}")),
     );
-    let Some(start) = tail_start(&messages, c.keep_tokens, c.tool_output_chars) else {
+    let messages = world.history.messages();
+    let len = messages.len();
+    let Some(start) = tail_start(messages, c.keep_tokens, c.tool_output_chars) else {
         world.record(
             Event::new("opencode_checkpoint", "skip").reason("Nothing to compact yet".to_owned()),
         );
         return Ok(());
     };
-    let recent: Vec<String> = (start..messages.len())
-        .map(|i| serialize(&messages, i, c.tool_output_chars).0)
+    let recent: Vec<String> = (start..len)
+        .map(|i| serialize(messages, i, c.tool_output_chars).0)
         .filter(|t| !t.is_empty())
         .collect();
     let path = archive::session_path(world)
         .unwrap_or_else(|| store::join(&world.transcript_dir, "opencode.db"));
     super::cut::note_removed(
         world,
-        0..messages.len(),
+        0..len,
         "opencode_checkpoint",
         "folded into the checkpoint (newer messages as text, outputs cut)",
         Some(&path),
@@ -188,7 +207,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             .sizes(estimate, world.history.estimate())
             .reason(reason!(
                 "{start} messages summarised, {} kept as text",
-                messages.len() - start
+                len - start
             )),
     );
     Ok(())
@@ -204,6 +223,42 @@ mod tests {
         assert_eq!(truncate_output("abcd", 3), "abc\n[truncated]");
         // A character outside the BMP is two UTF-16 units but counts once.
         assert_eq!(truncate_output("a😀bc", 3), "a😀b\n[truncated]");
+    }
+
+    /// Which messages have text, and which of those are user messages, is known without writing
+    /// them: for every kind of message, what `serialize` writes says the same.
+    #[test]
+    fn which_messages_speak_is_known_without_serialising() {
+        let messages = vec![
+            Message::user_text("one"),
+            Message::user_text(format!("{CHECKPOINT_START} old")),
+            Message::tool_uses(&[("c1", "Bash")]),
+            Message::blocks(Role::User, vec![Block::tool_result("c1", "ok")]),
+            Message::blocks(Role::Assistant, Vec::new()),
+            Message::blocks(
+                Role::Assistant,
+                vec![Block::Text {
+                    text: String::new(),
+                }],
+            ),
+            Message {
+                role: Role::Assistant,
+                content: Content::Text("plain".into()),
+            },
+            Message::blocks(
+                Role::User,
+                vec![Block::Text {
+                    text: CHECKPOINT_START.into(),
+                }],
+            ),
+            Message::blocks(Role::User, vec![Block::Text { text: "t".into() }]),
+            Message::user_text(""),
+        ];
+        for index in 0..messages.len() {
+            let (text, user) = serialize(&messages, index, 2000);
+            let expected = (!text.is_empty()).then_some(user);
+            assert_eq!(speaks(&messages, index), expected, "message {index}");
+        }
     }
 
     #[test]
