@@ -414,6 +414,23 @@ impl History {
         old
     }
 
+    /// The `json.dumps` length of the result at `(message, block)` when it is known without
+    /// reading the text (measured when the result entered, or kept since).
+    pub(crate) fn result_json(&self, message: usize, block: usize) -> Option<usize> {
+        let before = &self.messages[message].block_list()[..block];
+        let ordinal = before
+            .iter()
+            .filter(|b| matches!(b, Block::ToolResult { .. }))
+            .count();
+        match &self.derived[message].content_json {
+            Some(lengths) => lengths.get(ordinal).copied(),
+            None if self.estimator == Estimator::PythonJson => {
+                self.sizes[message].contents.get(ordinal).copied()
+            }
+            None => None,
+        }
+    }
+
     /// Characters of the history as JSONL with `json.dumps`' default `ensure_ascii=True` (the
     /// course site's archive). A generated result's text is written alike in either form, so
     /// its length is the `json.dumps` length measured when it entered, not read again.

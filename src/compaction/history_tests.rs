@@ -325,3 +325,43 @@ fn the_ascii_jsonl_length_takes_generated_results_as_measured() {
         }
     }
 }
+
+/// A result's `json.dumps` length, where the history knows it, is its text's, through a
+/// replacement, under every estimator; unknown only when the results entered unmeasured and the
+/// estimate is not that length.
+#[test]
+fn a_known_result_json_length_is_the_texts() {
+    for estimator in ESTIMATORS {
+        for sized in [false, true] {
+            let mut history = History::new(estimator);
+            let texts = ["a \"q\"\n".repeat(40), "é\t\u{7f}😀".repeat(30)];
+            let message = Message::blocks(
+                Role::User,
+                vec![
+                    Block::Text {
+                        text: "note".into(),
+                    },
+                    Block::tool_result("t0", texts[0].as_str()),
+                    Block::tool_result("t1", texts[1].as_str()),
+                ],
+            );
+            if sized {
+                let known: Vec<TextSizes> = texts.iter().map(|t| TextSizes::of(t)).collect();
+                history.push_measured(message, &known);
+            } else {
+                history.push(message);
+            }
+            history.set_result(0, 1, "[saved]");
+            let known = sized || estimator == Estimator::PythonJson;
+            for block in [1, 2] {
+                let (_, text) = history.result_at(0, block);
+                let expected = known.then(|| json_str_chars(text));
+                assert_eq!(
+                    history.result_json(0, block),
+                    expected,
+                    "{estimator:?} {sized}"
+                );
+            }
+        }
+    }
+}

@@ -22,9 +22,11 @@ pub(crate) enum SpillText {
 }
 
 impl SpillText {
-    /// Gemini CLI's saved form of a tool output (`toolOutputMaskingService.ts`).
-    pub(crate) fn output_json(output: ResultText) -> Self {
-        let chars = OPEN.len() + output.chars() + 2 + js_escapes(&output) + CLOSE.len();
+    /// Gemini CLI's saved form of a tool output (`toolOutputMaskingService.ts`); `json`, when
+    /// known, is the output's `json.dumps` length, whose escapes are `JSON.stringify`'s.
+    pub(crate) fn output_json(output: ResultText, json: Option<usize>) -> Self {
+        let quoted = json.unwrap_or_else(|| output.chars() + 2 + js_escapes(&output));
+        let chars = OPEN.len() + quoted + CLOSE.len();
         SpillText::OutputJson { output, chars }
     }
 
@@ -145,7 +147,10 @@ mod tests {
             }
         }
         for output in &outputs {
-            let saved = SpillText::output_json(output.as_str().into());
+            let known = crate::python::json::json_str_chars(output);
+            let measured = SpillText::output_json(output.as_str().into(), None);
+            let saved = SpillText::output_json(output.as_str().into(), Some(known));
+            assert_eq!(saved.chars(), measured.chars(), "{output:?}");
             let expected = serde_json::to_string_pretty(&serde_json::json!({ "output": output }))
                 .expect("an object serialises");
             let text = saved.text();

@@ -250,7 +250,7 @@ fn mask_one(
     let (_, output) = world.history.owned_result_at(mi, bi);
     let tool = tool_name(world, id);
     // `JSON.stringify({output}, null, 2)`, kept as the output until a reader asks for the text.
-    let saved = SpillText::output_json(output.clone());
+    let saved = SpillText::output_json(output.clone(), world.history.result_json(mi, bi));
     let path = store::join(
         &world.spill_dir,
         &format!("{}_{}.txt", sanitize(&tool), sanitize(id)),
