@@ -89,7 +89,9 @@ impl ResultText {
 
 impl PartialEq for ResultText {
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        // Two prefixes of one length of the same buffer are the same text, unread.
+        let shared = std::sync::Arc::ptr_eq(&self.buffer, &other.buffer) && self.len == other.len;
+        shared || self.as_str() == other.as_str()
     }
 }
 

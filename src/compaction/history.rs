@@ -297,14 +297,32 @@ impl History {
 
     /// Replaces the whole list (compact).
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
+        self.replace_all_keeping(messages, 0);
+    }
+
+    /// [`Self::replace_all`] by a list whose last `tail` messages are the history's last `tail`,
+    /// unchanged (Cline's fold keeps the latest turn): those keep their sizes, not measured again.
+    pub(crate) fn replace_all_keeping(&mut self, messages: Vec<Message>, tail: usize) {
+        let (old, new) = (self.messages.len(), messages.len());
+        assert!(
+            tail <= old.min(new),
+            "replace_all_keeping: {tail} > {old}, {new}"
+        );
+        debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
+        let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
+        let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
         self.before_cut();
         self.messages.clear();
         let before = std::mem::take(&mut self.result_ids.counts);
         self.sizes.clear();
         self.derived.clear();
         self.sum = 0;
-        for message in messages {
+        let mut messages = messages.into_iter();
+        for message in messages.by_ref().take(new - tail) {
             self.push(message);
+        }
+        for ((message, sizes), derived) in messages.zip(kept_sizes).zip(kept_derived) {
+            self.push_sized(message, sizes, derived);
         }
         let index = &mut self.result_ids;
         index.gone.extend(
@@ -412,6 +430,11 @@ impl History {
         self.sum = self.sum - sizes.total + new_total;
         sizes.total = new_total;
         old
+    }
+
+    /// The estimate of message `index` alone (Cline's tokens of that message).
+    pub(crate) fn message_estimate(&self, index: usize) -> usize {
+        self.sizes[index].total
     }
 
     /// The `json.dumps` length of the result at `(message, block)` when it is known without

@@ -365,3 +365,61 @@ fn a_known_result_json_length_is_the_texts() {
         }
     }
 }
+
+/// A list that keeps the history's last messages keeps their sizes, and the estimate, sizes
+/// and result index are what measuring the new list gives, under every estimator.
+#[test]
+fn a_kept_tail_keeps_its_sizes() {
+    for estimator in ESTIMATORS {
+        let mut history = History::new(estimator);
+        history.push(Message::user_text("go é"));
+        history.push(Message::tool_uses(&[("t0", "bash")]));
+        let results = two_results();
+        let known: Vec<TextSizes> = results
+            .tool_results()
+            .map(|(_, content)| TextSizes::of(content))
+            .collect();
+        history.push_measured(results, &known);
+        let tail = history.messages()[1..].to_vec();
+        let mut folded = vec![Message::user_text("[notice] folded")];
+        folded.extend(tail);
+        let mut measured = History::new(estimator);
+        measured.replace_all(folded.clone());
+        history.replace_all_keeping(folded, 2);
+        assert_eq!(history.estimate(), measured.estimate(), "{estimator:?}");
+        assert_eq!(history.estimate(), estimator.full(history.messages()));
+        for index in 0..3 {
+            assert_eq!(
+                history.sizes[index].contents,
+                measured.sizes[index].contents
+            );
+            assert_eq!(history.json_chars_at(index), measured.json_chars_at(index));
+        }
+        assert_eq!(history.result_ids.counts, measured.result_ids.counts);
+    }
+}
+
+/// Under Cline's estimate a message's own estimate is its `cline_tokens`, which Cline's fold
+/// weighs each message by: as it entered (measured or with known sizes) and after a change.
+#[test]
+fn a_message_estimate_is_its_cline_tokens() {
+    use crate::compaction::profile::cline_tokens;
+    let mut history = History::new(Estimator::ClineTokens);
+    history.push(Message::user_text("go é 😀"));
+    history.push(Message::tool_uses(&[("t0", "bash")]));
+    let results = two_results();
+    let known: Vec<TextSizes> = results
+        .tool_results()
+        .map(|(_, content)| TextSizes::of(content))
+        .collect();
+    history.push_measured(results, &known);
+    history.push(two_results());
+    history.set_result(3, 2, "[cleared \"x\"]");
+    for (index, message) in history.messages().iter().enumerate() {
+        assert_eq!(
+            history.message_estimate(index),
+            cline_tokens(message),
+            "{index}"
+        );
+    }
+}

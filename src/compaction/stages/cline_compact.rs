@@ -109,7 +109,11 @@ pub fn budget(max_input: usize, mode: Mode, message_tokens: usize) -> (usize, us
 }
 
 /// The indices `fold` keeps, with the prompts' sanitized forms: `(index, message)` in order.
-fn select(messages: &[Message], target: usize) -> Option<Vec<(usize, Message)>> {
+fn select(
+    messages: &[Message],
+    target: usize,
+    cost: &dyn Fn(usize) -> usize,
+) -> Option<Vec<(usize, Message)>> {
     let typed: Vec<usize> = (0..messages.len())
         .filter(|&i| is_turn_start(&messages[i]))
         .collect();
@@ -129,7 +133,7 @@ fn select(messages: &[Message], target: usize) -> Option<Vec<(usize, Message)>> 
     let mut start = messages.len();
     let mut accumulated = 0;
     for index in (latest + 1..messages.len()).rev() {
-        let cost = cline_tokens(&messages[index]);
+        let cost = cost(index);
         if total + accumulated + cost > target {
             break;
         }
@@ -139,7 +143,7 @@ fn select(messages: &[Message], target: usize) -> Option<Vec<(usize, Message)>> 
     while start < messages.len() && messages[start].role != Role::Assistant {
         start += 1;
     }
-    total += messages[start..].iter().map(cline_tokens).sum::<usize>();
+    total += (start..messages.len()).map(cost).sum::<usize>();
     // Older turns: the concluding answer (the last assistant message without a tool call),
     // newest turns first, while it fits.
     let mut finals = Vec::new();
@@ -236,10 +240,19 @@ fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
 /// history, or None when there is nothing to fold (fewer than 2 messages, no typed prompt, or
 /// no change).
 pub fn fold(messages: &[Message], target: usize) -> Option<Vec<Message>> {
+    fold_by(messages, target, &|index| cline_tokens(&messages[index]))
+}
+
+/// [`fold`] with each message's tokens given by `cost` (the history's, counted as it entered).
+fn fold_by(
+    messages: &[Message],
+    target: usize,
+    cost: &dyn Fn(usize) -> usize,
+) -> Option<Vec<Message>> {
     if messages.len() < 2 {
         return None;
     }
-    let kept = select(messages, target.max(1))?;
+    let kept = select(messages, target.max(1), cost)?;
     let merged = merge(kept, messages);
     (merged != messages).then_some(merged)
 }
@@ -260,8 +273,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             )),
     );
     // The history is read in place until the fold replaces it (it was copied whole here).
-    let before = world.history.messages();
-    let Some(folded) = fold(before, target) else {
+    let history = &world.history;
+    let before = history.messages();
+    let Some(folded) = fold_by(before, target, &|index| history.message_estimate(index)) else {
         world.record(Event::new("cline_compact", "skip").reason("nothing to fold".to_owned()));
         return Ok(());
     };
@@ -289,7 +303,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         }
     }
     let count = folded.len();
-    world.history.replace_all(folded);
+    world.history.replace_all_keeping(folded, tail);
     world.script.reported_usage = None;
     world.record(
         Event::new("cline_compact", "compact")
