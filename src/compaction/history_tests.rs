@@ -72,6 +72,20 @@ fn incremental_estimate_equals_full_serialisation() {
 }
 
 /// A user message answering two calls, the second result holding escapes and non-ASCII.
+/// A request, a call, and [`two_results`] appended with their sizes measured once.
+fn a_turn_measured(estimator: Estimator) -> History {
+    let mut history = History::new(estimator);
+    history.push(Message::user_text("go é 😀"));
+    history.push(Message::tool_uses(&[("t0", "bash")]));
+    let results = two_results();
+    let known: Vec<TextSizes> = results
+        .tool_results()
+        .map(|(_, content)| TextSizes::of(content))
+        .collect();
+    history.push_measured(results, &known);
+    history
+}
+
 fn two_results() -> Message {
     Message::blocks(
         Role::User,
@@ -371,15 +385,7 @@ fn a_known_result_json_length_is_the_texts() {
 #[test]
 fn a_kept_tail_keeps_its_sizes() {
     for estimator in ESTIMATORS {
-        let mut history = History::new(estimator);
-        history.push(Message::user_text("go é"));
-        history.push(Message::tool_uses(&[("t0", "bash")]));
-        let results = two_results();
-        let known: Vec<TextSizes> = results
-            .tool_results()
-            .map(|(_, content)| TextSizes::of(content))
-            .collect();
-        history.push_measured(results, &known);
+        let mut history = a_turn_measured(estimator);
         let tail = history.messages()[1..].to_vec();
         let mut folded = vec![Message::user_text("[notice] folded")];
         folded.extend(tail);
@@ -404,15 +410,7 @@ fn a_kept_tail_keeps_its_sizes() {
 #[test]
 fn a_message_estimate_is_its_cline_tokens() {
     use crate::compaction::profile::cline_tokens;
-    let mut history = History::new(Estimator::ClineTokens);
-    history.push(Message::user_text("go é 😀"));
-    history.push(Message::tool_uses(&[("t0", "bash")]));
-    let results = two_results();
-    let known: Vec<TextSizes> = results
-        .tool_results()
-        .map(|(_, content)| TextSizes::of(content))
-        .collect();
-    history.push_measured(results, &known);
+    let mut history = a_turn_measured(Estimator::ClineTokens);
     history.push(two_results());
     history.set_result(3, 2, "[cleared \"x\"]");
     for (index, message) in history.messages().iter().enumerate() {
