@@ -594,9 +594,9 @@ fn note_observed(world: &mut World, observed: &Observed) {
 /// The report of a finished run: the final measurements, the messages a request would send,
 /// the stores and the trace.
 fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunReport {
-    let observables = observables::measure(&world);
-    let fates = observables::fates(&world);
     let spill = world.store.spill_files(&world.spill_dir);
+    let observables = observables::measure_listed(&world, &spill);
+    let fates = observables::fates(&world);
     RunReport {
         scenario: scenario.name.clone(),
         profile: world.profile.name.to_owned(),

@@ -211,7 +211,15 @@ fn scan_results(world: &World) -> ResultScan<'_> {
 
 /// Measures a world.
 pub(crate) fn measure(world: &World) -> Observables {
-    let spill = world.store.spill_files(&world.spill_dir);
+    measure_listed(world, &world.store.spill_files(&world.spill_dir))
+}
+
+/// [`measure`] with the spill directory's files listed already (a run's report lists them
+/// once for both).
+pub(crate) fn measure_listed(
+    world: &World,
+    spill: &[crate::compaction::store::SpillFile],
+) -> Observables {
     let messages = world.history.messages();
     let ResultScan {
         dropped_unsaved,

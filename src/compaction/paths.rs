@@ -100,11 +100,15 @@ pub(crate) fn lexical(path: &str) -> Cow<'_, str> {
 /// `str(Path(dir) / name)`.
 pub(crate) fn join(dir: &str, name: &str) -> String {
     let dir = normal(dir);
-    if dir == "/" {
-        format!("/{name}")
-    } else {
-        format!("{dir}/{name}")
+    // Written piece by piece: this runs for every spill path, and `format!` costs several
+    // times the copy.
+    let mut path = String::with_capacity(dir.len() + 1 + name.len());
+    if dir != "/" {
+        path.push_str(&dir);
     }
+    path.push('/');
+    path.push_str(name);
+    path
 }
 
 /// `Path(path).is_relative_to(root)` on already resolved paths.

@@ -468,7 +468,8 @@ impl World {
         } else {
             self.profile.safe_id(id)
         };
-        let name = format!("{stem}.txt");
+        let mut name = stem;
+        name.push_str(".txt");
         if self.profile.safe_id == SafeId::RawPathlib && name.starts_with('/') {
             // pathlib: `Path(dir) / "/x.txt"` is `/x.txt`.
             return store::normalize(&name);
