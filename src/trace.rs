@@ -32,18 +32,6 @@ impl IntoId for &str {
     }
 }
 
-impl IntoId for &String {
-    fn into_id(self) -> SmolStr {
-        SmolStr::new(self)
-    }
-}
-
-impl IntoId for String {
-    fn into_id(self) -> SmolStr {
-        SmolStr::from(self)
-    }
-}
-
 /// One action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Event {

@@ -445,12 +445,17 @@ impl History {
             .iter()
             .filter(|b| matches!(b, Block::ToolResult { .. }))
             .count();
-        match &self.derived[message].content_json {
-            Some(lengths) => lengths.get(ordinal).copied(),
-            None if self.estimator == Estimator::PythonJson => {
-                self.sizes[message].contents.get(ordinal).copied()
-            }
-            None => None,
+        self.known_content_json(message).get(ordinal).copied()
+    }
+
+    /// The `json.dumps` lengths of message `index`'s tool_result contents, in block order, where
+    /// they are known without reading the texts (empty when they are not): kept since they
+    /// entered, or the contents' sizes under the `json.dumps` estimate.
+    fn known_content_json(&self, index: usize) -> &[usize] {
+        match &self.derived[index].content_json {
+            Some(lengths) => lengths,
+            None if self.estimator == Estimator::PythonJson => &self.sizes[index].contents,
+            None => &[],
         }
     }
 
@@ -461,13 +466,7 @@ impl History {
         let mut known = Vec::new();
         let mut total = 0;
         for (index, message) in self.messages.iter().enumerate() {
-            let lengths = match &self.derived[index].content_json {
-                Some(lengths) => lengths.as_slice(),
-                None if self.estimator == Estimator::PythonJson => {
-                    self.sizes[index].contents.as_slice()
-                }
-                None => &[],
-            };
+            let lengths = self.known_content_json(index);
             known.clear();
             let results = message.block_list().iter().filter_map(|block| match block {
                 Block::ToolResult { content, .. } => Some(content),
@@ -477,11 +476,7 @@ impl History {
                 let length = lengths.get(ordinal).copied();
                 known.push(length.filter(|_| content.is_only_x()));
             }
-            total += if known.iter().any(Option::is_some) {
-                message.json_ascii_chars_known(&known)
-            } else {
-                message.json_ascii_chars()
-            } + 1;
+            total += message.json_ascii_chars_known(&known) + 1;
         }
         total
     }

@@ -110,8 +110,14 @@ fn serialize(messages: &[Message], index: usize, max: usize) -> (String, bool) {
 }
 
 /// `findTailStart`: the index of the first message kept as text, or None if nothing can be
-/// compacted yet.
-fn tail_start(messages: &[Message], keep: usize, max: usize) -> Option<usize> {
+/// compacted yet. Each message the walk writes is left in `written` (by message index) for the
+/// checkpoint's recent context, which holds the same text.
+fn tail_start(
+    messages: &[Message],
+    keep: usize,
+    max: usize,
+    written: &mut [Option<String>],
+) -> Option<usize> {
     // The messages with text, each written only when the walk from the end reaches it.
     let conversation: Vec<(usize, bool)> = (0..messages.len())
         .filter_map(|i| speaks(messages, i).map(|user| (i, user)))
@@ -121,8 +127,9 @@ fn tail_start(messages: &[Message], keep: usize, max: usize) -> Option<usize> {
     }
     let (mut total, mut start) = (0, conversation.len());
     for index in (0..conversation.len()).rev() {
-        let text = serialize(messages, conversation[index].0, max).0;
-        let next = total + rough_tokens(&text);
+        let at = conversation[index].0;
+        let text = written[at].insert(serialize(messages, at, max).0);
+        let next = total + rough_tokens(text);
         if start < conversation.len() && next > keep {
             break;
         }
@@ -173,14 +180,20 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     );
     let messages = world.history.messages();
     let len = messages.len();
-    let Some(start) = tail_start(messages, c.keep_tokens, c.tool_output_chars) else {
+    let mut written = vec![None; len];
+    let max = c.tool_output_chars;
+    let Some(start) = tail_start(messages, c.keep_tokens, max, &mut written) else {
         world.record(
             Event::new("opencode_checkpoint", "skip").reason("Nothing to compact yet".to_owned()),
         );
         return Ok(());
     };
     let recent: Vec<String> = (start..len)
-        .map(|i| serialize(messages, i, c.tool_output_chars).0)
+        .map(|i| {
+            written[i]
+                .take()
+                .unwrap_or_else(|| serialize(messages, i, max).0)
+        })
         .filter(|t| !t.is_empty())
         .collect();
     let path = archive::session_path(world)
@@ -272,10 +285,28 @@ mod tests {
             Message::blocks(Role::User, vec![Block::tool_result("c2", "ok")]),
         ];
         // A budget of 1 keeps the newest entry (c2's call and result), then moves back to `two`.
-        assert_eq!(tail_start(&messages, 1, 2000), Some(3));
+        let mut written = vec![None; messages.len()];
+        assert_eq!(tail_start(&messages, 1, 2000, &mut written), Some(3));
+        // What the walk wrote is what the recent context would write again.
+        assert!(written[4].is_some());
+        for (index, text) in written.iter().enumerate() {
+            if let Some(text) = text {
+                assert_eq!(
+                    *text,
+                    serialize(&messages, index, 2000).0,
+                    "message {index}"
+                );
+            }
+        }
         // Everything fits: only the latest exchange is kept, from `two`.
-        assert_eq!(tail_start(&messages, 1000, 2000), Some(3));
+        assert_eq!(
+            tail_start(&messages, 1000, 2000, &mut [const { None }; 8]),
+            Some(3)
+        );
         // One exchange only: summarise everything, keep nothing.
-        assert_eq!(tail_start(&messages[..3], 1000, 2000), Some(3));
+        assert_eq!(
+            tail_start(&messages[..3], 1000, 2000, &mut [const { None }; 8]),
+            Some(3)
+        );
     }
 }

@@ -49,6 +49,11 @@ pub(super) fn absolute(path: String) -> String {
 
 /// `file_path` content as Read returns it: every line (split at `\n`) after its number and a tab.
 pub(crate) fn numbered(content: &str) -> String {
+    numbered_lines(content).0
+}
+
+/// [`numbered`], with the number of lines it numbered.
+fn numbered_lines(content: &str) -> (String, usize) {
     use std::fmt::Write;
     let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
     // Each line gains its number and a tab; room for seven digits a line, one buffer in all.
@@ -61,7 +66,7 @@ pub(crate) fn numbered(content: &str) -> String {
         let _ = write!(out, "{}\t", i + 1);
         out.push_str(line);
     }
-    out
+    (out, lines)
 }
 
 /// Whether `text` is already Read's output rather than a file's text: its lines numbered from 1,
@@ -189,9 +194,8 @@ pub(crate) fn arrive(
     }
     let cap = world.profile.constants.read_max_tokens;
     let path = world.read_path(id).unwrap_or_default();
-    let counted = counted_tokens(&path, content, cap);
-    let numbers_whole_file = counted.is_none_or(|tokens| tokens <= cap);
-    let (shown, reason) = match counted {
+    // `lines`: the whole file numbered, with its number of lines.
+    let (shown, reason, lines) = match counted_tokens(&path, content, cap) {
         Some(tokens) if tokens > cap && world.profile.read_over_cap == ReadOverCap::Cut => {
             let kept = cut_to_cap(content, tokens, cap);
             let kept_chars = utf16_len(kept);
@@ -202,6 +206,7 @@ pub(crate) fn arrive(
                     "Read cut: {tokens} tokens > read_max_tokens {cap}, the first {kept_chars} of {} characters kept",
                     utf16_len(content)
                 ),
+                None,
             )
         }
         Some(tokens) if tokens > cap => {
@@ -209,22 +214,24 @@ pub(crate) fn arrive(
             (
                 cap_error(tokens, cap),
                 format!("Read refused: {tokens} tokens > read_max_tokens {cap}"),
+                None,
             )
         }
-        _ => (
-            numbered(content),
-            "Read numbers the lines of the file".to_owned(),
-        ),
+        _ => {
+            let (shown, lines) = numbered_lines(content);
+            let reason = "Read numbers the lines of the file".to_owned();
+            (shown, reason, Some(lines))
+        }
     };
-    let (shown, grown) = if numbers_whole_file {
+    let (shown, grown) = match lines {
         // Numbering adds ASCII only, a number and a tab per line: the text's length grows by
         // what was added, its `json.dumps` length by that and one more per line (`\t`).
-        let added = shown.len() - content.len();
-        let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
-        let chars = content_chars + added;
-        (ResultText::counted(shown, chars), Some(added + lines))
-    } else {
-        (ResultText::from(shown), None)
+        Some(lines) => {
+            let added = shown.len() - content.len();
+            let chars = content_chars + added;
+            (ResultText::counted(shown, chars), Some(added + lines))
+        }
+        None => (ResultText::from(shown), None),
     };
     let chars = shown.chars();
     world.replace_result_grown(message, block, shown, grown, "arrival", reason.clone());
@@ -287,6 +294,7 @@ mod tests {
             let added = shown.len() - text.len();
             assert_eq!(char_len(&shown), char_len(text) + added);
             let lines = text.split('\n').count();
+            assert_eq!(numbered_lines(text).1, lines, "{text:?}");
             assert_eq!(json_str_chars(&shown), json_str_chars(text) + added + lines);
         }
     }
