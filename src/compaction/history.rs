@@ -9,7 +9,7 @@
 use smol_str::SmolStr;
 use std::ops::Range;
 
-use crate::compaction::pairs::{self, PairCheck};
+use crate::compaction::pairs::{self, Before, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
 use crate::compaction::result_index::ResultIndex;
@@ -74,9 +74,10 @@ pub(crate) struct History {
     /// Code's post-compact file attachments, which the API normalisation moves above the user
     /// context, D9 of docs/probe.md); 0 again once the list is cut or rebuilt.
     lead: usize,
-    /// While a stage runs: the intact pairs of the list as it was before the stage first cut or
-    /// rebuilt it (`Some(None)`: not cut yet). See [`Self::watch_pairs`].
-    watch: Option<Option<Vec<SmolStr>>>,
+    /// While a stage runs: what it takes to tell which intact pairs of the list as it was
+    /// before the stage first cut or rebuilt it the stage splits (`Some(None)`: not cut yet).
+    /// See [`Self::watch_pairs`].
+    watch: Option<Option<Before>>,
     /// How much of the list pair repair has found intact; restarted when the list is cut or
     /// rebuilt (appending and replacing a result's text change no pair).
     pair_check: PairCheck,
@@ -261,9 +262,13 @@ impl History {
         self.watch = Some(None);
     }
 
-    /// Stops watching; the intact pairs before the first cut, if the list was cut or rebuilt.
-    pub(crate) fn pairs_before_cut(&mut self) -> Option<Vec<SmolStr>> {
-        self.watch.take().flatten()
+    /// Stops watching; the pairs intact before the first cut or rebuild that are no longer
+    /// intact although one half is still in the list, in id order ([`pairs::split`]).
+    pub(crate) fn pairs_split(&mut self) -> Vec<SmolStr> {
+        match self.watch.take().flatten() {
+            Some(before) => before.split(&self.messages, |id| self.holds_result(id)),
+            None => Vec::new(),
+        }
     }
 
     /// Whether pair repair would leave the list unchanged, reading only what was appended
@@ -285,13 +290,22 @@ impl History {
         self.revision
     }
 
-    fn before_cut(&mut self) {
+    /// Forgets what the list's change invalidates. `splice`: the change replaces `head..tail`
+    /// with `inserted` messages (`(head, tail, inserted)`); `None`, it rebuilds the list.
+    fn before_cut(&mut self, splice: Option<(usize, usize, usize)>) {
         self.revision += 1;
         self.lead = 0;
         self.pair_check = PairCheck::default();
         self.clear = None;
-        if let Some(slot @ None) = &mut self.watch {
-            *slot = Some(pairs::intact(&self.messages));
+        if let Some(slot) = &mut self.watch {
+            let messages = &self.messages;
+            *slot = Some(match (slot.take(), splice) {
+                (None, Some((head, tail, inserted))) => {
+                    Before::splice(messages, head, tail, inserted)
+                }
+                (None, None) => Before::All(pairs::intact(messages)),
+                (Some(before), _) => Before::All(before.into_all(messages)),
+            });
         }
     }
 
@@ -311,7 +325,7 @@ impl History {
         debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
         let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
-        self.before_cut();
+        self.before_cut(None);
         self.messages.clear();
         let before = std::mem::take(&mut self.result_ids.counts);
         self.sizes.clear();
@@ -339,7 +353,7 @@ impl History {
             head <= tail && tail <= self.len(),
             "splice {head}..{tail} out of range"
         );
-        self.before_cut();
+        self.before_cut(Some((head, tail, insert.len())));
         let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m, &[])).collect();
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();

@@ -264,6 +264,65 @@ fn the_pair_check_reads_only_what_was_appended() {
     assert!(!history.pairs_intact());
 }
 
+/// A stage's watch reports the pairs split between the list before its first cut and the list
+/// after it, as `pairs::split` of the two finds them, whether the stage cut once, cut twice,
+/// cut and rebuilt, or appended after a cut.
+#[test]
+fn the_pair_watch_reports_what_the_stage_split() {
+    let pair = |id: &str| {
+        [
+            Message::tool_uses(&[(id, "Read")]),
+            Message::tool_result(id, "out"),
+        ]
+    };
+    let start: Vec<Message> = (0..12).flat_map(|i| pair(&format!("t{i}"))).collect();
+    type Change = fn(&mut History);
+    let changes: [(&str, Change); 5] = [
+        ("one splice inside pairs", |h| {
+            h.splice(3, vec![Message::user_text("cut")], 7)
+        }),
+        ("a splice, then another", |h| {
+            h.splice(1, Vec::new(), 2);
+            h.splice(15, vec![Message::user_text("cut")], 18);
+        }),
+        ("a splice, then a rebuild", |h| {
+            h.splice(5, Vec::new(), 7);
+            let mut kept = h.messages()[..3].to_vec();
+            kept.extend_from_slice(&h.messages()[10..]);
+            h.replace_all(kept);
+        }),
+        ("a splice, an append, a splice", |h| {
+            h.splice(20, Vec::new(), 23);
+            h.push(Message::tool_result("t0", "late"));
+            h.splice(0, Vec::new(), 1);
+        }),
+        ("a splice that joins halves anew", |h| {
+            h.splice(1, Vec::new(), 3);
+            h.splice(0, vec![Message::tool_uses(&[("t1", "Read")])], 1);
+        }),
+    ];
+    for (name, change) in changes {
+        let mut history = History::new(Estimator::PythonJson);
+        for message in start.clone() {
+            history.push(message);
+        }
+        let before = pairs::intact(history.messages());
+        history.watch_pairs();
+        change(&mut history);
+        let expected = pairs::split(&before, history.messages());
+        assert_eq!(history.pairs_split(), expected, "{name}");
+    }
+    // The cases are not all empty: one splice splits t1 (its use at 2 stays) and t3 (its result
+    // at 7 stays).
+    let mut history = History::new(Estimator::PythonJson);
+    for message in start {
+        history.push(message);
+    }
+    history.watch_pairs();
+    changes[0].1(&mut history);
+    assert_eq!(history.pairs_split(), ["t1", "t3"]);
+}
+
 /// The result index the re-read check asks (issue 13) agrees with a scan of the list after
 /// every kind of change: appends, a splice that drops and inserts results, a rebuild.
 #[test]

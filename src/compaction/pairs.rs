@@ -128,6 +128,95 @@ fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a SmolStr)) {
     }
 }
 
+/// What a stage's pair watch keeps of the list as it was before the stage first cut or rebuilt
+/// it: enough to tell, once the stage is done, which intact pairs it split ([`Before::split`]).
+#[derive(Debug)]
+pub(crate) enum Before {
+    /// Every intact pair's id, in id order, as [`intact`] gives them.
+    All(Vec<SmolStr>),
+    /// The stage has cut once, by a splice that replaced `head..tail` with `inserted`
+    /// messages, leaving the list `end` long. A pair with both halves before `head` or both from
+    /// `tail` on kept its messages and its neighbour, so it is still intact; only the intact
+    /// pairs with a half in `head - 1..=tail` are kept (issue 13: snip cuts a few messages of a
+    /// long list on every turn, and reading the whole list before and after each cut was most of
+    /// course-latest's replay).
+    Splice {
+        head: usize,
+        inserted: usize,
+        end: usize,
+        /// The ids of the intact pairs the splice could break, in list order.
+        disturbed: Vec<SmolStr>,
+    },
+}
+
+impl Before {
+    /// What the watch keeps of `messages` before `head..tail` is replaced with `inserted`
+    /// messages.
+    pub(crate) fn splice(messages: &[Message], head: usize, tail: usize, inserted: usize) -> Self {
+        let around = head.saturating_sub(1)..(tail + 1).min(messages.len());
+        let mut disturbed = Vec::new();
+        intact_ids(&messages[around], |id| disturbed.push(id.clone()));
+        Before::Splice {
+            head,
+            inserted,
+            end: messages.len() - (tail - head) + inserted,
+            disturbed,
+        }
+    }
+
+    /// Every intact pair of the list before the stage's cut, in id order, read from `messages`,
+    /// the list after it: the parts the splice kept are still there (a later append does not
+    /// reach them, a result's new text changes no pair).
+    pub(crate) fn into_all(self, messages: &[Message]) -> Vec<SmolStr> {
+        match self {
+            Before::All(ids) => ids,
+            Before::Splice {
+                head,
+                inserted,
+                end,
+                mut disturbed,
+            } => {
+                intact_ids(&messages[..head], |id| disturbed.push(id.clone()));
+                intact_ids(&messages[head + inserted..end], |id| {
+                    disturbed.push(id.clone())
+                });
+                disturbed.sort_unstable();
+                disturbed.dedup();
+                disturbed
+            }
+        }
+    }
+
+    /// The pairs intact before the stage's cut that are no longer intact in `messages` although
+    /// one half is still there, in id order. `holds_result` tells whether the list holds a
+    /// tool_result with an id: without one, no pair of that id is intact.
+    pub(crate) fn split(
+        self,
+        messages: &[Message],
+        holds_result: impl Fn(&str) -> bool,
+    ) -> Vec<SmolStr> {
+        let mut lost = match self {
+            Before::All(before) => return split(&before, messages),
+            Before::Splice { disturbed, .. } => disturbed,
+        };
+        lost.sort_unstable();
+        lost.dedup();
+        // A pair the splice disturbed is intact again only where its id repeats or the splice
+        // joined its halves anew: a scan, when the list still holds one of their results.
+        if lost.iter().any(|id| holds_result(id)) {
+            let mut again = vec![false; lost.len()];
+            intact_ids(messages, |id| {
+                if let Ok(at) = lost.binary_search(id) {
+                    again[at] = true;
+                }
+            });
+            let mut again = again.into_iter();
+            lost.retain(|_| !again.next().unwrap_or(false));
+        }
+        with_a_half(lost.iter().collect(), messages)
+    }
+}
+
 /// Lost pairs up to which [`split`] looks for their halves by comparing ids, not by a set.
 const FEW_LOST: usize = 16;
 
@@ -148,6 +237,12 @@ pub(crate) fn split(before: &[SmolStr], messages: &[Message]) -> Vec<SmolStr> {
             still.next_if(|kept| **kept == id.as_str()).is_none()
         })
         .collect();
+    with_a_half(lost, messages)
+}
+
+/// The ids of `lost` (in id order) of which `messages` still hold a half, a tool_use or a
+/// tool_result.
+fn with_a_half(lost: Vec<&SmolStr>, messages: &[Message]) -> Vec<SmolStr> {
     if lost.is_empty() {
         return Vec::new();
     }
@@ -165,7 +260,7 @@ pub(crate) fn split(before: &[SmolStr], messages: &[Message]) -> Vec<SmolStr> {
         present
     } else {
         let mut set: FastSet<&str> =
-            FastSet::with_capacity_and_hasher(2 * before.len(), Default::default());
+            FastSet::with_capacity_and_hasher(messages.len(), Default::default());
         set.extend(halves);
         lost.iter().map(|id| set.contains(id.as_str())).collect()
     };
@@ -278,6 +373,22 @@ mod tests {
             after.extend_from_slice(&messages[tail..]);
             let expected = split_by_sets(&before, &after);
             assert_eq!(split(&before, &after), expected, "{head}..{tail} of {len}");
+            // What the watch keeps of a splice tells the same, and gives back every intact
+            // pair of the list before it, though the list has grown since.
+            let spliced = || Before::splice(&messages, head, tail, 1);
+            let holds = |id: &str| after.iter().any(|m| m.tool_results().any(|(r, _)| r == id));
+            assert_eq!(
+                spliced().split(&after, holds),
+                expected,
+                "{head}..{tail} of {len}"
+            );
+            let mut grown = after.clone();
+            grown.push(results(&["t1", "t2"]));
+            assert_eq!(
+                spliced().into_all(&grown),
+                before,
+                "{head}..{tail} of {len}"
+            );
             let lost = before.len()
                 - intact(&after)
                     .iter()

@@ -3,7 +3,6 @@
 //! 173-claude-code-memory-management.md §3). The pipeline is the profile's data (`Pipe`); this file
 //! only walks it.
 
-use crate::compaction::pairs;
 use crate::compaction::profile::{Pipe, Stage};
 use crate::compaction::switches::Order;
 use crate::compaction::world::World;
@@ -23,17 +22,15 @@ pub(crate) fn run(world: &mut World, stage: Stage) -> Result<(), RunError> {
 /// Runs one stage; micro and fit stop once the estimate is at most `target`. Every pair the
 /// stage splits (intact before it, half in context after it) is traced as a `split` event
 /// (observable `pairs_broken_by_compaction`, `compaction/pairs.rs`). Only a stage that cuts or
-/// rebuilds the list can split a pair, so the history takes the pairs before its first cut and a
-/// stage that only appends or replaces result text costs no scan of the history.
+/// rebuilds the list can split a pair, so the history takes the pairs before its first cut (of a
+/// single splice, only those with a half at its edges or inside it) and a stage that only appends
+/// or replaces result text costs no scan of the history.
 fn run_with(world: &mut World, stage: Stage, target: Option<usize>) -> Result<(), RunError> {
     world.history.watch_pairs();
     let result = run_stage(world, stage, target);
-    let before = world.history.pairs_before_cut();
+    let split = world.history.pairs_split();
     result?;
-    let Some(before) = before else {
-        return Ok(());
-    };
-    for id in pairs::split(&before, world.history.messages()) {
+    for id in split {
         world.record(Event::new(stage.as_str(), "split").id(id).reason(reason!(
             "{stage} split the pair: its tool_use or its tool_result is still in context, the other half is not next to it"
         )));
