@@ -266,7 +266,7 @@ impl History {
     /// intact although one half is still in the list, in id order ([`pairs::split`]).
     pub(crate) fn pairs_split(&mut self) -> Vec<SmolStr> {
         match self.watch.take().flatten() {
-            Some(before) => before.split(&self.messages, |id| self.holds_result(id)),
+            Some(before) => before.split(&self.messages, &self.result_ids),
             None => Vec::new(),
         }
     }
@@ -327,7 +327,7 @@ impl History {
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
         self.before_cut(None);
         self.messages.clear();
-        let before = std::mem::take(&mut self.result_ids.counts);
+        let before = self.result_ids.take_all();
         self.sizes.clear();
         self.derived.clear();
         self.sum = 0;

@@ -309,7 +309,11 @@ fn the_pair_watch_reports_what_the_stage_split() {
         let before = pairs::intact(history.messages());
         history.watch_pairs();
         change(&mut history);
-        let expected = pairs::split(&before, history.messages());
+        let mut fresh = ResultIndex::default();
+        for message in history.messages() {
+            fresh.count(message, true);
+        }
+        let expected = pairs::split(&before, history.messages(), &fresh);
         assert_eq!(history.pairs_split(), expected, "{name}");
     }
     // The cases are not all empty: one splice splits t1 (its use at 2 stays) and t3 (its result
@@ -323,8 +327,9 @@ fn the_pair_watch_reports_what_the_stage_split() {
     assert_eq!(history.pairs_split(), ["t1", "t3"]);
 }
 
-/// The result index the re-read check asks (issue 13) agrees with a scan of the list after
-/// every kind of change: appends, a splice that drops and inserts results, a rebuild.
+/// The result index the re-read check and the pair watch ask (issue 13) agrees with a scan of
+/// the list, for tool_results and for either half, after every kind of change: appends, a
+/// splice that drops and inserts results, a rebuild.
 #[test]
 fn the_result_index_follows_every_change() {
     let scan = |h: &History, id: &str| {
@@ -332,9 +337,16 @@ fn the_result_index_follows_every_change() {
             .iter()
             .any(|m| m.tool_results().any(|(r, _)| r == id))
     };
+    let used = |h: &History, id: &str| {
+        h.messages()
+            .iter()
+            .any(|m| m.tool_use_ids().any(|u| u == id))
+    };
     let check = |h: &History| {
         for id in ["t0", "t1", "t2", "t3", "t9"] {
             assert_eq!(h.holds_result(id), scan(h, id), "{id}");
+            let half = scan(h, id) || used(h, id);
+            assert_eq!(h.result_ids.holds_half(id), half, "{id}");
         }
     };
     let mut history = History::new(Estimator::PythonJson);
@@ -354,9 +366,16 @@ fn the_result_index_follows_every_change() {
     );
     history.set_result(2, 0, "[cleared]");
     check(&history);
-    history.replace_all(vec![Message::user_text("summary")]);
+    // t1's tool_use went with the splice, its second result stays; t0 has both halves.
+    assert!(!used(&history, "t1") && history.result_ids.holds_half("t1"));
+    assert!(used(&history, "t0"));
+    history.replace_all(vec![
+        Message::user_text("summary"),
+        Message::tool_uses(&[("t3", "Read")]),
+    ]);
     check(&history);
-    assert!(!history.holds_result("t0"));
+    assert!(!history.holds_result("t0") && !history.result_ids.holds_half("t0"));
+    assert!(history.result_ids.holds_half("t3") && !history.holds_result("t3"));
 }
 
 /// The history's `ensure_ascii` JSONL length (the course site's archive) takes a generated

@@ -10,6 +10,7 @@
 //! split; a pair that was not intact before the stage is not counted either (`api_valid` covers
 //! the end state). A leaf: it reads messages only.
 
+use crate::compaction::result_index::ResultIndex;
 use crate::hash::FastSet;
 use crate::transcript::{Content, Message, Role};
 use smol_str::SmolStr;
@@ -188,22 +189,18 @@ impl Before {
     }
 
     /// The pairs intact before the stage's cut that are no longer intact in `messages` although
-    /// one half is still there, in id order. `holds_result` tells whether the list holds a
-    /// tool_result with an id: without one, no pair of that id is intact.
-    pub(crate) fn split(
-        self,
-        messages: &[Message],
-        holds_result: impl Fn(&str) -> bool,
-    ) -> Vec<SmolStr> {
+    /// one half is still there, in id order. `index` counts the ids `messages` hold.
+    pub(crate) fn split(self, messages: &[Message], index: &ResultIndex) -> Vec<SmolStr> {
         let mut lost = match self {
-            Before::All(before) => return split(&before, messages),
+            Before::All(before) => return split(&before, messages, index),
             Before::Splice { disturbed, .. } => disturbed,
         };
         lost.sort_unstable();
         lost.dedup();
         // A pair the splice disturbed is intact again only where its id repeats or the splice
-        // joined its halves anew: a scan, when the list still holds one of their results.
-        if lost.iter().any(|id| holds_result(id)) {
+        // joined its halves anew, and only if the list still holds a result of that id: a scan
+        // then.
+        if lost.iter().any(|id| index.counts.contains_key(id)) {
             let mut again = vec![false; lost.len()];
             intact_ids(messages, |id| {
                 if let Ok(at) = lost.binary_search(id) {
@@ -213,61 +210,28 @@ impl Before {
             let mut again = again.into_iter();
             lost.retain(|_| !again.next().unwrap_or(false));
         }
-        with_a_half(lost.iter().collect(), messages)
+        lost.retain(|id| index.holds_half(id));
+        lost
     }
 }
 
-/// Lost pairs up to which [`split`] looks for their halves by comparing ids, not by a set.
-const FEW_LOST: usize = 16;
-
 /// The pairs of `before` (intact pairs' ids, in id order, as [`intact`] gives them) that are
 /// no longer intact in `messages` although one half (the tool_use or a tool_result) is still
-/// there, in id order. The pairs still intact are sorted and walked beside `before`; the halves
-/// of a few lost pairs are looked for by comparison, of many in a set.
-pub(crate) fn split(before: &[SmolStr], messages: &[Message]) -> Vec<SmolStr> {
+/// there, in id order; `index` counts the ids `messages` hold. The pairs still intact are
+/// sorted and walked beside `before`.
+pub(crate) fn split(before: &[SmolStr], messages: &[Message], index: &ResultIndex) -> Vec<SmolStr> {
     let mut after: Vec<&str> = Vec::with_capacity(before.len());
     intact_ids(messages, |id| after.push(id.as_str()));
     after.sort_unstable();
     after.dedup();
     let mut still = after.iter().peekable();
-    let lost: Vec<&SmolStr> = before
+    before
         .iter()
         .filter(|id| {
             while still.next_if(|kept| **kept < id.as_str()).is_some() {}
-            still.next_if(|kept| **kept == id.as_str()).is_none()
+            still.next_if(|kept| **kept == id.as_str()).is_none() && index.holds_half(id)
         })
-        .collect();
-    with_a_half(lost, messages)
-}
-
-/// The ids of `lost` (in id order) of which `messages` still hold a half, a tool_use or a
-/// tool_result.
-fn with_a_half(lost: Vec<&SmolStr>, messages: &[Message]) -> Vec<SmolStr> {
-    if lost.is_empty() {
-        return Vec::new();
-    }
-    let halves = messages.iter().flat_map(|message| {
-        let uses = message.tool_use_ids().map(SmolStr::as_str);
-        uses.chain(message.tool_results().map(|(id, _)| id))
-    });
-    let present: Vec<bool> = if lost.len() <= FEW_LOST {
-        let mut present = vec![false; lost.len()];
-        for half in halves {
-            if let Some(at) = lost.iter().position(|id| *id == half) {
-                present[at] = true;
-            }
-        }
-        present
-    } else {
-        let mut set: FastSet<&str> =
-            FastSet::with_capacity_and_hasher(messages.len(), Default::default());
-        set.extend(halves);
-        lost.iter().map(|id| set.contains(id.as_str())).collect()
-    };
-    lost.into_iter()
-        .zip(present)
-        .filter(|(_, present)| *present)
-        .map(|(id, _)| id.clone())
+        .cloned()
         .collect()
 }
 
@@ -275,6 +239,15 @@ fn with_a_half(lost: Vec<&SmolStr>, messages: &[Message]) -> Vec<SmolStr> {
 mod tests {
     use super::*;
     use crate::transcript::Block;
+
+    /// The ids `messages` hold, counted.
+    fn index_of(messages: &[Message]) -> ResultIndex {
+        let mut index = ResultIndex::default();
+        for message in messages {
+            index.count(message, true);
+        }
+        index
+    }
 
     fn results(ids: &[&str]) -> Message {
         Message::blocks(
@@ -313,10 +286,11 @@ mod tests {
         // A summary replaces messages 0..3: a goes whole, b loses its tool_use, c stays.
         let mut after = vec![Message::user_text("summary")];
         after.extend_from_slice(&messages[3..]);
-        assert_eq!(split(&before, &after), ["b"]);
+        assert_eq!(split(&before, &after, &index_of(&after)), ["b"]);
         // The tool_use kept and its result dropped is a split too.
-        assert_eq!(split(&before, &messages[..5]), ["c"]);
-        assert!(split(&before, &messages).is_empty());
+        let kept = &messages[..5];
+        assert_eq!(split(&before, kept, &index_of(kept)), ["c"]);
+        assert!(split(&before, &messages, &index_of(&messages)).is_empty());
     }
 
     /// `split` as a set difference, the way it was written before the sorted walk (issue 13).
@@ -335,8 +309,8 @@ mod tests {
     }
 
     /// On random histories (ids reused, results duplicated, missing or out of place) cut at
-    /// random, the walk finds the pairs the set difference finds, with few lost pairs and with
-    /// many.
+    /// random, the walk finds the pairs the set difference finds, with up to 16 lost pairs and
+    /// with more.
     #[test]
     fn the_sorted_walk_splits_what_the_set_difference_splits() {
         use rand::{Rng, SeedableRng};
@@ -372,13 +346,17 @@ mod tests {
             after.push(Message::user_text("marker"));
             after.extend_from_slice(&messages[tail..]);
             let expected = split_by_sets(&before, &after);
-            assert_eq!(split(&before, &after), expected, "{head}..{tail} of {len}");
+            let index = index_of(&after);
+            assert_eq!(
+                split(&before, &after, &index),
+                expected,
+                "{head}..{tail} of {len}"
+            );
             // What the watch keeps of a splice tells the same, and gives back every intact
             // pair of the list before it, though the list has grown since.
             let spliced = || Before::splice(&messages, head, tail, 1);
-            let holds = |id: &str| after.iter().any(|m| m.tool_results().any(|(r, _)| r == id));
             assert_eq!(
-                spliced().split(&after, holds),
+                spliced().split(&after, &index),
                 expected,
                 "{head}..{tail} of {len}"
             );
@@ -394,7 +372,7 @@ mod tests {
                     .iter()
                     .filter(|id| before.contains(id))
                     .count();
-            if lost > FEW_LOST {
+            if lost > 16 {
                 many += 1;
             } else if lost > 0 {
                 few += 1;
