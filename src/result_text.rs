@@ -198,3 +198,64 @@ impl Serialize for ResultText {
         serializer.serialize_str(self.as_str())
     }
 }
+
+/// Texts made from generated texts by a rule that writes each prefix of a text as a prefix of
+/// what it writes for the whole (Read's line numbering): made once per buffer of generated text
+/// ([`crate::scenario::Renderer`]), each generated result's is a prefix of its buffer's, shared,
+/// so that such a result costs what its shape costs, not its bytes (issue 13, item 4).
+#[derive(Debug, Default)]
+pub(crate) struct DerivedBuffers {
+    /// Per buffer of generated text, held so that its address stays its own: the rule's text of
+    /// the whole buffer.
+    by_buffer: Vec<(std::sync::Arc<String>, std::sync::Arc<String>)>,
+}
+
+impl DerivedBuffers {
+    /// `rule(text)` for a generated `text`, given as the first `len` bytes (`chars`
+    /// characters) of `rule` of the whole buffer `text` is a prefix of; `None` for a text that
+    /// is not generated. The caller answers for `rule` writing prefixes as prefixes and for
+    /// `len` and `chars` being those of `rule(text)`.
+    pub(crate) fn prefix(
+        &mut self,
+        text: &ResultText,
+        len: usize,
+        chars: usize,
+        rule: impl FnOnce(&str) -> String,
+    ) -> Option<ResultText> {
+        if !text.only_x {
+            return None;
+        }
+        let known = self
+            .by_buffer
+            .iter()
+            .find(|(source, _)| std::sync::Arc::ptr_eq(source, &text.buffer));
+        let derived = match known {
+            Some((_, derived)) => std::sync::Arc::clone(derived),
+            None => {
+                // A buffer that only this holds any more has been outgrown: no text will ask.
+                self.by_buffer
+                    .retain(|(source, _)| std::sync::Arc::strong_count(source) > 1);
+                let derived = std::sync::Arc::new(rule(text.buffer.as_str()));
+                let source = std::sync::Arc::clone(&text.buffer);
+                self.by_buffer
+                    .push((source, std::sync::Arc::clone(&derived)));
+                derived
+            }
+        };
+        debug_assert!(len <= derived.len() && derived.is_char_boundary(len));
+        let derived = ResultText {
+            buffer: derived,
+            len,
+            chars,
+            only_x: false,
+        };
+        debug_assert_eq!(derived.as_str().chars().count(), chars);
+        Some(derived)
+    }
+
+    /// How many buffers' texts are held.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.by_buffer.len()
+    }
+}

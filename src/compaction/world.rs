@@ -20,6 +20,7 @@ use crate::compaction::store::{self, Store};
 use crate::error::RunError;
 use crate::hash::FastMap;
 use crate::python::json::char_len;
+use crate::result_text::DerivedBuffers;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
 use crate::trace::{Event, Reason, reason};
@@ -189,6 +190,8 @@ pub(crate) struct World {
     pub(crate) mask_skips: BTreeMap<String, Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
+    /// Read's numbered texts of generated results, as prefixes of their buffers' (issue 13).
+    pub(crate) numbered: DerivedBuffers,
 }
 
 /// What Gemini masking's passes have read of the history, so that each reads only the messages
@@ -239,6 +242,7 @@ impl World {
             counters: Counters::default(),
             mask_skips: BTreeMap::new(),
             mask_scan: MaskScan::default(),
+            numbered: DerivedBuffers::default(),
         }
     }
 

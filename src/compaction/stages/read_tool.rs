@@ -54,19 +54,94 @@ pub(crate) fn numbered(content: &str) -> String {
 
 /// [`numbered`], with the number of lines it numbered.
 fn numbered_lines(content: &str) -> (String, usize) {
-    use std::fmt::Write;
     let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
     // Each line gains its number and a tab; room for seven digits a line, one buffer in all.
     let mut out = String::with_capacity(content.len() + lines * 8);
+    let mut number = LineNumber::default();
     for (i, line) in content.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        // Writing to a String cannot fail.
-        let _ = write!(out, "{}\t", i + 1);
+        number.advance();
+        out.push_str(number.as_str());
+        out.push('\t');
         out.push_str(line);
     }
     (out, lines)
+}
+
+/// What numbering adds to a text of `lines` lines: each line's number and a tab.
+fn numbering_added(lines: usize) -> usize {
+    let mut added = lines;
+    let (mut low, mut digits) = (1usize, 1);
+    while low <= lines {
+        let high = low.saturating_mul(10) - 1;
+        added += digits * (high.min(lines) - low + 1);
+        low = low.saturating_mul(10);
+        digits += 1;
+    }
+    added
+}
+
+/// [`numbered_lines`] of a result as its text: of a generated result, a prefix of its buffer's
+/// numbered text (numbering a prefix numbers the lines it holds, the last one perhaps in
+/// part, as numbering the whole does), so that nothing is written for it.
+fn numbered_result(world: &mut World, content: &ResultText) -> (ResultText, usize) {
+    if content.is_only_x() {
+        let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
+        let len = content.len() + numbering_added(lines);
+        if let Some(shown) = world.numbered.prefix(content, len, len, numbered) {
+            return (shown, lines);
+        }
+    }
+    let (shown, lines) = numbered_lines(content);
+    let chars = content.chars() + (shown.len() - content.len());
+    (ResultText::counted(shown, chars), lines)
+}
+
+/// A line number in decimal, counted up a digit at a time instead of formatted for each line
+/// (issue 13: formatting was most of numbering a file of short lines).
+struct LineNumber {
+    /// The digits, right-aligned.
+    digits: [u8; 20],
+    /// Where the number starts in `digits`.
+    start: usize,
+}
+
+impl Default for LineNumber {
+    /// Zero, written as no digits: the first [`Self::advance`] makes it 1.
+    fn default() -> Self {
+        LineNumber {
+            digits: [b'0'; 20],
+            start: 20,
+        }
+    }
+}
+
+impl LineNumber {
+    /// Adds one.
+    fn advance(&mut self) {
+        let mut at = self.digits.len();
+        loop {
+            at -= 1;
+            if at < self.start {
+                self.start = at;
+                self.digits[at] = b'1';
+                return;
+            }
+            if self.digits[at] == b'9' {
+                self.digits[at] = b'0';
+            } else {
+                self.digits[at] += 1;
+                return;
+            }
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Only ASCII digits are ever written.
+        std::str::from_utf8(&self.digits[self.start..]).unwrap_or_default()
+    }
 }
 
 /// Whether `text` is already Read's output rather than a file's text: its lines numbered from 1,
@@ -75,6 +150,11 @@ fn numbered_lines(content: &str) -> (String, usize) {
 /// being numbered twice. A file whose every line starts with its own number and a tab would be
 /// taken the same way (docs/probe.md, D5).
 pub(crate) fn is_read_output(text: &str) -> bool {
+    // The first line is the text's own first line wherever a reminder starts: numbered 1, or
+    // not Read's output (and the text is not searched for a reminder).
+    if !text.starts_with("1\t") {
+        return false;
+    }
     let lines = text
         .split_once("\n\n<system-reminder>")
         .map_or(text, |(lines, _)| lines);
@@ -201,7 +281,7 @@ pub(crate) fn arrive(
             let kept_chars = utf16_len(kept);
             world.ledger.read_files.set_text(&path, kept.to_owned());
             (
-                numbered(kept),
+                ResultText::from(numbered(kept)),
                 format!(
                     "Read cut: {tokens} tokens > read_max_tokens {cap}, the first {kept_chars} of {} characters kept",
                     utf16_len(content)
@@ -212,26 +292,22 @@ pub(crate) fn arrive(
         Some(tokens) if tokens > cap => {
             world.ledger.read_files.forget(&path);
             (
-                cap_error(tokens, cap),
+                ResultText::from(cap_error(tokens, cap)),
                 format!("Read refused: {tokens} tokens > read_max_tokens {cap}"),
                 None,
             )
         }
         _ => {
-            let (shown, lines) = numbered_lines(content);
+            let (shown, lines) = numbered_result(world, content);
             let reason = "Read numbers the lines of the file".to_owned();
             (shown, reason, Some(lines))
         }
     };
-    let (shown, grown) = match lines {
-        // Numbering adds ASCII only, a number and a tab per line: the text's length grows by
-        // what was added, its `json.dumps` length by that and one more per line (`\t`).
-        Some(lines) => {
-            let added = shown.len() - content.len();
-            let chars = content_chars + added;
-            (ResultText::counted(shown, chars), Some(added + lines))
-        }
-        None => (ResultText::from(shown), None),
+    let grown = match lines {
+        // Numbering adds ASCII only, a number and a tab per line: the text's `json.dumps`
+        // length grows by what was added and one more per line (`\t`).
+        Some(lines) => Some(shown.len() - content.len() + lines),
+        None => None,
     };
     let chars = shown.chars();
     world.replace_result_grown(message, block, shown, grown, "arrival", reason.clone());
@@ -283,7 +359,10 @@ mod tests {
         // them without measuring the numbered text.
         use crate::python::json::{char_len, json_str_chars};
         let twelve = "é\n".repeat(11);
-        for text in ["", "\n", "a\n", "é😀\n\nb", "\"q\"\t\\", twelve.as_str()] {
+        // Line numbers past each power of ten, counted a digit at a time.
+        let long = "x\n".repeat(100_000);
+        let texts = ["", "\n", "a\n", "é😀\n\nb", "\"q\"\t\\", &twelve, &long];
+        for text in texts {
             let by_line: Vec<String> = text
                 .split('\n')
                 .enumerate()
@@ -297,6 +376,59 @@ mod tests {
             assert_eq!(numbered_lines(text).1, lines, "{text:?}");
             assert_eq!(json_str_chars(&shown), json_str_chars(text) + added + lines);
         }
+    }
+
+    /// A generated result's numbered text, a prefix of its buffer's, is the text numbering it
+    /// writes, over one-line and many-line shapes, prefixes that end mid-buffer, at a line's
+    /// end and on an empty last line, and across the growth of a buffer; a literal text is
+    /// numbered as before.
+    #[test]
+    fn a_generated_result_is_numbered_as_a_prefix_of_its_buffer() {
+        use crate::compaction::profile::CLAUDE_CODE;
+        use crate::scenario::{Body, Renderer};
+        let mut world = World::for_test(CLAUDE_CODE);
+        let mut renderer = Renderer::default();
+        let bodies = [
+            Body::Chars(0),
+            Body::Chars(5),
+            Body::Lines { lines: 1, width: 0 },
+            Body::Lines { lines: 3, width: 0 },
+            Body::Lines {
+                lines: 12,
+                width: 3,
+            },
+            Body::Lines { lines: 9, width: 3 },
+            Body::Lines {
+                lines: 1_001,
+                width: 3,
+            },
+            Body::Lines {
+                lines: 150,
+                width: 3,
+            },
+            Body::Chars(40_000),
+            Body::Chars(7),
+        ];
+        for body in bodies {
+            let content = body.text(&mut renderer);
+            assert!(content.is_only_x(), "{body:?}");
+            let (shown, lines) = numbered_result(&mut world, &content);
+            assert_eq!(shown.as_str(), numbered(&content), "{body:?}");
+            assert_eq!(lines, content.split('\n').count(), "{body:?}");
+            assert_eq!(shown.chars(), shown.len(), "{body:?}");
+        }
+        // One numbered buffer per buffer still in use (one per shape): the outgrown ones are
+        // let go.
+        assert_eq!(world.numbered.len(), 3);
+        let literal = ResultText::from("a\nb");
+        let (shown, lines) = numbered_result(&mut world, &literal);
+        assert_eq!((shown.as_str(), lines), ("1\ta\n2\tb", 2));
+        for lines in [0, 1, 9, 10, 99, 100, 12_345] {
+            let text = "\n".repeat(lines.max(1) - 1);
+            let added = numbered(&text).len() - text.len();
+            assert_eq!(numbering_added(lines.max(1)), added, "{lines}");
+        }
+        assert_eq!(numbering_added(0), 0);
     }
 
     #[test]
