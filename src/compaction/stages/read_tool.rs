@@ -303,12 +303,9 @@ pub(crate) fn arrive(
             (shown, reason, Some(lines))
         }
     };
-    let grown = match lines {
-        // Numbering adds ASCII only, a number and a tab per line: the text's `json.dumps`
-        // length grows by what was added and one more per line (`\t`).
-        Some(lines) => Some(shown.len() - content.len() + lines),
-        None => None,
-    };
+    // Numbering adds ASCII only, a number and a tab per line: the text's `json.dumps` length
+    // grows by what was added and one more per line (`\t`).
+    let grown = lines.map(|lines| shown.len() - content.len() + lines);
     let chars = shown.chars();
     world.replace_result_grown(message, block, shown, grown, "arrival", reason.clone());
     if let Some(record) = world.ledger.results.get_mut(id) {
