@@ -210,14 +210,25 @@ pub(crate) fn write_js_string(out: &mut String, text: &str) {
 pub fn json_ascii_str_chars(text: &str) -> usize {
     // A character's cost sits on its first byte: a lead byte of two or three bytes is one
     // `\uXXXX` escape, of four a surrogate pair of two.
-    2 + weigh::<16>(text.as_bytes(), |b| match b {
-        b'"' | b'\\' => 2,
-        b' '..=b'~' => 1,
-        0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 2,
-        0x80..=0xbf => 0,
-        0xf0..=0xff => 12,
-        _ => 6,
-    })
+    2 + weigh::<16>(text.as_bytes(), ascii_weight)
+}
+
+/// A byte's weight in [`json_ascii_str_chars`]: `"` and `\\` two, the rest of `' '..='~'`
+/// one, the short escapes two, the other C0 controls and DEL six (`\u00XX`), a continuation
+/// byte nothing, a lead byte six and a four-byte lead twelve. Compares only, so that a chunk's
+/// weights vectorise (issue 13: a `match` of ranges cost twelve instructions a byte).
+#[inline]
+fn ascii_weight(b: u8) -> u8 {
+    let short = (b.wrapping_sub(0x08) < 6) & (b != 0x0b);
+    let quote = (b == b'"') | (b == b'\\');
+    let printable = b.wrapping_sub(0x20) < 0x5f;
+    let low = (b < 0x20) | (b == 0x7f);
+    u8::from(printable)
+        + u8::from(quote)
+        + 2 * u8::from(low & short)
+        + 6 * u8::from(low & !short)
+        + 6 * u8::from(b >= 0xc0)
+        + 6 * u8::from(b >= 0xf0)
 }
 
 /// Length of `json.dumps(text, ensure_ascii=False)`: the quotes plus every character, with two
@@ -375,6 +386,22 @@ fn repr_char(c: char, quote: char) -> ReprChar {
 /// Length of `repr(text)`.
 pub fn repr_str_chars(text: &str) -> usize {
     let quote = repr_quote(text);
+    let quote_byte = quote as u8;
+    if text.is_ascii() {
+        // Every character is one byte: weighed in bulk, as a memory scan (issue 13: a run of
+        // plain bytes between two newlines cost a decode and a call).
+        return 2 + weigh::<32>(text.as_bytes(), |b| {
+            let escaped =
+                (b == quote_byte) | (b == b'\\') | (b == b'\t') | (b == b'\n') | (b == b'\r');
+            let hex = ((b < 0x20) | (b == 0x7f)) & !escaped;
+            1 + u8::from(escaped) + 3 * u8::from(hex)
+        });
+    }
+    repr_str_chars_by_runs(text, quote)
+}
+
+/// [`repr_str_chars`] of any text, by runs of plain bytes and a decode of each other character.
+fn repr_str_chars_by_runs(text: &str, quote: char) -> usize {
     let quote_byte = quote as u8;
     let plain = |b: u8| (0x20..0x7f).contains(&b) && b != quote_byte && b != b'\\';
     2 + count_runs(text, plain, |c| {
@@ -616,6 +643,47 @@ mod tests {
         let out = js_string(&long);
         assert_eq!(out.len(), long.len() + 2 + escapes);
         assert_eq!(out.capacity(), out.len());
+    }
+
+    /// An ASCII text's `repr` length weighed in bulk is the one counted by runs, for every
+    /// ASCII character, with either quote chosen.
+    #[test]
+    fn an_ascii_repr_weighed_in_bulk_is_the_one_counted_by_runs() {
+        let every: String = (0u8..0x80).map(char::from).collect();
+        let no_single: String = every.chars().filter(|c| *c != '\'').collect();
+        let no_double: String = every.chars().filter(|c| *c != '"').collect();
+        for text in [
+            every.as_str(),
+            &no_single,
+            &no_double,
+            "",
+            "it's",
+            "a\nb\tc",
+        ] {
+            let long = text.repeat(9);
+            for text in [text, long.as_str()] {
+                let by_runs = repr_str_chars_by_runs(text, repr_quote(text));
+                assert_eq!(repr_str_chars(text), by_runs, "{text:?}");
+            }
+        }
+        assert_eq!(repr_str_chars("it's"), 6);
+        assert_eq!(repr_str_chars("a\u{1}\u{7f}'\""), 2 + 1 + 4 + 4 + 1 + 2);
+    }
+
+    /// The compare-only weight is the table it replaced, for every byte.
+    #[test]
+    fn the_ensure_ascii_weight_of_every_byte_is_its_escape() {
+        for b in 0..=u8::MAX {
+            let expected = match b {
+                b'"' | b'\\' => 2,
+                b' '..=b'~' => 1,
+                0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 2,
+                0x80..=0xbf => 0,
+                0xf0..=0xff => 12,
+                _ => 6,
+            };
+            assert_eq!(ascii_weight(b), expected, "{b:#04x}");
+        }
     }
 
     #[test]
