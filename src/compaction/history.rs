@@ -371,6 +371,7 @@ impl History {
     }
 
     /// Replaces the content of the tool_result block at `(message, block)`; returns the old one.
+    #[cfg(test)]
     pub(crate) fn set_result(
         &mut self,
         message: usize,

@@ -253,7 +253,7 @@ impl World {
         self.ledger.results.reserve(results);
         self.ledger.arrivals.reserve(results);
         self.ledger.calls.reserve(calls);
-        self.trace.reserve(2 * results);
+        self.trace.reserve(8 * results);
     }
 
     /// Records one event at the current step.

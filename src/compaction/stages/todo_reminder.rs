@@ -9,8 +9,9 @@
 
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
+use crate::python::json::{char_len, json_str_chars};
 use crate::trace::{Event, reason};
-use crate::transcript::{Block, Content, Role};
+use crate::transcript::{Block, Content, ResultText, Role};
 
 /// The reminder as a record keeps it: 2.1.88's `<system-reminder>` of the TodoWrite nudge with
 /// an empty todo list, 481 chars, hashed (measured in p09).
@@ -80,8 +81,19 @@ pub(crate) fn run(world: &mut World) {
         return;
     };
     let (id, content) = world.history.result_at(message, block);
-    let (id, appended) = (id.to_owned(), format!("{content}\n\n{REMINDER}"));
-    world.history.set_result(message, block, appended);
+    let tail = format!("\n\n{REMINDER}");
+    let mut appended = String::with_capacity(content.len() + tail.len());
+    appended.push_str(content);
+    appended.push_str(&tail);
+    // What is appended is known: the text's characters and `json.dumps` length grow by its
+    // own (less the quotes), and the text is not read again to count them.
+    let chars = world.history.result_chars(message, block) + char_len(&tail);
+    let grown = json_str_chars(&tail) - 2;
+    let id = id.to_owned();
+    let appended = ResultText::counted(appended, chars);
+    world
+        .history
+        .set_result_grown(message, block, appended, Some(grown));
     world.record(
         Event::new("todo_reminder", "append")
             .id(id)
@@ -104,11 +116,16 @@ mod tests {
         world.history.push(Message::tool_uses(&calls));
         let batch = ids
             .iter()
-            .map(|id| IncomingResult {
-                id: (*id).to_owned().into(),
-                tool: tool.to_owned().into(),
-                content: format!("out {id}").into(),
-                known: None,
+            .map(|id| {
+                // Sizes known on entry, as a replay knows them: the history keeps the
+                // results' `json.dumps` lengths from there on.
+                let content = format!("out {id}");
+                IncomingResult {
+                    id: (*id).to_owned().into(),
+                    tool: tool.to_owned().into(),
+                    known: Some(crate::transcript::TextSizes::of(&content)),
+                    content: content.into(),
+                }
             })
             .collect();
         deliver(world, batch).unwrap();
@@ -126,6 +143,13 @@ mod tests {
             Some(format!("out a9\n\n{REMINDER}").as_str())
         );
         assert_eq!(world.result("a8"), Some("out a8"));
+        // The appended text's characters and `json.dumps` length are counted, not measured:
+        // they are the text's.
+        let message = world.history.len() - 1;
+        let (_, text) = world.history.result_at(message, 9);
+        let (chars, json) = (text.chars().count(), json_str_chars(text));
+        assert_eq!(world.history.result_chars(message, 9), chars);
+        assert_eq!(world.history.result_json(message, 9), Some(json));
         for i in 0..9 {
             turn(&mut world, &[&format!("b{i}")], "Bash");
             assert_eq!(
