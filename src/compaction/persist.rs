@@ -62,7 +62,7 @@ fn persist_if_absent(
             "file existed with other text, not rewritten (write only if absent)"
         }
     } else {
-        write_spill_file(world, &id, &path, &content)?;
+        write_new_spill_file(world, &id, &path, &content)?;
         "written"
     };
     let preview = json::char_prefix(&content, preview_chars);
@@ -138,6 +138,17 @@ pub(crate) fn write_spill_file(
             }
         }
     }
+    write_new_spill_file(world, id, path, content)
+}
+
+/// [`write_spill_file`] of a file the caller has just found absent (write-once and
+/// write-if-absent rules): no original can be overwritten, so the store is not read first.
+pub(crate) fn write_new_spill_file(
+    world: &mut World,
+    id: &str,
+    path: &str,
+    content: &ResultText,
+) -> Result<(), RunError> {
     if !world.owns(path) {
         let reason = format!(
             "the modelled code writes {path} (= {}), outside the spill directory {}: a path \

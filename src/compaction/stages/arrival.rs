@@ -212,7 +212,7 @@ fn persist_with_preview(
     let note = if world.store.is_file(&path) {
         "file existed (EEXIST counts as written)"
     } else {
-        persist::write_spill_file(world, id, &path, content)?;
+        persist::write_new_spill_file(world, id, &path, content)?;
         "written once (wx)"
     };
     let chars = world.profile.constants.preview;
