@@ -17,6 +17,7 @@ pub(crate) use crate::compaction::paths::{
     basename, is_inside, is_within, join, lexical, normalize, resolve_lexical,
 };
 use crate::error::RunError;
+use crate::hash::FastMap;
 use crate::python::json::Dialect;
 use crate::transcript::{Message, ResultText};
 
@@ -76,7 +77,10 @@ pub(crate) trait Store {
 /// In-memory backend with virtual absolute paths.
 #[derive(Debug, Default)]
 pub(crate) struct MemoryStore {
-    spill: BTreeMap<String, SpillText>,
+    /// By resolved path; looked up, never listed in its own order (a listing is sorted): a
+    /// hash, not an ordered map, whose comparisons read the long common directory of every
+    /// spill path again at each level (issue 13).
+    spill: FastMap<String, SpillText>,
     transcripts: BTreeMap<String, usize>,
     /// The run's directories; when set, a write that leaves them is refused, as the
     /// real-directory store refuses it, so that both stores agree (audit D11).
@@ -513,6 +517,21 @@ mod tests {
         assert!(store.remove("/lab/res/./a.txt").unwrap());
         assert!(!store.is_file("/lab/res/a.txt"));
         assert!(!store.remove("/lab/res/a.txt").unwrap());
+        // The files are kept by hash: the listing is sorted by path all the same.
+        let names: Vec<String> = (0..200).rev().map(|i| format!("t{i}.txt")).collect();
+        for name in &names {
+            store
+                .write_spill(&join("/lab/res", name), "x".into())
+                .unwrap();
+        }
+        let listed: Vec<String> = store
+            .spill_files("/lab/res")
+            .into_iter()
+            .map(|file| file.path)
+            .collect();
+        let mut sorted: Vec<String> = names.iter().map(|name| join("/lab/res", name)).collect();
+        sorted.sort();
+        assert_eq!(listed, sorted);
     }
 
     #[test]
