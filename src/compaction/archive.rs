@@ -10,7 +10,7 @@ use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::trace::{Event, reason};
-use crate::transcript::Message;
+use crate::transcript::{Block, Message, Role};
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
 /// profile's name), marks the results it holds verbatim, and returns its path.
@@ -38,8 +38,18 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         })?;
     let (mut originals, mut placeholders) = (0, 0);
     let mut first_copies = Vec::new();
-    for (mi, bi) in world.history.result_positions() {
-        let id = world.history.result_at(mi, bi).0;
+    let users = world
+        .history
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::User);
+    let ids = users
+        .flat_map(|m| m.block_list())
+        .filter_map(|block| match block {
+            Block::ToolResult { tool_use_id, .. } => Some(tool_use_id),
+            _ => None,
+        });
+    for id in ids {
         match world.ledger.results.get_mut(id) {
             Some(record) if record.is_original => {
                 if !record.archived_verbatim {
@@ -211,7 +221,6 @@ pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
 mod tests {
     use super::*;
     use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN, COURSE_SITE};
-    use crate::transcript::Message;
 
     #[test]
     fn the_site_writes_transcripts_ascii_escaped_and_main_raw() {
