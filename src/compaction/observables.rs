@@ -231,7 +231,7 @@ pub(crate) fn measure_listed(
     } = scan_results(world);
     let orphan_files = spill
         .iter()
-        .filter(|file| !named.contains(&world.store.resolve(&file.path)))
+        .filter(|file| !named.contains(world.store.resolved(&file.path).as_ref()))
         .count();
     let unrecoverable = world
         .ledger

@@ -64,8 +64,8 @@ pub(crate) fn is_placeholder(profile: &Profile, content: &str) -> bool {
 
 /// Whether a pointer's path lies in the spill store and names an existing file.
 pub(crate) fn is_valid(store: &dyn Store, spill_dir: &str, path: &str) -> bool {
-    let root = store.resolve(spill_dir);
-    store::is_within(&store.resolve(path), &root) && store.is_file(path)
+    let root = store.resolved(spill_dir);
+    store::is_within(&store.resolved(path), &root) && store.is_file(path)
 }
 
 /// The path a result's content points to, as the profile recognises pointers: f9e8b28's

@@ -9,6 +9,7 @@
 //! compared component by component after lexical resolution, the same rule for both stores, so
 //! that both report the same observables.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
 
@@ -97,6 +98,13 @@ impl Store for Sandbox {
         self.inner.resolve(path)
     }
 
+    fn resolved<'a>(&self, path: &'a str) -> Cow<'a, str> {
+        if self.escapes(path) {
+            return lexical(path);
+        }
+        self.inner.resolved(path)
+    }
+
     fn remove(&mut self, path: &str) -> io::Result<bool> {
         if self.escapes(path) {
             return Ok(self.outside.remove(&resolve_lexical(path)).is_some());
@@ -108,7 +116,32 @@ impl Store for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::store::{DirStore, join};
+    use crate::compaction::store::{DirStore, MemoryStore, join};
+
+    /// `resolved` is `resolve`, borrowed or not, in either store behind the sandbox, for paths
+    /// inside and outside the run's directories, resolved already or not; in memory an
+    /// already resolved path is borrowed.
+    #[test]
+    fn resolved_is_resolve() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run/res").to_string_lossy().into_owned();
+        let paths = [
+            join(&root, "a.txt"),
+            join(&root, "./b/../a.txt"),
+            join(&root, "../../x.txt"),
+            "/elsewhere/y.txt".to_owned(),
+        ];
+        let stores: [Box<dyn Store>; 2] = [
+            Box::new(Sandbox::new(Box::new(MemoryStore::new()), &[&root])),
+            Box::new(Sandbox::new(Box::new(DirStore::new(&[&root])), &[&root])),
+        ];
+        for store in &stores {
+            for path in &paths {
+                assert_eq!(store.resolved(path), store.resolve(path), "{path}");
+            }
+        }
+        assert!(matches!(stores[0].resolved(&paths[0]), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn an_escaping_write_is_kept_in_memory_and_an_inside_one_reaches_the_disk() {

@@ -7,6 +7,7 @@
 //! For the same path lengths both give the same observables; a test checks that for every
 //! scenario.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
@@ -70,6 +71,12 @@ pub(crate) trait Store {
     fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()>;
     /// `Path(path).resolve()`: absolute, `.`/`..` collapsed (and symlinks followed on disk).
     fn resolve(&self, path: &str) -> String;
+    /// [`Self::resolve`], borrowing `path` when it is its own resolution (a store that follows
+    /// no links, and most paths: issue 13, pointer checks and the end of a run resolve one path
+    /// per result).
+    fn resolved<'a>(&self, path: &'a str) -> Cow<'a, str> {
+        Cow::Owned(self.resolve(path))
+    }
     /// Deletes the file at `path` (a spill file or a transcript); false when there is none.
     fn remove(&mut self, path: &str) -> io::Result<bool>;
 }
@@ -221,6 +228,10 @@ impl Store for MemoryStore {
 
     fn resolve(&self, path: &str) -> String {
         resolve_lexical(path)
+    }
+
+    fn resolved<'a>(&self, path: &'a str) -> Cow<'a, str> {
+        lexical(path)
     }
 
     fn remove(&mut self, path: &str) -> io::Result<bool> {

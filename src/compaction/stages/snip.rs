@@ -33,8 +33,8 @@ fn is_archive_marker(world: &World, message: &Message) -> bool {
     if path.is_empty() || path.contains('\n') {
         return false;
     }
-    let root = world.store.resolve(&world.transcript_dir);
-    crate::compaction::store::is_within(&world.store.resolve(path), &root)
+    let root = world.store.resolved(&world.transcript_dir);
+    crate::compaction::store::is_within(&world.store.resolved(path), &root)
         && world.store.is_file(path)
 }
 
