@@ -645,47 +645,6 @@ mod tests {
         assert_eq!(out.capacity(), out.len());
     }
 
-    /// An ASCII text's `repr` length weighed in bulk is the one counted by runs, for every
-    /// ASCII character, with either quote chosen.
-    #[test]
-    fn an_ascii_repr_weighed_in_bulk_is_the_one_counted_by_runs() {
-        let every: String = (0u8..0x80).map(char::from).collect();
-        let no_single: String = every.chars().filter(|c| *c != '\'').collect();
-        let no_double: String = every.chars().filter(|c| *c != '"').collect();
-        for text in [
-            every.as_str(),
-            &no_single,
-            &no_double,
-            "",
-            "it's",
-            "a\nb\tc",
-        ] {
-            let long = text.repeat(9);
-            for text in [text, long.as_str()] {
-                let by_runs = repr_str_chars_by_runs(text, repr_quote(text));
-                assert_eq!(repr_str_chars(text), by_runs, "{text:?}");
-            }
-        }
-        assert_eq!(repr_str_chars("it's"), 6);
-        assert_eq!(repr_str_chars("a\u{1}\u{7f}'\""), 2 + 1 + 4 + 4 + 1 + 2);
-    }
-
-    /// The compare-only weight is the table it replaced, for every byte.
-    #[test]
-    fn the_ensure_ascii_weight_of_every_byte_is_its_escape() {
-        for b in 0..=u8::MAX {
-            let expected = match b {
-                b'"' | b'\\' => 2,
-                b' '..=b'~' => 1,
-                0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 2,
-                0x80..=0xbf => 0,
-                0xf0..=0xff => 12,
-                _ => 6,
-            };
-            assert_eq!(ascii_weight(b), expected, "{b:#04x}");
-        }
-    }
-
     #[test]
     fn ensure_ascii_escapes_everything_outside_printable_ascii() {
         // CPython: json.dumps("aé\x7f😀\n\x01") == '"a\\u00e9\\u007f\\ud83d\\ude00\\n\\u0001"'
