@@ -102,9 +102,7 @@ fn unchecked_full_output_line<'a>(strings: &Strings, content: &'a ResultText) ->
     if strings.pointer_line.is_empty() || !content.contains(strings.pointer_line) {
         return None;
     }
-    json::splitlines(content)
-        .into_iter()
-        .find_map(|line| line.strip_prefix(strings.pointer_line))
+    json::lines(content).find_map(|line| line.strip_prefix(strings.pointer_line))
 }
 
 /// Course latest's recognition (`pointer_aware`): a persisted-output block's `Full output:` line
@@ -116,9 +114,7 @@ fn own_pointer(strings: &Strings, content: &str) -> Option<String> {
         .expect("the persisted template has the pointer line");
     let mut candidate = None;
     if content.starts_with(persisted_prefix) {
-        candidate = json::splitlines(content)
-            .into_iter()
-            .find_map(|line| line.strip_prefix(strings.pointer_line));
+        candidate = json::lines(content).find_map(|line| line.strip_prefix(strings.pointer_line));
     }
     if let Some(Pointer::SavedAt(path)) = pointer_in(strings, content) {
         candidate = Some(path);

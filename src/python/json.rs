@@ -559,39 +559,37 @@ pub fn python_float_repr(value: f64) -> String {
 /// Python's `str.splitlines()`: splits on `\n`, `\r`, `\r\n`, `\v`, `\f`, `\x1c`-`\x1e`, `\x85`,
 /// U+2028 and U+2029, and drops the terminators.
 pub fn splitlines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
+    lines(text).collect()
+}
+
+/// [`splitlines`] one line at a time: a search for the first line of some kind reads the text
+/// only up to it (issue 13: a pointer is looked for in every persisted-output preview).
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((index, c)) = chars.next() {
-        let is_break = matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if !is_break {
-            continue;
-        }
-        lines.push(&text[start..index]);
-        let mut end = index + c.len_utf8();
-        if c == '\r' {
-            if let Some((_, '\n')) = chars.peek() {
-                chars.next();
-                end += 1;
-            }
-        }
-        start = end;
-    }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
+    std::iter::from_fn(move || {
+        let rest = text.get(start..).filter(|rest| !rest.is_empty())?;
+        let found = rest.char_indices().find(|(_, c)| {
+            matches!(
+                c,
+                '\n' | '\r'
+                    | '\u{b}'
+                    | '\u{c}'
+                    | '\u{1c}'
+                    | '\u{1d}'
+                    | '\u{1e}'
+                    | '\u{85}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+            )
+        });
+        let Some((index, c)) = found else {
+            start = text.len();
+            return Some(rest);
+        };
+        let crlf = c == '\r' && rest[index + 1..].starts_with('\n');
+        start += index + c.len_utf8() + usize::from(crlf);
+        Some(&rest[..index])
+    })
 }
 
 /// Python's `text[:n]` on characters.
@@ -779,6 +777,15 @@ mod tests {
         // A trailing newline does not make an empty last line; an inner blank line stays.
         assert_eq!(splitlines("x\n\ny\n"), vec!["x", "", "y"]);
         assert_eq!(splitlines(""), Vec::<&str>::new());
+        // "\n".splitlines() == [''], "\r\n\r".splitlines() == ['', ''], "x\r" and "\u2029y".
+        assert_eq!(splitlines("\n"), vec![""]);
+        assert_eq!(splitlines("\r\n\r"), vec!["", ""]);
+        assert_eq!(splitlines("x\r"), vec!["x"]);
+        assert_eq!(splitlines("\u{2029}y\u{1d}\u{1e}"), vec!["", "y", ""]);
+        // One line at a time, the search stops at the first line it wants.
+        let mut lines = lines("a\nFull: b\nc");
+        assert_eq!(lines.find_map(|l| l.strip_prefix("Full: ")), Some("b"));
+        assert_eq!(lines.next(), Some("c"));
     }
 
     #[test]
