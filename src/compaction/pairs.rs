@@ -27,7 +27,7 @@ pub(crate) struct PairCheck {
     /// `messages[..resume]` is intact.
     pub(super) resume: usize,
     /// tool_use ids of the assistant messages in `messages[..resume]`.
-    seen: FastSet<String>,
+    seen: FastSet<SmolStr>,
 }
 
 impl PairCheck {
@@ -49,31 +49,38 @@ impl PairCheck {
             if matches!(&message.content, Content::Blocks(blocks) if blocks.is_empty()) {
                 return false;
             }
-            let uses: Vec<&str> = message.tool_use_ids().map(SmolStr::as_str).collect();
-            let mut own: FastSet<&str> =
-                FastSet::with_capacity_and_hasher(uses.len(), Default::default());
-            if uses
-                .iter()
-                .any(|id| self.seen.contains(*id) || !own.insert(id))
-            {
+            let uses = || message.tool_use_ids();
+            let count = uses().count();
+            // Each id once in the message, compared with the ones before it (a message calls a
+            // few tools: no set is built for it), and in no message before.
+            let repeated = if count <= FEW_USES {
+                uses()
+                    .enumerate()
+                    .any(|(at, id)| self.seen.contains(id) || uses().take(at).any(|o| o == id))
+            } else {
+                let mut own: FastSet<&str> =
+                    FastSet::with_capacity_and_hasher(count, Default::default());
+                uses().any(|id| self.seen.contains(id) || !own.insert(id))
+            };
+            if repeated {
                 return false;
             }
             match messages.get(index + 1) {
                 Some(next) if next.role == Role::User => {
-                    if !answers_exactly(&uses, next) {
+                    if !answers_exactly(message, count, next) {
                         return false;
                     }
-                    self.seen.extend(uses.iter().map(|id| (*id).to_owned()));
+                    self.seen.extend(uses().cloned());
                     index += 2;
                     self.resume = index;
                 }
                 // Another assistant message follows: nothing can answer this one any more.
-                Some(_) if uses.is_empty() => {
+                Some(_) if count == 0 => {
                     index += 1;
                     self.resume = index;
                 }
                 // The last message: an answer may still be appended, so it is read again.
-                None if uses.is_empty() => index += 1,
+                None if count == 0 => index += 1,
                 Some(_) | None => return false,
             }
         }
@@ -81,21 +88,27 @@ impl PairCheck {
     }
 }
 
-/// Whether `next`, the user message after an assistant message calling `uses`, answers each of
-/// them exactly once and nothing else, and is not an empty block list (which the repair turns
-/// into `(no content)`).
-fn answers_exactly(uses: &[&str], next: &Message) -> bool {
+/// Tool calls in one message up to which [`PairCheck::intact`] looks for a repeated id by
+/// comparison, not in a set.
+const FEW_USES: usize = 32;
+
+/// Whether `next`, the user message after `call`, an assistant message calling `count` tools
+/// each once, answers each of them exactly once and nothing else, and is not an empty block list
+/// (which the repair turns into `(no content)`).
+fn answers_exactly(call: &Message, count: usize, next: &Message) -> bool {
     if matches!(&next.content, Content::Blocks(blocks) if blocks.is_empty()) {
         return false;
     }
-    let mut answered: Vec<&str> = Vec::with_capacity(uses.len());
-    for (id, _) in next.tool_results() {
-        if !uses.contains(&id) || answered.contains(&id) {
+    let results = || next.tool_results().map(|(id, _)| id);
+    let mut answered = 0;
+    for (at, id) in results().enumerate() {
+        let called = call.tool_use_ids().any(|use_id| use_id == id);
+        if !called || results().take(at).any(|other| other == id) {
             return false;
         }
-        answered.push(id);
+        answered += 1;
     }
-    answered.len() == uses.len()
+    answered == count
 }
 
 /// The tool_use ids whose pair is intact, each once, in id order.

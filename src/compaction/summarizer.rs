@@ -116,20 +116,40 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         })
         .collect();
     let none = "(none recorded by the scripted summariser)";
-    format!(
-        "Summary:\n1. Primary Request and Intent:\n   {}\n\n2. Key Technical Concepts:\n   {none}\n\n3. Files and Code Sections:\n   {}\n\n4. Errors and fixes:\n   {none}\n\n5. Problem Solving:\n   {none}\n\n6. All user messages:\n   {}\n\n7. Pending Tasks:\n   {none}\n\n8. Current Work:\n   summary of {count} messages\n\n9. Optional Next Step:\n   {none}",
-        world.script.active_request,
-        if files.is_empty() {
-            "(none)".to_owned()
-        } else {
-            files.join(", ")
-        },
-        if users.is_empty() {
-            "(none)".to_owned()
-        } else {
-            users.join(" | ")
-        },
-    )
+    let files = if files.is_empty() {
+        "(none)".to_owned()
+    } else {
+        files.join(", ")
+    };
+    let users = if users.is_empty() {
+        "(none)".to_owned()
+    } else {
+        users.join(" | ")
+    };
+    let count = count.to_string();
+    // Joined into one buffer of the final size: `format!` copied the user messages, most of
+    // the text, at every doubling of its buffer.
+    [
+        "Summary:\n1. Primary Request and Intent:\n   ",
+        &world.script.active_request,
+        "\n\n2. Key Technical Concepts:\n   ",
+        none,
+        "\n\n3. Files and Code Sections:\n   ",
+        &files,
+        "\n\n4. Errors and fixes:\n   ",
+        none,
+        "\n\n5. Problem Solving:\n   ",
+        none,
+        "\n\n6. All user messages:\n   ",
+        &users,
+        "\n\n7. Pending Tasks:\n   ",
+        none,
+        "\n\n8. Current Work:\n   summary of ",
+        &count,
+        " messages\n\n9. Optional Next Step:\n   ",
+        none,
+    ]
+    .concat()
 }
 
 #[cfg(test)]

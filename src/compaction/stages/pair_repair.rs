@@ -255,6 +255,12 @@ mod tests {
             ),
             Message::blocks(Role::User, vec![]),
             Message::blocks(Role::Assistant, vec![]),
+            // An id called twice in one message; both results, in the other order.
+            Message::tool_uses(&[("t2", "Bash"), ("t2", "Bash")]),
+            Message::blocks(
+                Role::User,
+                vec![Block::tool_result("t2", "a"), Block::tool_result("t1", "b")],
+            ),
         ];
         let n = alphabet.len();
         let (mut intact, mut broken) = (0, 0);
