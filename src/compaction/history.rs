@@ -609,7 +609,10 @@ impl History {
     /// `(message index, block index)` of every tool_result block in user
     /// messages with list content, in order.
     pub(crate) fn result_positions(&self) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
+        // Room for every tool_result at once (the sizes hold one per result): many stages ask
+        // on every turn, and the list grew by doubling each time.
+        let results = self.sizes.iter().map(|s| s.contents.len()).sum();
+        let mut out = Vec::with_capacity(results);
         for (mi, message) in self.messages.iter().enumerate() {
             if message.role != Role::User {
                 continue;
