@@ -8,7 +8,7 @@
 //! runner takes the intact pairs before each stage and asks [`split`] which of them the stage
 //! left half in context. A pair a stage removed whole (both halves summarised away) is not
 //! split; a pair that was not intact before the stage is not counted either (`api_valid` covers
-//! the end state). A leaf: it reads messages only.
+//! the end state). A leaf: it reads messages and the history's index of ids only.
 
 use crate::compaction::result_index::ResultIndex;
 use crate::hash::FastSet;
