@@ -99,8 +99,8 @@ fn numbered_result(world: &mut World, content: &ResultText) -> (ResultText, usiz
     (ResultText::counted(shown, chars), lines)
 }
 
-/// A line number in decimal, counted up a digit at a time instead of formatted for each line
-/// (issue 13: formatting was most of numbering a file of short lines).
+/// A line number in decimal, counted up a digit at a time instead of formatted through
+/// `write!` for each line of a literal file.
 struct LineNumber {
     /// The digits, right-aligned.
     digits: [u8; 20],
