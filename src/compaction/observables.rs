@@ -466,55 +466,54 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
         let content = content.clone();
         Reason::lazy(move |f| write!(f, "{}{tail}", shorten(&content)))
     };
-    world
-        .ledger
-        .arrivals
-        .iter()
-        .filter_map(|id| world.ledger.results.get_key_value(id))
-        .map(|(id, record)| {
-            let (status, detail) = match in_context.get(id.as_str()).copied() {
-                Some(_) if record.is_original => ("verbatim", "original text in context".into()),
-                Some(content) if world.profile.is_no_pointer_placeholder(content) => {
-                    let path = world.spill_path(id);
-                    if world.store.is_file(&path) {
-                        (
-                            "pointer_lost",
-                            short(content, format!(" — {path} orphaned")),
-                        )
-                    } else {
-                        ("dropped_unsaved", short(content, " — never spilled".into()))
-                    }
+    // One fate per arrival at most: the list is made at its size, not grown by copying.
+    let mut fates = Vec::with_capacity(world.ledger.arrivals.len());
+    let arrived = world.ledger.arrivals.iter();
+    let records = arrived.filter_map(|id| world.ledger.results.get_key_value(id));
+    fates.extend(records.map(|(id, record)| {
+        let (status, detail) = match in_context.get(id.as_str()).copied() {
+            Some(_) if record.is_original => ("verbatim", "original text in context".into()),
+            Some(content) if world.profile.is_no_pointer_placeholder(content) => {
+                let path = world.spill_path(id);
+                if world.store.is_file(&path) {
+                    (
+                        "pointer_lost",
+                        short(content, format!(" — {path} orphaned")),
+                    )
+                } else {
+                    ("dropped_unsaved", short(content, " — never spilled".into()))
                 }
-                Some(content) => match pointer_in(&world.profile.strings, content) {
-                    Some(pointer) if !world.pointer_is_valid(pointer.path()) => (
-                        "forged",
-                        short(content, " — not a file of the spill store".into()),
-                    ),
-                    Some(Pointer::Persisted(_)) => ("persisted", short(content, String::new())),
-                    Some(Pointer::SavedAt(_)) => ("pointer", short(content, String::new())),
-                    None => ("replaced", short(content, String::new())),
-                },
-                None if record.spilled_verbatim || record.archived_verbatim => {
-                    let detail = match (record.spilled_verbatim, record.archived_verbatim) {
-                        (true, true) => {
-                            "not in context; original in spill store and transcript archive"
-                        }
-                        (true, false) => "not in context; original in spill store",
-                        (false, _) => "not in context; original in transcript archive",
-                    };
-                    ("archived", detail.into())
-                }
-                None => ("unrecoverable", "not in context and not archived".into()),
-            };
-            Fate {
-                id: id.clone(),
-                name: record.name.clone(),
-                chars: record.original_chars,
-                status,
-                detail,
             }
-        })
-        .collect()
+            Some(content) => match pointer_in(&world.profile.strings, content) {
+                Some(pointer) if !world.pointer_is_valid(pointer.path()) => (
+                    "forged",
+                    short(content, " — not a file of the spill store".into()),
+                ),
+                Some(Pointer::Persisted(_)) => ("persisted", short(content, String::new())),
+                Some(Pointer::SavedAt(_)) => ("pointer", short(content, String::new())),
+                None => ("replaced", short(content, String::new())),
+            },
+            None if record.spilled_verbatim || record.archived_verbatim => {
+                let detail = match (record.spilled_verbatim, record.archived_verbatim) {
+                    (true, true) => {
+                        "not in context; original in spill store and transcript archive"
+                    }
+                    (true, false) => "not in context; original in spill store",
+                    (false, _) => "not in context; original in transcript archive",
+                };
+                ("archived", detail.into())
+            }
+            None => ("unrecoverable", "not in context and not archived".into()),
+        };
+        Fate {
+            id: id.clone(),
+            name: record.name.clone(),
+            chars: record.original_chars,
+            status,
+            detail,
+        }
+    }));
+    fates
 }
 
 #[cfg(test)]
