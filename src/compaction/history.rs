@@ -180,7 +180,7 @@ impl History {
 
     /// Whether a tool_result block for `id` is in the list.
     pub(crate) fn holds_result(&self, id: &str) -> bool {
-        self.result_ids.counts.contains_key(id)
+        self.result_ids.holds_result(id)
     }
 
     /// Appends a message and adds its size to the estimate.

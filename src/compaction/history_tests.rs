@@ -309,10 +309,7 @@ fn the_pair_watch_reports_what_the_stage_split() {
         let before = pairs::intact(history.messages());
         history.watch_pairs();
         change(&mut history);
-        let mut fresh = ResultIndex::default();
-        for message in history.messages() {
-            fresh.count(message, true);
-        }
+        let fresh = ResultIndex::of(history.messages());
         let expected = pairs::split(&before, history.messages(), &fresh);
         assert_eq!(history.pairs_split(), expected, "{name}");
     }

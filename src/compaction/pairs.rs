@@ -213,7 +213,7 @@ impl Before {
         // A pair the splice disturbed is intact again only where its id repeats or the splice
         // joined its halves anew, and only if the list still holds a result of that id: a scan
         // then.
-        if lost.iter().any(|id| index.counts.contains_key(id)) {
+        if lost.iter().any(|id| index.holds_result(id)) {
             let mut again = vec![false; lost.len()];
             intact_ids(messages, |id| {
                 if let Ok(at) = lost.binary_search(id) {
@@ -253,15 +253,6 @@ mod tests {
     use super::*;
     use crate::transcript::Block;
 
-    /// The ids `messages` hold, counted.
-    fn index_of(messages: &[Message]) -> ResultIndex {
-        let mut index = ResultIndex::default();
-        for message in messages {
-            index.count(message, true);
-        }
-        index
-    }
-
     fn results(ids: &[&str]) -> Message {
         Message::blocks(
             Role::User,
@@ -299,11 +290,11 @@ mod tests {
         // A summary replaces messages 0..3: a goes whole, b loses its tool_use, c stays.
         let mut after = vec![Message::user_text("summary")];
         after.extend_from_slice(&messages[3..]);
-        assert_eq!(split(&before, &after, &index_of(&after)), ["b"]);
+        assert_eq!(split(&before, &after, &ResultIndex::of(&after)), ["b"]);
         // The tool_use kept and its result dropped is a split too.
         let kept = &messages[..5];
-        assert_eq!(split(&before, kept, &index_of(kept)), ["c"]);
-        assert!(split(&before, &messages, &index_of(&messages)).is_empty());
+        assert_eq!(split(&before, kept, &ResultIndex::of(kept)), ["c"]);
+        assert!(split(&before, &messages, &ResultIndex::of(&messages)).is_empty());
     }
 
     /// `split` as a set difference, the way it was written before the sorted walk (issue 13).
@@ -359,7 +350,7 @@ mod tests {
             after.push(Message::user_text("marker"));
             after.extend_from_slice(&messages[tail..]);
             let expected = split_by_sets(&before, &after);
-            let index = index_of(&after);
+            let index = ResultIndex::of(&after);
             assert_eq!(
                 split(&before, &after, &index),
                 expected,

@@ -52,9 +52,24 @@ impl ResultIndex {
         std::mem::take(&mut self.counts)
     }
 
+    /// Whether the list holds a tool_result block with this id.
+    pub(crate) fn holds_result(&self, id: &str) -> bool {
+        self.counts.contains_key(id)
+    }
+
     /// Whether the list holds a tool_use or a tool_result block with this id.
     pub(crate) fn holds_half(&self, id: &str) -> bool {
-        self.counts.contains_key(id) || self.uses.contains_key(id)
+        self.holds_result(id) || self.uses.contains_key(id)
+    }
+
+    /// The index of `messages`, counted from nothing (the reference a test compares with).
+    #[cfg(test)]
+    pub(crate) fn of(messages: &[Message]) -> Self {
+        let mut index = ResultIndex::default();
+        for message in messages {
+            index.count(message, true);
+        }
+        index
     }
 }
 
