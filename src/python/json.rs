@@ -213,20 +213,14 @@ pub fn json_ascii_str_chars(text: &str) -> usize {
     2 + weigh::<16>(text.as_bytes(), ascii_weight)
 }
 
-/// A byte's weight in [`json_ascii_str_chars`]: `"` and `\\` two, the rest of `' '..='~'`
-/// one, the short escapes two, the other C0 controls and DEL six (`\u00XX`), a continuation
-/// byte nothing, a lead byte six and a four-byte lead twelve. Compares only, so that a chunk's
-/// weights vectorise (issue 13: a `match` of ranges cost twelve instructions a byte).
+/// A byte's weight in [`json_ascii_str_chars`]: an ASCII character as `ensure_ascii=False`
+/// writes it ([`escape_extra`]), but DEL, which becomes `\u007f`; a continuation byte nothing,
+/// a lead byte one `\uXXXX` and a four-byte lead two. Compares only, so that a chunk's weights
+/// vectorise (issue 13: a `match` of ranges cost twelve instructions a byte).
 #[inline]
 fn ascii_weight(b: u8) -> u8 {
-    let short = (b.wrapping_sub(0x08) < 6) & (b != 0x0b);
-    let quote = (b == b'"') | (b == b'\\');
-    let printable = b.wrapping_sub(0x20) < 0x5f;
-    let low = (b < 0x20) | (b == 0x7f);
-    u8::from(printable)
-        + u8::from(quote)
-        + 2 * u8::from(low & short)
-        + 6 * u8::from(low & !short)
+    u8::from(b < 0x80) * (1 + escape_extra(b))
+        + 5 * u8::from(b == 0x7f)
         + 6 * u8::from(b >= 0xc0)
         + 6 * u8::from(b >= 0xf0)
 }
