@@ -248,11 +248,11 @@ impl Message {
     /// Writes the message as `json.dumps(message, ensure_ascii=False)` (or `repr`) would.
     pub(crate) fn write_py<S: Sink>(&self, sink: &mut S, d: Dialect) {
         sink.raw("{");
-        sink.string("role", d);
+        sink.name("role", d);
         sink.raw(": ");
-        sink.string(self.role.as_str(), d);
+        sink.name(self.role.as_str(), d);
         sink.raw(", ");
-        sink.string("content", d);
+        sink.name("content", d);
         sink.raw(": ");
         match &self.content {
             Content::Text(text) => sink.string(text, d),
@@ -392,31 +392,35 @@ impl Block {
     }
 
     fn write_py<S: Sink>(&self, sink: &mut S, d: Dialect) {
-        let key = |sink: &mut S, name: &str, first: bool| {
-            if !first {
-                sink.raw(", ");
-            }
-            sink.string(name, d);
+        // The block's own keys after the first: `, "key": `.
+        let key = |sink: &mut S, name: &'static str| {
+            sink.raw(", ");
+            sink.name(name, d);
             sink.raw(": ");
         };
         sink.raw("{");
-        key(sink, "type", true);
+        sink.name("type", d);
+        sink.raw(": ");
         match self {
             Block::Text { text } => {
-                sink.string("text", d);
-                key(sink, "text", false);
+                sink.name("text", d);
+                key(sink, "text");
                 sink.string(text, d);
             }
             Block::ToolUse { id, name, input } => {
-                sink.string("tool_use", d);
-                key(sink, "id", false);
+                sink.name("tool_use", d);
+                key(sink, "id");
                 sink.string(id, d);
-                key(sink, "name", false);
+                key(sink, "name");
                 sink.string(name, d);
-                key(sink, "input", false);
+                key(sink, "input");
                 sink.raw("{");
                 for (index, (name, value)) in input.iter().enumerate() {
-                    key(sink, name, index == 0);
+                    if index > 0 {
+                        sink.raw(", ");
+                    }
+                    sink.string(name, d);
+                    sink.raw(": ");
                     json::write_value(sink, value, d);
                 }
                 sink.raw("}");
@@ -425,10 +429,10 @@ impl Block {
                 tool_use_id,
                 content,
             } => {
-                sink.string("tool_result", d);
-                key(sink, "tool_use_id", false);
+                sink.name("tool_result", d);
+                key(sink, "tool_use_id");
                 sink.string(tool_use_id, d);
-                key(sink, "content", false);
+                key(sink, "content");
                 sink.content(content, d);
             }
         }
@@ -698,6 +702,30 @@ mod tests {
             r#"{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "line1\nline2\t😀"}]}"#
         );
         assert_eq!(sample()[2].json_line(), text);
+    }
+
+    /// Each dialect's counted length of a message (names and punctuation counted without being
+    /// read) is the length of the text the same walk writes.
+    #[test]
+    fn counted_lengths_are_those_of_the_written_text() {
+        for message in sample() {
+            for dialect in [Dialect::Json, Dialect::JsonAscii, Dialect::Repr] {
+                let mut text = String::new();
+                message.write_py(&mut text, dialect);
+                let mut counter = Counter::default();
+                message.write_py(&mut counter, dialect);
+                assert_eq!(counter.0, text.chars().count(), "{dialect:?}: {text}");
+                let mut contents = ContentCounter::default();
+                message.write_py(&mut contents, dialect);
+                assert_eq!(contents.total, counter.0, "{dialect:?}");
+                let mut known = json::KnownContents {
+                    total: 0,
+                    known: [].iter(),
+                };
+                message.write_py(&mut known, dialect);
+                assert_eq!(known.total, counter.0, "{dialect:?}");
+            }
+        }
     }
 
     #[test]

@@ -55,10 +55,17 @@ impl Dialect {
 
 /// Where serialised text goes: a `String`, or a counter when only the length matters.
 pub(crate) trait Sink {
-    /// Appends text that needs no escaping (punctuation).
+    /// Appends text that needs no escaping: punctuation, numbers and literals, all ASCII (so a
+    /// counter counts its bytes).
     fn raw(&mut self, text: &str);
     /// Appends `text` as a string literal of the dialect, quotes included.
     fn string(&mut self, text: &str, dialect: Dialect);
+    /// Appends one of the transcript's own names (a key such as `tool_use_id`, a block type, a
+    /// role) as a string literal: ASCII letters and underscores, which no dialect escapes, so
+    /// a counter adds its length and the two quotes without reading it.
+    fn name(&mut self, name: &'static str, dialect: Dialect) {
+        self.string(name, dialect);
+    }
     /// Appends the content string of a tool_result block (a string literal, as [`Sink::string`]);
     /// a sink that measures can note its size apart.
     fn content(&mut self, text: &str, dialect: Dialect) {
@@ -72,12 +79,32 @@ pub(crate) struct Counter(pub usize);
 
 impl Sink for Counter {
     fn raw(&mut self, text: &str) {
-        self.0 += text.chars().count();
+        self.0 += ascii_len(text);
     }
 
     fn string(&mut self, text: &str, dialect: Dialect) {
         self.0 += dialect.str_chars(text);
     }
+
+    fn name(&mut self, name: &'static str, _: Dialect) {
+        self.0 += name_len(name);
+    }
+}
+
+/// The length of [`Sink::raw`] text, which is ASCII: its bytes.
+fn ascii_len(text: &str) -> usize {
+    debug_assert!(text.is_ascii(), "raw text {text:?} is not ASCII");
+    text.len()
+}
+
+/// The length of a [`Sink::name`] written as a string literal in any dialect: its bytes and
+/// the two quotes.
+fn name_len(name: &str) -> usize {
+    debug_assert!(
+        name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_'),
+        "{name:?} is not a plain name"
+    );
+    name.len() + 2
 }
 
 /// A [`Counter`] that also keeps the size of each tool_result content string, in order, so that
@@ -92,11 +119,15 @@ pub(crate) struct ContentCounter {
 
 impl Sink for ContentCounter {
     fn raw(&mut self, text: &str) {
-        self.total += text.chars().count();
+        self.total += ascii_len(text);
     }
 
     fn string(&mut self, text: &str, dialect: Dialect) {
         self.total += dialect.str_chars(text);
+    }
+
+    fn name(&mut self, name: &'static str, _: Dialect) {
+        self.total += name_len(name);
     }
 
     fn content(&mut self, text: &str, dialect: Dialect) {
@@ -115,11 +146,15 @@ pub(crate) struct KnownContents<'a> {
 
 impl Sink for KnownContents<'_> {
     fn raw(&mut self, text: &str) {
-        self.total += text.chars().count();
+        self.total += ascii_len(text);
     }
 
     fn string(&mut self, text: &str, dialect: Dialect) {
         self.total += dialect.str_chars(text);
+    }
+
+    fn name(&mut self, name: &'static str, _: Dialect) {
+        self.total += name_len(name);
     }
 
     fn content(&mut self, text: &str, dialect: Dialect) {
