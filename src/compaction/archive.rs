@@ -80,9 +80,9 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         originals,
         placeholders,
     });
+    let messages = world.history.len();
     world.record(Event::new(stage, "archive").after(chars).reason(reason!(
-        "wrote {path}: {} messages, {originals} results verbatim, {placeholders} replaced",
-        world.history.len()
+        "wrote {shared}: {messages} messages, {originals} results verbatim, {placeholders} replaced"
     )));
     Ok(path)
 }

@@ -13,7 +13,7 @@ use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json;
 use crate::python::str::universal_newlines;
-use crate::trace::Event;
+use crate::trace::{Event, Reason, reason};
 use crate::transcript::ResultText;
 use smol_str::SmolStr;
 
@@ -25,14 +25,14 @@ pub(crate) fn persist(
     message: usize,
     block: usize,
     stage: &'static str,
-    why: String,
+    why: Reason,
 ) -> Result<(), RunError> {
     let preview_chars = world.profile.constants.preview;
     let (text, note) = match world.profile.persist {
         Persist::WriteIfAbsent => persist_if_absent(world, message, block, preview_chars)?,
         Persist::SaveOutput => persisted_preview(world, message, block, preview_chars)?,
     };
-    world.replace_result(message, block, text, stage, format!("{note}: {why}"));
+    world.replace_result(message, block, text, stage, reason!("{note}: {why}"));
     Ok(())
 }
 
@@ -50,7 +50,7 @@ fn persist_if_absent(
     message: usize,
     block: usize,
     preview_chars: usize,
-) -> Result<(String, String), RunError> {
+) -> Result<(String, Reason), RunError> {
     let (id, content) = world.history.owned_result_at(message, block);
     let path = world.spill_path(&id);
     let note = if world.store.is_file(&path) {
@@ -68,7 +68,7 @@ fn persist_if_absent(
     let preview = json::char_prefix(&content, preview_chars);
     Ok((
         persisted_block(world, &path, preview),
-        format!("persisted to {path} ({note})"),
+        reason!("persisted to {path} ({note})"),
     ))
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn persisted_preview(
     message: usize,
     block: usize,
     preview_chars: usize,
-) -> Result<(String, String), RunError> {
+) -> Result<(String, Reason), RunError> {
     let (id, content) = world.history.owned_result_at(message, block);
     if let Some(path) = world.recognised_pointer(&content) {
         // `path.open(encoding="utf-8")` reads the file back in text mode: universal newlines.
@@ -89,14 +89,14 @@ pub(crate) fn persisted_preview(
         };
         return Ok((
             persisted_block(world, &path, &preview),
-            format!("already a pointer to {path}, previewed from that file"),
+            reason!("already a pointer to {path}, previewed from that file"),
         ));
     }
     let path = save_output(world, &id, &content)?;
     let preview = json::char_prefix(&content, preview_chars);
     Ok((
         persisted_block(world, &path, preview),
-        format!("saved to {path}"),
+        reason!("saved to {path}"),
     ))
 }
 
@@ -177,7 +177,7 @@ mod tests {
         let mut world = World::for_test(profile);
         world.store.write_spill(PATH, "stale".into()).unwrap();
         world.turn(&[("t0", "bash", "x".repeat(40_000))]);
-        persist(&mut world, 1, 0, "budget", "why".to_owned()).unwrap();
+        persist(&mut world, 1, 0, "budget", "why".into()).unwrap();
         world
     }
 

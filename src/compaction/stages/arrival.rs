@@ -232,12 +232,13 @@ fn persist_with_preview(
             ("more", if more { "\n...\n" } else { "\n" }),
         ],
     );
+    let tool = SmolStr::new(tool);
     world.replace_result(
         message,
         bi,
         replacement,
         "arrival",
-        format!("persisted to {path} ({note}): {size} > {tool} threshold {limit}"),
+        reason!("persisted to {path} ({note}): {size} > {tool} threshold {limit}"),
     );
     Ok(())
 }

@@ -63,7 +63,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             );
             continue;
         }
-        let why = format!("largest left, batch total {total} > batch_budget {budget}");
+        let why = reason!("largest left, batch total {total} > batch_budget {budget}");
         persist::persist(world, message, bi, "budget", why)?;
         persisted.push(id);
         total = world

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::trace::{Event, Reason};
+use crate::transcript::{Block, Role};
 
 /// Snip's and reactive's pair step-back at the tail: if the first kept message is a tool_result
 /// message answering the tool_use just before it, keep that tool_use too.
@@ -30,22 +31,32 @@ pub(super) fn note_removed(
     world: &mut World,
     range: std::ops::Range<usize>,
     stage: &'static str,
-    how: &str,
+    how: impl Into<Reason>,
     transcript: Option<&str>,
 ) {
     // One copy of the words and the path for all the events; each reason is written only
     // when it is read.
-    let how: Arc<str> = how.into();
+    let how = Arc::new(how.into());
     let transcript: Option<Arc<str>> = transcript.map(Into::into);
     let mut removed = Vec::new();
-    for (mi, bi) in world.history.result_positions() {
-        if range.contains(&mi) {
-            let id = world.history.result_at(mi, bi).0;
+    // The results of the range's user messages, in order, read from those messages only.
+    for mi in range {
+        let message = &world.history.messages()[mi];
+        if message.role != Role::User {
+            continue;
+        }
+        for (bi, block) in message.block_list().iter().enumerate() {
+            let Block::ToolResult {
+                tool_use_id: id, ..
+            } = block
+            else {
+                continue;
+            };
             let kept = match world.ledger.results.get(id) {
                 Some(record) if record.is_original => "verbatim",
                 _ => "as replaced",
             };
-            removed.push((id.to_owned(), world.history.result_chars(mi, bi), kept));
+            removed.push((id.clone(), world.history.result_chars(mi, bi), kept));
         }
     }
     for (id, chars, kept) in removed {

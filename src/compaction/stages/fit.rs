@@ -40,7 +40,7 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
                 bi,
                 replacement,
                 "fit",
-                format!("fit: {note}, {FIT_PREVIEW}-char preview shorter than {len} chars"),
+                reason!("fit: {note}, {FIT_PREVIEW}-char preview shorter than {len} chars"),
             );
         } else {
             let id = world.history.result_at(mi, bi).0.to_owned();

@@ -173,9 +173,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if prunable == 0 || total < min {
         return Ok(());
     }
+    let protect = world.profile.constants.mask_protect;
     world.record(Event::new(STAGE, "over").before(total).reason(reason!(
-        "{total} prunable tool tokens ≥ {min}, past the newest {} protected",
-        world.profile.constants.mask_protect
+        "{total} prunable tool tokens ≥ {min}, past the newest {protect} protected"
     )));
     let left = world.mask_scan.left;
     let mut rewritten = left.min(prunable);
@@ -281,7 +281,7 @@ fn mask_one(
         bi,
         masked,
         STAGE,
-        format!("masked, full output at {path}"),
+        reason!("masked, full output at {path}"),
     );
     Ok(true)
 }

@@ -92,7 +92,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world,
         head_end..tail_start,
         "snip",
-        &format!("snipped: messages {head_end}..{tail_start} cut"),
+        reason!("snipped: messages {head_end}..{tail_start} cut"),
         path.as_deref(),
     );
     let marker = fill(
@@ -106,12 +106,12 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     world
         .history
         .splice(head_end, vec![Message::user_text(marker)], tail_start);
+    let snip_max = constants.snip_max;
     world.record(
         Event::new("snip", "snip")
             .sizes(before, world.history.estimate())
             .reason(reason!(
-                "{len} messages > snip_max {}: cut {cut} from the middle",
-                constants.snip_max
+                "{len} messages > snip_max {snip_max}: cut {cut} from the middle"
             )),
     );
     Ok(())
