@@ -36,12 +36,8 @@ impl<'a> Pointer<'a> {
 /// would recognise; the observables use this to find every pointer in context).
 /// A profile that writes no pointers (the Anthropic API) has empty templates: nothing matches.
 pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Pointer<'a>> {
-    if let Some((prefix, suffix)) = strings.saved_at.split_once("{path}") {
-        if let Some(rest) = content.strip_prefix(prefix) {
-            if let Some(path) = rest.strip_suffix(suffix) {
-                return Some(Pointer::SavedAt(path));
-            }
-        }
+    if let Some(path) = saved_at_path(strings, content) {
+        return Some(Pointer::SavedAt(path));
     }
     // A persisted-output block: its pointer line names the file.
     let (opening, _) = strings.persisted.split_once('\n')?;
@@ -53,13 +49,17 @@ pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Poin
     Some(Pointer::Persisted(rest.split('\n').next().unwrap_or(rest)))
 }
 
-/// True if the content is one of the profile's placeholders (with or without pointer).
+/// The path of a whole `saved at` placeholder (micro's pointer placeholder), if `content` is one.
+fn saved_at_path<'a>(strings: &Strings, content: &'a str) -> Option<&'a str> {
+    let (prefix, suffix) = strings.saved_at.split_once("{path}")?;
+    content.strip_prefix(prefix)?.strip_suffix(suffix)
+}
+
+/// True if the content is one of the profile's placeholders (with or without pointer): a
+/// persisted-output block is not one, so its pointer line is not looked for (issue 13: a search
+/// per replaced result).
 pub(crate) fn is_placeholder(profile: &Profile, content: &str) -> bool {
-    profile.is_no_pointer_placeholder(content)
-        || matches!(
-            pointer_in(&profile.strings, content),
-            Some(Pointer::SavedAt(_))
-        )
+    profile.is_no_pointer_placeholder(content) || saved_at_path(&profile.strings, content).is_some()
 }
 
 /// Whether a pointer's path lies in the spill store and names an existing file.
