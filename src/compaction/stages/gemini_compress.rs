@@ -24,6 +24,7 @@
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::python::json::char_prefix;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -59,23 +60,36 @@ pub(super) fn sanitize(part: &str) -> String {
 }
 
 /// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars`, else the first 20%
-/// and the last 80% of `max_chars` characters around the count of those omitted.
-fn truncated_output(content: &str, file: &str, max_chars: usize) -> String {
-    let chars: Vec<char> = content.chars().collect();
-    if chars.len() <= max_chars {
+/// and the last 80% of `max_chars` characters around the count of those omitted. `chars` is
+/// the content's length in characters (issue 13: the content was copied into a list of its
+/// characters to be cut, at every result step 1 writes).
+fn truncated_output(content: &str, chars: usize, file: &str, max_chars: usize) -> String {
+    if chars <= max_chars {
         return content.to_owned();
     }
     let head_chars = max_chars / 5;
     let tail_chars = max_chars - head_chars;
-    let head: String = chars[..head_chars].iter().collect();
-    let tail: String = chars[chars.len() - tail_chars..].iter().collect();
-    let omitted = chars.len() - head_chars - tail_chars;
+    let head = char_prefix(content, head_chars);
+    let tail = char_suffix(content, chars, tail_chars);
+    let omitted = chars - head_chars - tail_chars;
     format!(
         "Output too large. Showing first {} and last {} characters. For full output see: {file}\n{head}\n\n... [{} characters omitted] ...\n\n{tail}",
         thousands(head_chars),
         thousands(tail_chars),
         thousands(omitted)
     )
+}
+
+/// The last `n` characters of `text`, which has `chars` characters (`n` at most that).
+fn char_suffix(text: &str, chars: usize, n: usize) -> &str {
+    if chars == text.len() {
+        // One byte per character.
+        return &text[text.len() - n..];
+    }
+    match text.char_indices().nth(chars - n) {
+        Some((index, _)) => &text[index..],
+        None => "",
+    }
 }
 
 /// One result step 1 replaces: message, block, new content.
@@ -107,7 +121,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         let path = store::join(&world.spill_dir, &format!("{tool}_{written}.txt"));
         world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
-        let replacement = truncated_output(&content, &path, threshold);
+        let replacement = truncated_output(&content, content.chars(), &path, threshold);
         counter += estimator.string(&replacement);
         world.record(
             Event::new(STAGE, "spill")
@@ -303,12 +317,19 @@ mod tests {
     fn a_long_output_keeps_a_fifth_of_the_threshold_at_the_head() {
         // 100 chars, threshold 10: head 2, tail 8, 90 omitted.
         let text = "a".repeat(50) + &"b".repeat(50);
-        let out = truncated_output(&text, "/t/x.txt", 10);
+        let out = truncated_output(&text, 100, "/t/x.txt", 10);
         assert_eq!(
             out,
             "Output too large. Showing first 2 and last 8 characters. For full output see: /t/x.txt\naa\n\n... [90 characters omitted] ...\n\nbbbbbbbb"
         );
-        assert_eq!(truncated_output("short", "/t/x.txt", 10), "short");
+        assert_eq!(truncated_output("short", 5, "/t/x.txt", 10), "short");
+        // Characters, not bytes: 12 characters of two bytes each.
+        let wide = "é".repeat(6) + &"ü".repeat(6);
+        let out = truncated_output(&wide, 12, "/t/y.txt", 5);
+        assert_eq!(
+            out,
+            "Output too large. Showing first 1 and last 4 characters. For full output see: /t/y.txt\né\n\n... [7 characters omitted] ...\n\nüüüü"
+        );
     }
 
     #[test]
