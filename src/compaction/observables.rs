@@ -13,8 +13,8 @@
 //! `peak_context_size`: they held tokens under the token-estimating profiles; the unit is the
 //! run's `context_unit`).
 
+use crate::hash::FastSet;
 use smol_str::SmolStr;
-use std::collections::BTreeSet;
 
 use serde::Serialize;
 
@@ -164,15 +164,15 @@ pub struct Deprecated {
 }
 
 /// What the tool results in context show: the loss and pointer counts, the paths their pointers
-/// name (resolved), and the ids still held verbatim.
+/// name (resolved), and the ids still held verbatim (hashed sets: only looked up, never listed).
 #[derive(Default)]
 struct ResultScan<'a> {
     dropped_unsaved: usize,
     pointer_lost: usize,
     forged: usize,
     placeholders: usize,
-    named: BTreeSet<String>,
-    verbatim_in_context: BTreeSet<&'a str>,
+    named: FastSet<String>,
+    verbatim_in_context: FastSet<&'a str>,
 }
 
 /// Scans every tool result in context once.
