@@ -54,7 +54,7 @@ impl ResultText {
         if self.only_x && pattern.bytes().any(|b| b != b'x' && b != b'\n') {
             return false;
         }
-        self.as_str().contains(pattern)
+        find_text(self.as_str(), pattern).is_some()
     }
 
     /// A text of `chars` characters, counted by its maker (debug builds check them).
@@ -257,5 +257,71 @@ impl DerivedBuffers {
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.by_buffer.len()
+    }
+}
+
+/// `haystack.find(needle)`, looking for the needle only where its first character is (a
+/// memchr scan) instead of building a two-way searcher per call. The searches here are for
+/// markers and pointer lines in results whose text holds their first character seldom, and a
+/// searcher's construction cost more than the search itself (issue 13: a masked output's
+/// pointer line, gemini's mark in every new result).
+pub fn find_text(haystack: &str, needle: &str) -> Option<usize> {
+    let Some(first) = needle.chars().next() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(found) = haystack[from..].find(first) {
+        let at = from + found;
+        if haystack[at..].starts_with(needle) {
+            return Some(at);
+        }
+        from = at + first.len_utf8();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `find_text` finds what `str::find` finds, the first occurrence, on texts dense with the
+    /// needle's first character, its near misses and multi-byte characters.
+    #[test]
+    fn find_text_is_str_find() {
+        let pieces = [
+            "F",
+            "Fu",
+            "Full output: ",
+            "é",
+            "x",
+            "\n",
+            "<tool_output_masked",
+            "<",
+        ];
+        let needles = ["Full output: ", "<tool_output_masked", "é", "F", "", "xx\n"];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut found = 0;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            for _ in 0..(state >> 60) {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            for needle in needles {
+                assert_eq!(
+                    find_text(&text, needle),
+                    text.find(needle),
+                    "{text:?} {needle:?}"
+                );
+                found += usize::from(!needle.is_empty() && text.contains(needle));
+            }
+        }
+        // The texts hold the needles often enough for the agreement to mean something.
+        assert!(found > 3000, "{found}");
     }
 }

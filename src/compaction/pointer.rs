@@ -14,6 +14,7 @@ use crate::compaction::profile::{Profile, Strings};
 use crate::compaction::store::{self, Store};
 use crate::compaction::switches::SwitchName;
 use crate::python::json;
+use crate::result_text::find_text;
 use crate::transcript::ResultText;
 
 /// A pointer a result's content carries: a `saved at` placeholder or a persisted-output block.
@@ -44,7 +45,7 @@ pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Poin
     if strings.pointer_line.is_empty() || !content.starts_with(opening) {
         return None;
     }
-    let start = content.find(strings.pointer_line)? + strings.pointer_line.len();
+    let start = find_text(content, strings.pointer_line)? + strings.pointer_line.len();
     let rest = &content[start..];
     Some(Pointer::Persisted(rest.split('\n').next().unwrap_or(rest)))
 }
