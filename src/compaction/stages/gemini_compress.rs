@@ -48,15 +48,21 @@ fn thousands(n: usize) -> String {
 
 /// gemini-cli `sanitizeFilenamePart`, lower-cased as `saveTruncatedToolOutput` does.
 pub(super) fn sanitize(part: &str) -> String {
-    part.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(part.len());
+    push_sanitized(&mut out, part);
+    out
+}
+
+/// Appends [`sanitize`]`(part)` to `out`: every character but ASCII letters, digits, `_` and
+/// `-` becomes `_` (one per character, not per byte), letters lower-cased.
+pub(super) fn push_sanitized(out: &mut String, part: &str) {
+    out.extend(part.chars().map(|c| {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            c.to_ascii_lowercase()
+        } else {
+            '_'
+        }
+    }));
 }
 
 /// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars`, else the first 20%
@@ -350,6 +356,7 @@ mod tests {
         // Before index 3 lie 169 ≥ 140.7 (70% of 201): split there.
         assert_eq!(split_point(&messages, 700), 3);
         assert_eq!(sanitize("Read File.x"), "read_file_x");
+        assert_eq!(sanitize("ÉtÉ-1"), "_t_-1");
     }
 
     #[test]

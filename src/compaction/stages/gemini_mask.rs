@@ -9,7 +9,7 @@
 //! spill directory) and, where that saves tokens, the output becomes `<tool_output_masked>` with a
 //! preview and the file's path. The call and its response stay paired.
 
-use super::gemini_compress::sanitize;
+use super::gemini_compress::push_sanitized;
 use crate::compaction::profile::fill;
 use crate::compaction::store::{self, SpillText};
 use crate::compaction::world::{MaskScan, MaskSkip, World};
@@ -101,6 +101,9 @@ fn shell_preview(content: &str) -> String {
     parts.join("\n")
 }
 
+/// What joins the two ends of a long preview.
+const TRUNCATED: &str = "\n... [TRUNCATED] ...\n";
+
 /// The preview of a masked output: shell by section, any other tool the first and last 250
 /// chars of the saved JSON when it is longer than 500 (written from the output's ends, not from
 /// the saved text).
@@ -111,11 +114,12 @@ fn preview(tool: &str, output: &str, saved: &SpillText) -> String {
     if saved.chars() <= 500 {
         return saved.text().as_str().to_owned();
     }
-    format!(
-        "{}\n... [TRUNCATED] ...\n{}",
-        saved.head(250),
-        saved.tail(250)
-    )
+    let (head, tail) = (saved.head(250), saved.tail(250));
+    let mut preview = String::with_capacity(head.len() + tail.len() + TRUNCATED.len());
+    preview.push_str(&head);
+    preview.push_str(TRUNCATED);
+    preview.push_str(&tail);
+    preview
 }
 
 /// What the scan's list is valid for: the history's revision (a cut, a rebuild, a result's new
@@ -251,10 +255,12 @@ fn mask_one(
     let tool = tool_name(world, id);
     // `JSON.stringify({output}, null, 2)`, kept as the output until a reader asks for the text.
     let saved = SpillText::output_json(output.clone(), world.history.result_json(mi, bi));
-    let path = store::join(
-        &world.spill_dir,
-        &format!("{}_{}.txt", sanitize(&tool), sanitize(id)),
-    );
+    let mut name = String::with_capacity(tool.len() + id.len() + 5);
+    push_sanitized(&mut name, &tool);
+    name.push('_');
+    push_sanitized(&mut name, id);
+    name.push_str(".txt");
+    let path = store::join(&world.spill_dir, &name);
     world.store.put_spill(&path, saved.clone())?;
     world.ledger.mark_spilled(id, true);
     let masked = fill(
