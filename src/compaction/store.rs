@@ -8,7 +8,7 @@
 //! scenario.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -88,7 +88,9 @@ pub(crate) struct MemoryStore {
     /// hash, not an ordered map, whose comparisons read the long common directory of every
     /// spill path again at each level (issue 13).
     spill: FastMap<String, SpillText>,
-    transcripts: BTreeMap<String, usize>,
+    /// Transcripts' lengths by resolved path, hashed for the same reason (a course-latest
+    /// replay writes one per turn, named by a 32-digit counter: long common prefixes).
+    transcripts: FastMap<String, usize>,
     /// The run's directories; when set, a write that leaves them is refused, as the
     /// real-directory store refuses it, so that both stores agree (audit D11).
     roots: Vec<String>,
