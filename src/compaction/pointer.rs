@@ -52,7 +52,12 @@ pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Poin
 
 /// The path of a whole `saved at` placeholder (micro's pointer placeholder), if `content` is one.
 fn saved_at_path<'a>(strings: &Strings, content: &'a str) -> Option<&'a str> {
-    let (prefix, suffix) = strings.saved_at.split_once("{path}")?;
+    const FIELD: &str = "{path}";
+    let at = find_text(strings.saved_at, FIELD)?;
+    let (prefix, suffix) = (
+        &strings.saved_at[..at],
+        &strings.saved_at[at + FIELD.len()..],
+    );
     content.strip_prefix(prefix)?.strip_suffix(suffix)
 }
 
@@ -109,15 +114,14 @@ fn unchecked_full_output_line<'a>(strings: &Strings, content: &'a ResultText) ->
 /// Course latest's recognition (`pointer_aware`): a persisted-output block's `Full output:` line
 /// or a whole `saved at` placeholder (the latter wins), normalised.
 fn own_pointer(strings: &Strings, content: &str) -> Option<String> {
-    let (persisted_prefix, _) = strings
-        .persisted
-        .split_once(strings.pointer_line)
+    let line = find_text(strings.persisted, strings.pointer_line)
         .expect("the persisted template has the pointer line");
+    let persisted_prefix = &strings.persisted[..line];
     let mut candidate = None;
     if content.starts_with(persisted_prefix) {
         candidate = json::lines(content).find_map(|line| line.strip_prefix(strings.pointer_line));
     }
-    if let Some(Pointer::SavedAt(path)) = pointer_in(strings, content) {
+    if let Some(path) = saved_at_path(strings, content) {
         candidate = Some(path);
     }
     candidate.map(store::normalize)
