@@ -623,6 +623,14 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 
 /// Python's `text[:n]` on characters.
 pub fn char_prefix(text: &str, n: usize) -> &str {
+    // When the first `n` bytes are ASCII they are the first `n` characters: checked in bulk,
+    // not decoded one by one (issue 13: every persisted preview).
+    if text.len() <= n {
+        return text;
+    }
+    if text.as_bytes()[..n].is_ascii() {
+        return &text[..n];
+    }
     match text.char_indices().nth(n) {
         Some((index, _)) => &text[..index],
         None => text,
@@ -821,6 +829,13 @@ mod tests {
     fn prefix_counts_characters() {
         assert_eq!(char_prefix("中文abc", 3), "中文a");
         assert_eq!(char_prefix("ab", 5), "ab");
+        // The bulk ASCII path and the decode agree with Python's slice at every length.
+        for text in ["abc中de", "中", "plain ascii", "é", "ab\u{1F600}c", ""] {
+            for n in 0..12 {
+                let by_chars: String = text.chars().take(n).collect();
+                assert_eq!(char_prefix(text, n), by_chars, "{text:?}[:{n}]");
+            }
+        }
         assert_eq!(char_len("中文abc"), 5);
     }
 }
