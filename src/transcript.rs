@@ -704,30 +704,6 @@ mod tests {
         assert_eq!(sample()[2].json_line(), text);
     }
 
-    /// Each dialect's counted length of a message (names and punctuation counted without being
-    /// read) is the length of the text the same walk writes.
-    #[test]
-    fn counted_lengths_are_those_of_the_written_text() {
-        for message in sample() {
-            for dialect in [Dialect::Json, Dialect::JsonAscii, Dialect::Repr] {
-                let mut text = String::new();
-                message.write_py(&mut text, dialect);
-                let mut counter = Counter::default();
-                message.write_py(&mut counter, dialect);
-                assert_eq!(counter.0, text.chars().count(), "{dialect:?}: {text}");
-                let mut contents = ContentCounter::default();
-                message.write_py(&mut contents, dialect);
-                assert_eq!(contents.total, counter.0, "{dialect:?}");
-                let mut known = json::KnownContents {
-                    total: 0,
-                    known: [].iter(),
-                };
-                message.write_py(&mut known, dialect);
-                assert_eq!(known.total, counter.0, "{dialect:?}");
-            }
-        }
-    }
-
     #[test]
     fn repr_matches_python_str() {
         // CPython 3.11: len(str(<the same list of dicts>)) == 334, and the tool_result message
