@@ -129,11 +129,19 @@ fn bash_text(raw: &str) -> &str {
 
 /// An inline Bash result becomes the text the tool shows. That trimming is the tool's own
 /// rendering, not a compaction: the shown text counts as the original result.
-fn show_trimmed_bash(world: &mut World, message: usize, block: usize, id: &str, raw: &str) {
-    let shown = bash_text(raw).to_owned();
-    let chars = char_len(&shown);
-    let reason = "Bash shows its output without the blank lines around it".to_owned();
-    world.replace_result(message, block, shown, "arrival", reason);
+///
+/// An output with no blank lines around it is shown as it is: it is neither copied nor
+/// compared again (issue 13: most outputs, each up to the 30000-unit threshold).
+fn show_trimmed_bash(world: &mut World, message: usize, block: usize, id: &str, raw: &ResultText) {
+    let shown = bash_text(raw);
+    let chars = if shown.len() == raw.len() {
+        raw.chars()
+    } else {
+        let chars = char_len(shown);
+        let reason = "Bash shows its output without the blank lines around it".to_owned();
+        world.replace_result(message, block, shown.to_owned(), "arrival", reason);
+        chars
+    };
     if let Some(record) = world.ledger.results.get_mut(id) {
         record.is_original = true;
         record.original_chars = chars;
@@ -378,9 +386,24 @@ mod tests {
                 incoming("u1", "Bash", wide),
                 incoming("n1", "Bash", format!("\n \n{}\n", "x".repeat(29_996))),
                 incoming("n2", "Bash", format!("{}\n", "x".repeat(30_000))),
+                incoming("s1", "Bash", "ééé ok".to_owned()),
             ],
         )
         .unwrap();
+        // Shown as it is: no replacement, the original with its characters; a trimmed one is
+        // replaced and counts its shown characters as the original's.
+        assert_eq!(world.result("s1"), Some("ééé ok"));
+        let replaced = |id: &str| {
+            world
+                .trace
+                .iter()
+                .any(|e| e.kind == "replace" && e.id.as_deref() == Some(id))
+        };
+        assert!(!replaced("s1") && replaced("n1"));
+        let record = &world.ledger.results["s1"];
+        assert!(record.is_original && record.original_chars == 6);
+        let record = &world.ledger.results["n1"];
+        assert!(record.is_original && record.original_chars == 29_996);
         let u1 = format!(
             "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b7m3d87m6.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
             "é".repeat(2_000)
