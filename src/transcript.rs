@@ -650,45 +650,48 @@ pub fn estimate_chars(messages: &[Message]) -> usize {
     )
 }
 
+/// Three messages for tests: a user text, an assistant text and call (an input with quotes, a
+/// backslash, non-ASCII and a number), and a result with an emoji.
+#[cfg(test)]
+pub(crate) fn sample_messages() -> Vec<Message> {
+    let input = serde_json::json!({"command": "grep \"中文\" a\\b", "n": 3})
+        .as_object()
+        .unwrap()
+        .clone();
+    vec![
+        Message::user_text("inspect the logs"),
+        Message::blocks(
+            Role::Assistant,
+            vec![
+                Block::Text {
+                    text: "ok\n".into(),
+                },
+                Block::ToolUse {
+                    id: "toolu_0".into(),
+                    name: "bash".into(),
+                    input: input.into(),
+                },
+            ],
+        ),
+        Message::blocks(
+            Role::User,
+            vec![Block::ToolResult {
+                tool_use_id: "toolu_0".into(),
+                content: "line1\nline2\t😀".into(),
+            }],
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn sample() -> Vec<Message> {
-        let input = json!({"command": "grep \"中文\" a\\b", "n": 3})
-            .as_object()
-            .unwrap()
-            .clone();
-        vec![
-            Message::user_text("inspect the logs"),
-            Message::blocks(
-                Role::Assistant,
-                vec![
-                    Block::Text {
-                        text: "ok\n".into(),
-                    },
-                    Block::ToolUse {
-                        id: "toolu_0".into(),
-                        name: "bash".into(),
-                        input: input.into(),
-                    },
-                ],
-            ),
-            Message::blocks(
-                Role::User,
-                vec![Block::ToolResult {
-                    tool_use_id: "toolu_0".into(),
-                    content: "line1\nline2\t😀".into(),
-                }],
-            ),
-        ]
-    }
-
     #[test]
     fn estimate_matches_python_json_dumps() {
         // CPython 3.11: len(json.dumps(<the same list of dicts>, ensure_ascii=False)) == 336.
-        let messages = sample();
+        let messages = sample_messages();
         assert_eq!(estimate_chars(&messages), 336);
         let values = Value::Array(messages.iter().map(Message::to_value).collect());
         assert_eq!(json::value_chars(&values), 336);
@@ -696,19 +699,19 @@ mod tests {
 
     #[test]
     fn canonical_shape_key_order() {
-        let text = json::dumps(&sample()[2].to_value());
+        let text = json::dumps(&sample_messages()[2].to_value());
         assert_eq!(
             text,
             r#"{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "line1\nline2\t😀"}]}"#
         );
-        assert_eq!(sample()[2].json_line(), text);
+        assert_eq!(sample_messages()[2].json_line(), text);
     }
 
     #[test]
     fn repr_matches_python_str() {
         // CPython 3.11: len(str(<the same list of dicts>)) == 334, and the tool_result message
         // prints as below (single quotes, the emoji kept, \n and \t escaped).
-        let messages = sample();
+        let messages = sample_messages();
         let total = list_chars(
             messages.len(),
             messages.iter().map(Message::repr_chars).sum(),
@@ -724,7 +727,7 @@ mod tests {
     fn js_lengths_are_those_of_the_built_strings() {
         // The counted JSON.stringify of each message and block equals the UTF-16 length of the
         // string serde_json builds from its value (the emoji is a surrogate pair: 2 units).
-        let mut messages = sample();
+        let mut messages = sample_messages();
         messages.push(Message::user_text("say \"é😀\"\n"));
         for message in &messages {
             let built = js_stringify(&message.to_value());
@@ -775,7 +778,7 @@ mod tests {
     #[test]
     fn empty_list_and_predicates() {
         assert_eq!(estimate_chars(&[]), 2);
-        let messages = sample();
+        let messages = sample_messages();
         assert!(messages[1].has_tool_use());
         assert!(!messages[1].is_tool_result());
         assert!(messages[2].is_tool_result());

@@ -189,37 +189,10 @@ fn prefix_counts_characters() {
 }
 
 /// Each dialect's counted length of a message (names and punctuation counted without being
-/// read) is the length of the text the same walk writes: a user text, an assistant text and
-/// call (an input with quotes, a backslash, non-ASCII and a number) and a result with an emoji.
+/// read) is the length of the text the same walk writes.
 #[test]
 fn counted_lengths_are_those_of_the_written_text() {
-    use crate::transcript::{Block, Message, Role};
-    let input = json!({"command": "grep \"中文\" a\\b", "n": 3});
-    let input = input.as_object().expect("an object").clone();
-    let messages = [
-        Message::user_text("inspect the logs"),
-        Message::blocks(
-            Role::Assistant,
-            vec![
-                Block::Text {
-                    text: "ok\n".into(),
-                },
-                Block::ToolUse {
-                    id: "toolu_0".into(),
-                    name: "bash".into(),
-                    input: input.into(),
-                },
-            ],
-        ),
-        Message::blocks(
-            Role::User,
-            vec![Block::ToolResult {
-                tool_use_id: "toolu_0".into(),
-                content: "line1\nline2\t😀".into(),
-            }],
-        ),
-    ];
-    for message in messages {
+    for message in crate::transcript::sample_messages() {
         for dialect in [Dialect::Json, Dialect::JsonAscii, Dialect::Repr] {
             let mut text = String::new();
             message.write_py(&mut text, dialect);
