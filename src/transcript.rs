@@ -686,7 +686,6 @@ pub(crate) fn sample_messages() -> Vec<Message> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn estimate_matches_python_json_dumps() {
