@@ -4,7 +4,7 @@
 //! saved text's length, and writes the text only for a reader (issue 13: building every saved
 //! file cost gemini-cli as much as copying every result byte again).
 
-use crate::python::json::{js_escapes, write_js_string};
+use crate::python::json::{char_prefix, char_suffix, js_escapes, write_js_string};
 use crate::transcript::ResultText;
 
 /// What `JSON.stringify({output}, null, 2)` puts before the quoted output.
@@ -59,28 +59,22 @@ impl SpillText {
     /// `n` characters of a saved output: each of them is at least one character of the text.
     pub(crate) fn head(&self, n: usize) -> String {
         let SpillText::OutputJson { output, .. } = self else {
-            return first_chars(&self.text(), n).to_owned();
+            return char_prefix(&self.text(), n).to_owned();
         };
-        let end = output
-            .char_indices()
-            .nth(n)
-            .map_or(output.len(), |(at, _)| at);
+        let end = char_prefix(output, n).len();
         let mut part = String::from(OPEN);
         // When the output is cut, the closing quote written after the cut lies past `n`.
         write_js_string(&mut part, &output[..end]);
         part.push_str(CLOSE);
-        first_chars(&part, n).to_owned()
+        char_prefix(&part, n).to_owned()
     }
 
     /// The last `n` characters of the text (all of it when it is shorter), as [`Self::head`].
     pub(crate) fn tail(&self, n: usize) -> String {
         let SpillText::OutputJson { output, .. } = self else {
-            return last_chars(&self.text(), n).to_owned();
+            return char_suffix(&self.text(), n).to_owned();
         };
-        let start = match n.checked_sub(1) {
-            Some(back) => output.char_indices().nth_back(back).map_or(0, |(at, _)| at),
-            None => output.len(),
-        };
+        let start = output.len() - char_suffix(output, n).len();
         let mut part = String::new();
         if start == 0 {
             part.push_str(OPEN);
@@ -89,7 +83,7 @@ impl SpillText {
         // last `n`.
         write_js_string(&mut part, &output[start..]);
         part.push_str(CLOSE);
-        last_chars(&part, n).to_owned()
+        char_suffix(&part, n).to_owned()
     }
 }
 
@@ -109,21 +103,6 @@ impl From<&str> for SpillText {
     fn from(text: &str) -> Self {
         SpillText::Text(text.into())
     }
-}
-
-/// The first `n` characters of `text`.
-fn first_chars(text: &str, n: usize) -> &str {
-    let end = text.char_indices().nth(n).map_or(text.len(), |(at, _)| at);
-    &text[..end]
-}
-
-/// The last `n` characters of `text`.
-fn last_chars(text: &str, n: usize) -> &str {
-    let start = match n.checked_sub(1) {
-        Some(back) => text.char_indices().nth_back(back).map_or(0, |(at, _)| at),
-        None => text.len(),
-    };
-    &text[start..]
 }
 
 #[cfg(test)]
@@ -158,8 +137,8 @@ mod tests {
             assert_eq!(saved.chars(), expected.chars().count(), "{output:?}");
             assert_eq!(text.chars(), saved.chars());
             for n in [0, 1, 3, 14, 15, 16, 250] {
-                assert_eq!(saved.head(n), first_chars(&expected, n), "{output:?} {n}");
-                assert_eq!(saved.tail(n), last_chars(&expected, n), "{output:?} {n}");
+                assert_eq!(saved.head(n), char_prefix(&expected, n), "{output:?} {n}");
+                assert_eq!(saved.tail(n), char_suffix(&expected, n), "{output:?} {n}");
             }
         }
         // A text as written is itself.

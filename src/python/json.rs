@@ -637,6 +637,23 @@ pub fn char_prefix(text: &str, n: usize) -> &str {
     }
 }
 
+/// The last `n` characters of `text` (all of it when it has fewer), the counterpart of
+/// [`char_prefix`]: when the last `n` bytes are ASCII they are the last `n` characters.
+pub fn char_suffix(text: &str, n: usize) -> &str {
+    if text.len() <= n {
+        return text;
+    }
+    let start = text.len() - n;
+    if text.as_bytes()[start..].is_ascii() {
+        return &text[start..];
+    }
+    let start = match n.checked_sub(1) {
+        Some(back) => text.char_indices().nth_back(back).map_or(0, |(at, _)| at),
+        None => text.len(),
+    };
+    &text[start..]
+}
+
 /// Python's `len(text)`.
 pub fn char_len(text: &str) -> usize {
     if text.is_ascii() {

@@ -178,11 +178,14 @@ fn splitlines_matches_python() {
 fn prefix_counts_characters() {
     assert_eq!(char_prefix("中文abc", 3), "中文a");
     assert_eq!(char_prefix("ab", 5), "ab");
-    // The bulk ASCII path and the decode agree with Python's slice at every length.
+    // The bulk ASCII paths and the decodes agree with Python's slices at every length.
     for text in ["abc中de", "中", "plain ascii", "é", "ab\u{1F600}c", ""] {
         for n in 0..12 {
             let by_chars: String = text.chars().take(n).collect();
             assert_eq!(char_prefix(text, n), by_chars, "{text:?}[:{n}]");
+            let count = text.chars().count();
+            let by_chars: String = text.chars().skip(count.saturating_sub(n)).collect();
+            assert_eq!(char_suffix(text, n), by_chars, "the last {n} of {text:?}");
         }
     }
     assert_eq!(char_len("中文abc"), 5);

@@ -24,7 +24,7 @@
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::python::json::char_prefix;
+use crate::python::json::{char_prefix, char_suffix};
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -76,7 +76,7 @@ fn truncated_output(content: &str, chars: usize, file: &str, max_chars: usize) -
     let head_chars = max_chars / 5;
     let tail_chars = max_chars - head_chars;
     let head = char_prefix(content, head_chars);
-    let tail = char_suffix(content, chars, tail_chars);
+    let tail = char_suffix(content, tail_chars);
     let omitted = chars - head_chars - tail_chars;
     format!(
         "Output too large. Showing first {} and last {} characters. For full output see: {file}\n{head}\n\n... [{} characters omitted] ...\n\n{tail}",
@@ -84,18 +84,6 @@ fn truncated_output(content: &str, chars: usize, file: &str, max_chars: usize) -
         thousands(tail_chars),
         thousands(omitted)
     )
-}
-
-/// The last `n` characters of `text`, which has `chars` characters (`n` at most that).
-fn char_suffix(text: &str, chars: usize, n: usize) -> &str {
-    if chars == text.len() {
-        // One byte per character.
-        return &text[text.len() - n..];
-    }
-    match text.char_indices().nth(chars - n) {
-        Some((index, _)) => &text[index..],
-        None => "",
-    }
 }
 
 /// One result step 1 replaces: message, block, new content.
