@@ -68,9 +68,10 @@ pub(crate) fn is_placeholder(profile: &Profile, content: &str) -> bool {
     profile.is_no_pointer_placeholder(content) || saved_at_path(&profile.strings, content).is_some()
 }
 
-/// Whether a pointer's path lies in the spill store and names an existing file.
-pub(crate) fn is_valid(store: &dyn Store, spill_dir: &str, path: &str) -> bool {
-    let root = store.resolved(spill_dir);
+/// Whether a pointer's path lies in `dir` (the spill store, or the transcript directory for an
+/// archive marker) and names an existing file.
+pub(crate) fn is_valid(store: &dyn Store, dir: &str, path: &str) -> bool {
+    let root = store.resolved(dir);
     store::is_within(&store.resolved(path), &root) && store.is_file(path)
 }
 

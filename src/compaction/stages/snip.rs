@@ -6,10 +6,10 @@
 //! back over a tool_use whose results it starts with. The middle becomes one user message naming
 //! how many messages went and (course main) the transcript that holds them all.
 
-use crate::compaction::archive;
 use crate::compaction::profile::{SnipHeadBound, SnipTail, fill};
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
+use crate::compaction::{archive, pointer};
 use crate::error::RunError;
 use crate::trace::{Event, reason};
 use crate::transcript::{Content, Message};
@@ -33,9 +33,7 @@ fn is_archive_marker(world: &World, message: &Message) -> bool {
     if path.is_empty() || path.contains('\n') {
         return false;
     }
-    let root = world.store.resolved(&world.transcript_dir);
-    crate::compaction::store::is_within(&world.store.resolved(path), &root)
-        && world.store.is_file(path)
+    pointer::is_valid(world.store.as_ref(), &world.transcript_dir, path)
 }
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
