@@ -527,17 +527,21 @@ impl History {
             if message.role != Role::User {
                 continue;
             }
-            let masked = derived.masked.get_or_insert_with(|| {
-                message
-                    .tool_results()
-                    .map(|(_, content)| content.contains(MASKED_MARK))
-                    .collect()
-            });
             let results = message
                 .block_list()
                 .iter()
                 .enumerate()
-                .filter(|(_, b)| matches!(b, Block::ToolResult { .. }));
+                .filter_map(|(bi, b)| match b {
+                    Block::ToolResult { content, .. } => Some((bi, content)),
+                    _ => None,
+                });
+            // `ResultText::contains`: a generated text holds no `<`, so it is not read.
+            let masked = derived.masked.get_or_insert_with(|| {
+                let contents = results.clone().map(|(_, content)| content);
+                contents
+                    .map(|content| content.contains(MASKED_MARK))
+                    .collect()
+            });
             out.extend(
                 results
                     .zip(&sizes.contents)
