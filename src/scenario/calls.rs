@@ -2,13 +2,12 @@
 //! the ledger of call ids that loading keeps across steps: a call id is issued once, answered once,
 //! and only after an assistant message called it (the pairing rule of the Messages API).
 
-use smol_str::SmolStr;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
 use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys};
-use super::{AssistantSpec, Body, Call, ResultSpec, Usage};
+use super::{AssistantSpec, Body, Call, CallTools, ResultSpec, Usage};
 use crate::error::ScenarioError;
 use crate::limits;
 
@@ -30,7 +29,7 @@ const DEFAULT_WIDTH: usize = 80;
 #[derive(Default)]
 pub(super) struct Ids {
     /// Tool name of every call id.
-    pub(super) calls: BTreeMap<SmolStr, SmolStr>,
+    pub(super) calls: CallTools,
     answered: BTreeSet<String>,
     /// The calls of the previous step if it was an `assistant` step (a `check` step between
     /// them does not count), for `compact_tool`.

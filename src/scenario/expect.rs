@@ -3,9 +3,6 @@
 //! `file:<name>`, `index`, `system`, `recall`). Which profile a key belongs to is checked later, by
 //! [`super::Scenario::validate_for`] for compaction and by the memory driver for memory.
 
-use smol_str::SmolStr;
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::fields::{Ctx, as_object};
@@ -107,7 +104,7 @@ pub(super) fn check_expect_ids(
     ctx: &Ctx,
     at: &str,
     expect: &[Expectation],
-    calls: &BTreeMap<SmolStr, SmolStr>,
+    calls: &super::CallTools,
 ) -> Result<(), ScenarioError> {
     for expectation in expect {
         if let ExpectKey::Result(id) = &expectation.key {

@@ -118,7 +118,7 @@ impl Workload {
         if !frame.expect.is_empty() || relative(&spill) || relative(&frame.transcript_dir) {
             return self.scenario(frame, file);
         }
-        let mut calls = std::collections::BTreeMap::new();
+        let mut calls = crate::scenario::CallTools::default();
         let mut steps = Vec::with_capacity(self.steps.len());
         let mut total_chars = 0usize;
         for step in &self.steps {
