@@ -9,6 +9,7 @@ use crate::compaction::store::{self, Store};
 use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, Role};
 
@@ -16,14 +17,12 @@ use crate::transcript::{Block, Message, Role};
 /// profile's name), marks the results it holds verbatim, and returns its path.
 pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result<String, RunError> {
     let name = match world.profile.transcript_name {
-        TranscriptName::Counter => {
-            format!("transcript_{:032x}.jsonl", world.archive.transcripts.len())
-        }
+        TranscriptName::Counter => counter_name(world.archive.transcripts.len()),
         TranscriptName::EpochSeconds(epoch) => {
             format!("transcript_{}.jsonl", epoch + world.clock.step as u64)
         }
     };
-    let path = store::join(&world.transcript_dir, &name);
+    let path = world.path_in(StoreDir::Transcript, &name);
     let (dialect, expected) = if world.profile.transcript_ascii {
         (Dialect::JsonAscii, world.history.jsonl_ascii_chars())
     } else {
@@ -85,6 +84,20 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         "wrote {shared}: {messages} messages, {originals} results verbatim, {placeholders} replaced"
     )));
     Ok(path)
+}
+
+/// `transcript_{n:032x}.jsonl`, its 32 hex digits written by hand: course-latest archives at
+/// almost every turn, and `format!`'s padded hex cost more than the rest of the name (issue 13).
+fn counter_name(n: usize) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut name = String::with_capacity(49);
+    name.push_str("transcript_");
+    let n = n as u128;
+    for shift in (0..32).rev() {
+        name.push(char::from(DIGITS[((n >> (4 * shift)) & 0xf) as usize]));
+    }
+    name.push_str(".jsonl");
+    name
 }
 
 /// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
@@ -221,6 +234,14 @@ pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
 mod tests {
     use super::*;
     use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN, COURSE_SITE};
+
+    /// The hand-written counter name is `format!`'s zero-padded lower-case hex.
+    #[test]
+    fn a_counter_name_is_32_hex_digits() {
+        for n in [0, 1, 9, 10, 15, 16, 255, 4096, 0xdead_beef, usize::MAX] {
+            assert_eq!(counter_name(n), format!("transcript_{n:032x}.jsonl"));
+        }
+    }
 
     #[test]
     fn the_site_writes_transcripts_ascii_escaped_and_main_raw() {

@@ -99,12 +99,19 @@ pub(crate) fn lexical(path: &str) -> Cow<'_, str> {
 
 /// `str(Path(dir) / name)`.
 pub(crate) fn join(dir: &str, name: &str) -> String {
-    let dir = normal(dir);
+    join_normal(&normal(dir), name)
+}
+
+/// [`join`] below a directory that is normal already: the world's spill and transcript
+/// directories, normalised once when the run starts, are not scanned again for every path
+/// built below them (issue 13).
+pub(crate) fn join_normal(dir: &str, name: &str) -> String {
+    debug_assert_eq!(normal(dir), dir);
     // Written piece by piece: this runs for every spill path, and `format!` costs several
     // times the copy.
     let mut path = String::with_capacity(dir.len() + 1 + name.len());
     if dir != "/" {
-        path.push_str(&dir);
+        path.push_str(dir);
     }
     path.push('/');
     path.push_str(name);

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
-    basename, is_inside, is_within, join, lexical, normalize, resolve_lexical,
+    basename, is_inside, is_within, join, join_normal, lexical, normalize, resolve_lexical,
 };
 use crate::error::RunError;
 use crate::hash::FastMap;

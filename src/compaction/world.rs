@@ -478,7 +478,7 @@ impl World {
             // pathlib: `Path(dir) / "/x.txt"` is `/x.txt`.
             return store::normalize(&name);
         }
-        store::join(&self.spill_dir, &name)
+        self.path_in(StoreDir::Spill, &name)
     }
 
     /// Whether `path` lies inside the run's spill or transcript directory (lexically; the
@@ -502,14 +502,21 @@ impl World {
         pointer::recognised_pointer(&self.profile, self.store.as_ref(), &self.spill_dir, content)
     }
 
+    /// `dir/name` for the run's spill or transcript directory, which were normalised when the
+    /// run started.
+    pub(crate) fn path_in(&self, dir: StoreDir, name: &str) -> String {
+        let dir = match dir {
+            StoreDir::Spill => &self.spill_dir,
+            StoreDir::Transcript => &self.transcript_dir,
+        };
+        store::join_normal(dir, name)
+    }
+
     /// Deletes a file of the spill or transcript directory (a `remove_file` step, as retention
     /// cleanup does) and forgets what it held: a result whose only copy it was becomes
     /// unrecoverable, and the pointers naming it dangle.
     pub(crate) fn remove_file(&mut self, dir: StoreDir, name: &str) -> Result<(), RunError> {
-        let path = match dir {
-            StoreDir::Spill => store::join(&self.spill_dir, name),
-            StoreDir::Transcript => store::join(&self.transcript_dir, name),
-        };
+        let path = self.path_in(dir, name);
         let removed = self
             .store
             .remove(&path)

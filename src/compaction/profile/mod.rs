@@ -159,6 +159,11 @@ impl Profile {
     pub fn safe_id(&self, id: &str) -> String {
         match self.safe_id {
             SafeId::Sanitised(max) => {
+                // Most ids are kept as they are: checked as bytes, copied once.
+                let kept = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
+                if !id.is_empty() && id.len() <= max && id.as_bytes().iter().all(kept) {
+                    return id.to_owned();
+                }
                 let safe: String = id
                     .chars()
                     .map(|c| {
@@ -228,5 +233,35 @@ mod tests {
         assert_eq!(p.safe_id("a/b c:ü"), "a_b_c__");
         assert_eq!(p.safe_id(""), "unknown");
         assert_eq!(p.safe_id(&"x".repeat(130)).len(), 120);
+        // The byte check that keeps an id whole agrees with the rule character by character.
+        let by_chars = |id: &str| {
+            let safe: String = id
+                .chars()
+                .map(|c| match c {
+                    'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' => c,
+                    _ => '_',
+                })
+                .take(120)
+                .collect();
+            if safe.is_empty() {
+                "unknown".to_owned()
+            } else {
+                safe
+            }
+        };
+        for id in [
+            "toolu_01.A-b",
+            "call_9",
+            "..",
+            "a/b",
+            "ü",
+            "x y",
+            &"y".repeat(119),
+            &"y".repeat(120),
+            &"y".repeat(121),
+            &format!("{}é", "y".repeat(119)),
+        ] {
+            assert_eq!(p.safe_id(id), by_chars(id), "{id}");
+        }
     }
 }

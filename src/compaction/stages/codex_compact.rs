@@ -10,10 +10,11 @@
 //! starts with the prefix and a newline). The model gets no pointer; the rollout JSONL keeps the
 //! originals.
 
+use crate::compaction::archive;
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;
-use crate::compaction::{archive, store};
 use crate::error::RunError;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -179,7 +180,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .filter(|text| !text.starts_with(prefix))
         .collect();
     let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "rollout.jsonl"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl"));
     super::cut::note_removed(
         world,
         0..len,

@@ -14,10 +14,11 @@
 //! and the replacement history.
 
 use super::codex_compact::user_text;
+use crate::compaction::archive;
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;
-use crate::compaction::{archive, store};
 use crate::error::RunError;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 use smol_str::SmolStr;
@@ -74,7 +75,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         c.context_window
     )));
     let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "rollout.jsonl"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl"));
     let trimmed = trim(world, &path);
     if trimmed > 0 {
         world.record(

@@ -21,10 +21,10 @@
 //! The files of step 1 are written before the outcome is known, so a no-op or failed
 //! compression leaves them behind. The session file keeps the pre-compression messages.
 
-use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::python::json::{char_prefix, char_suffix};
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
@@ -112,7 +112,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             Some(record) if !record.name.is_empty() => sanitize(&record.name),
             _ => "unknown_tool".to_owned(),
         };
-        let path = store::join(&world.spill_dir, &format!("{tool}_{written}.txt"));
+        let path = world.path_in(StoreDir::Spill, &format!("{tool}_{written}.txt"));
         world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, content.chars(), &path, threshold);

@@ -11,9 +11,10 @@
 
 use super::gemini_compress::push_sanitized;
 use crate::compaction::profile::fill;
-use crate::compaction::store::{self, SpillText};
+use crate::compaction::store::SpillText;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use smol_str::SmolStr;
 
@@ -260,7 +261,7 @@ fn mask_one(
     name.push('_');
     push_sanitized(&mut name, id);
     name.push_str(".txt");
-    let path = store::join(&world.spill_dir, &name);
+    let path = world.path_in(StoreDir::Spill, &name);
     world.store.put_spill(&path, saved.clone())?;
     world.ledger.mark_spilled(id, true);
     let masked = fill(

@@ -18,9 +18,10 @@
 //! The lab runs prune at the prepare that follows a new typed prompt (the loop went idle just
 //! before it), over the history without that prompt.
 
+use crate::compaction::archive;
 use crate::compaction::world::World;
-use crate::compaction::{archive, store};
 use crate::error::RunError;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 use smol_str::SmolStr;
@@ -169,7 +170,7 @@ pub(super) fn compact(world: &mut World) -> Result<(), RunError> {
             .reason(reason!("{estimate} tokens ≥ usable {usable}")),
     );
     let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "opencode.db"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "opencode.db"));
     super::cut::note_removed(
         world,
         0..len,

@@ -8,9 +8,10 @@
 //! `<conversation-checkpoint>` with the summary and that text; no message, tool call or result
 //! survives as such. The durable record keeps everything (modelled as the session file).
 
+use crate::compaction::archive;
 use crate::compaction::world::World;
-use crate::compaction::{archive, store};
 use crate::error::RunError;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role, js_stringify, rough_tokens};
 
@@ -197,7 +198,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .filter(|t| !t.is_empty())
         .collect();
     let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "opencode.db"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "opencode.db"));
     super::cut::note_removed(
         world,
         0..len,

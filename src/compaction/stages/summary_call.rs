@@ -2,9 +2,9 @@
 //! or all but the last turn, `keep_last_turn`): the summariser call, and the restore budget the
 //! files read before it are counted against.
 
-use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::rough_tokens;
 
@@ -45,7 +45,7 @@ pub(super) fn summarise(
     kept: Option<usize>,
 ) -> (String, String) {
     let path = archive::session_path(world)
-        .unwrap_or_else(|| store::join(&world.transcript_dir, "session.jsonl"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "session.jsonl"));
     super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
     let max_tokens = world.profile.summary_max_tokens();
     let (summary_text, cut) =
