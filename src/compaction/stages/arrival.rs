@@ -107,14 +107,23 @@ fn byte_at_unit(text: &str, units: usize) -> usize {
 }
 
 /// `generatePreview(content, max)`: the whole text if it fits; else the first `max` units, cut
-/// back to the last newline when that newline lies past half of `max`.
-fn preview(content: &str, max: usize) -> (&str, bool) {
-    if utf16_len(content) <= max {
+/// back to the last newline when that newline lies past half of `max`. `ascii`: the text is
+/// known to be ASCII (a slice of a result whose counts say so), so its units are its bytes and
+/// it is not read to count them (issue 13: every persisted result was counted whole).
+fn preview(content: &str, max: usize, ascii: bool) -> (&str, bool) {
+    debug_assert!(!ascii || content.is_ascii());
+    let units = |text: &str| if ascii { text.len() } else { utf16_len(text) };
+    if units(content) <= max {
         return (content, false);
     }
-    let truncated = &content[..byte_at_unit(content, max)];
+    let end = if ascii {
+        max
+    } else {
+        byte_at_unit(content, max)
+    };
+    let truncated = &content[..end];
     let cut = match truncated.rfind('\n') {
-        Some(newline) if utf16_len(&truncated[..newline]) > max / 2 => newline,
+        Some(newline) if units(&truncated[..newline]) > max / 2 => newline,
         _ => truncated.len(),
     };
     (&content[..cut], true)
@@ -229,7 +238,7 @@ fn persist_with_preview(
     } else {
         content
     };
-    let (shown, more) = preview(previewed, chars);
+    let (shown, more) = preview(previewed, chars, content.is_ascii());
     let replacement = fill(
         world.profile.strings.persisted,
         &[
@@ -444,15 +453,23 @@ mod tests {
 
     #[test]
     fn preview_cuts_at_a_newline_past_half() {
-        assert_eq!(preview("short", 2000), ("short", false));
-        let lines = format!("{}\n{}", "a".repeat(1500), "b".repeat(1000));
-        let (shown, more) = preview(&lines, 2000);
-        assert!(more);
-        assert_eq!(shown.len(), 1500);
-        let early = format!("{}\n{}", "a".repeat(900), "b".repeat(2000));
-        assert_eq!(preview(&early, 2000).0.len(), 2000);
-        // Exactly at half is not past it.
-        let half = format!("{}\n{}", "a".repeat(1000), "b".repeat(2000));
-        assert_eq!(preview(&half, 2000).0.len(), 2000);
+        // An ASCII text is previewed alike whether it is counted or known to be ASCII.
+        for ascii in [false, true] {
+            assert_eq!(preview("short", 2000, ascii), ("short", false));
+            let lines = format!("{}\n{}", "a".repeat(1500), "b".repeat(1000));
+            let (shown, more) = preview(&lines, 2000, ascii);
+            assert!(more);
+            assert_eq!(shown.len(), 1500);
+            let early = format!("{}\n{}", "a".repeat(900), "b".repeat(2000));
+            assert_eq!(preview(&early, 2000, ascii).0.len(), 2000);
+            // Exactly at half is not past it.
+            let half = format!("{}\n{}", "a".repeat(1000), "b".repeat(2000));
+            assert_eq!(preview(&half, 2000, ascii).0.len(), 2000);
+            let exact = "c".repeat(2000);
+            assert_eq!(preview(&exact, 2000, ascii), (exact.as_str(), false));
+        }
+        // Counted in UTF-16 units: 1000 two-unit characters fill the preview.
+        let wide = "😀".repeat(1001);
+        assert_eq!(preview(&wide, 2000, false).0.chars().count(), 1000);
     }
 }
