@@ -11,9 +11,10 @@
 use crate::compaction::archive;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::python::json::char_prefix;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
-use crate::transcript::{Block, Content, Message, Role, js_stringify, rough_tokens};
+use crate::transcript::{Block, Content, Message, ResultText, Role, js_stringify, rough_tokens};
 
 /// OUTPUT_TOKEN_MAX: the output the ceiling reserves, at most.
 const OUTPUT_TOKEN_MAX: usize = 32_000;
@@ -28,15 +29,24 @@ fn checkpoint(summary: &str, recent: &str) -> String {
 
 /// `truncateToolOutput`: at most `max` characters (a surrogate pair counts once), then
 /// `\n[truncated]`; unchanged when its UTF-16 length is at most `max`.
-pub(crate) fn truncate_output(value: &str, max: usize) -> String {
-    if crate::transcript::utf16_len(value) <= max {
-        return value.to_owned();
+/// A text within `max` UTF-16 units has at most `max` characters, and one over it with at
+/// most `max` characters is kept whole too: the result's count of characters answers both
+/// without reading it, and the cut finds its first `max` characters in bulk where they are
+/// ASCII (issue 13: every result of every message the walk wrote was counted in UTF-16 units,
+/// then decoded char by char up to the cut).
+pub(crate) fn truncate_output(value: &ResultText, max: usize) -> String {
+    if value.chars() <= max {
+        return value.as_str().to_owned();
     }
-    match value.char_indices().nth(max) {
-        Some((end, _)) => format!("{}\n[truncated]", &value[..end]),
-        None => value.to_owned(),
-    }
+    let head = char_prefix(value, max);
+    let mut out = String::with_capacity(head.len() + TRUNCATED.len());
+    out.push_str(head);
+    out.push_str(TRUNCATED);
+    out
 }
+
+/// What follows a cut output.
+const TRUNCATED: &str = "\n[truncated]";
 
 fn text_of(message: &Message) -> String {
     match &message.content {
@@ -95,9 +105,15 @@ fn serialize(messages: &[Message], index: usize, max: usize) -> (String, bool) {
                 lines.push(format!("[Assistant tool call]: {name}({input})"));
                 let result = next
                     .into_iter()
-                    .flat_map(Message::tool_results)
-                    .find(|(rid, _)| rid == id);
-                if let Some((_, content)) = result {
+                    .flat_map(Message::block_list)
+                    .find_map(|block| match block {
+                        Block::ToolResult {
+                            tool_use_id,
+                            content,
+                        } if tool_use_id == id => Some(content),
+                        _ => None,
+                    });
+                if let Some(content) = result {
                     lines.push(format!("[Tool result]: {}", truncate_output(content, max)));
                 }
             }
@@ -233,10 +249,15 @@ mod tests {
 
     #[test]
     fn outputs_are_cut_to_the_limit_with_a_marker() {
-        assert_eq!(truncate_output("abc", 3), "abc");
-        assert_eq!(truncate_output("abcd", 3), "abc\n[truncated]");
+        let cut = |text: &str, max| truncate_output(&text.into(), max);
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("abcd", 3), "abc\n[truncated]");
         // A character outside the BMP is two UTF-16 units but counts once.
-        assert_eq!(truncate_output("a😀bc", 3), "a😀b\n[truncated]");
+        assert_eq!(cut("a😀bc", 3), "a😀b\n[truncated]");
+        // Over the limit in UTF-16 units, within it in characters: kept whole.
+        assert_eq!(cut("a😀b", 3), "a😀b");
+        assert_eq!(cut("é😀", 2), "é😀");
+        assert_eq!(cut("ééé", 2), "éé\n[truncated]");
     }
 
     /// Which messages have text, and which of those are user messages, is known without writing
