@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::compaction::pointer::{Pointer, pointer_in};
 use crate::compaction::profile::Strings;
-use crate::compaction::store;
+use crate::compaction::store::{self, SpillFile};
 use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::trace::{Event, Reason};
@@ -176,9 +176,14 @@ struct ResultScan<'a> {
 }
 
 /// Scans every tool result in context once.
-fn scan_results(world: &World) -> ResultScan<'_> {
+fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
     let strings = &world.profile.strings;
     let mut scan = ResultScan::default();
+    // With no file in the spill directory, a spill path directly below it names none: only an
+    // id with a `/` (a raw id) makes a path elsewhere. A profile that clears results without
+    // spilling them (anthropic-api: one placeholder per cleared result) builds and looks up no
+    // path for each (issue 13).
+    let could_exist = |id: &str| !spill.is_empty() || id.contains('/');
     let messages = world.history.messages();
     for message in messages.iter().filter(|m| m.role == Role::User) {
         for (id, content) in message.tool_results() {
@@ -188,7 +193,7 @@ fn scan_results(world: &World) -> ResultScan<'_> {
             }
             if world.profile.is_no_pointer_placeholder(content) {
                 scan.placeholders += 1;
-                if world.store.is_file(&world.spill_path(id)) {
+                if could_exist(id) && world.store.is_file(&world.spill_path(id)) {
                     scan.pointer_lost += 1;
                 } else {
                     scan.dropped_unsaved += 1;
@@ -216,10 +221,7 @@ pub(crate) fn measure(world: &World) -> Observables {
 
 /// [`measure`] with the spill directory's files listed already (a run's report lists them
 /// once for both).
-pub(crate) fn measure_listed(
-    world: &World,
-    spill: &[crate::compaction::store::SpillFile],
-) -> Observables {
+pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables {
     let messages = world.history.messages();
     let ResultScan {
         dropped_unsaved,
@@ -228,10 +230,18 @@ pub(crate) fn measure_listed(
         placeholders,
         named,
         verbatim_in_context,
-    } = scan_results(world);
+    } = scan_results(world, spill);
+    let listed_resolved = world.store.lists_resolved();
     let orphan_files = spill
         .iter()
-        .filter(|file| !named.contains(world.store.resolved(&file.path).as_ref()))
+        .filter(|file| {
+            let path = if listed_resolved {
+                std::borrow::Cow::Borrowed(file.path.as_str())
+            } else {
+                world.store.resolved(&file.path)
+            };
+            !named.contains(path.as_ref())
+        })
         .count();
     let unrecoverable = world
         .ledger

@@ -70,6 +70,12 @@ impl Store for Sandbox {
         self.inner.spill_files(dir)
     }
 
+    /// The listing is the inner store's, of a directory inside the roots: resolved as it
+    /// resolves them.
+    fn lists_resolved(&self) -> bool {
+        self.inner.lists_resolved()
+    }
+
     fn write_transcript(
         &mut self,
         path: &str,
@@ -141,6 +147,34 @@ mod tests {
             }
         }
         assert!(matches!(stores[0].resolved(&paths[0]), Cow::Borrowed(_)));
+    }
+
+    /// A store that says its listing is resolved lists each file as `resolved` gives it, for
+    /// files written by paths that were not resolved; the directory store does not say so.
+    #[test]
+    fn a_listing_said_resolved_is_resolved() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run/res").to_string_lossy().into_owned();
+        let mut stores: [Box<dyn Store>; 2] = [
+            Box::new(Sandbox::new(
+                Box::new(MemoryStore::within(&[&root])),
+                &[&root],
+            )),
+            Box::new(Sandbox::new(Box::new(DirStore::new(&[&root])), &[&root])),
+        ];
+        for store in &mut stores {
+            for name in ["a.txt", "./b/../c.txt", ".//d.txt"] {
+                store.write_spill(&join(&root, name), "x".into()).unwrap();
+            }
+            let files = store.spill_files(&root);
+            assert_eq!(files.len(), 3);
+            if store.lists_resolved() {
+                for file in &files {
+                    assert_eq!(store.resolved(&file.path), file.path.as_str());
+                }
+            }
+        }
+        assert!(stores[0].lists_resolved() && !stores[1].lists_resolved());
     }
 
     #[test]

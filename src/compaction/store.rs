@@ -57,6 +57,12 @@ pub(crate) trait Store {
     fn read_spill(&self, path: &str) -> Option<ResultText>;
     /// Every file of the spill directory `dir`, sorted by path.
     fn spill_files(&self, dir: &str) -> Vec<SpillFile>;
+    /// Whether every path [`Self::spill_files`] lists is its own [`Self::resolved`] form (a
+    /// store that keeps its files by resolved path and follows no links), so that the end of a
+    /// run need not resolve each listed file again (issue 13: gemini-cli lists 6000).
+    fn lists_resolved(&self) -> bool {
+        false
+    }
     /// Writes `messages` as JSONL lines in `dialect` to `path`; `chars` is the length of that
     /// text (the caller keeps it incrementally). Returns the characters written.
     fn write_transcript(
@@ -234,6 +240,11 @@ impl Store for MemoryStore {
 
     fn resolved<'a>(&self, path: &'a str) -> Cow<'a, str> {
         lexical(path)
+    }
+
+    /// Files are kept by their lexical resolution, which is all the resolving this store does.
+    fn lists_resolved(&self) -> bool {
+        true
     }
 
     fn remove(&mut self, path: &str) -> io::Result<bool> {
