@@ -106,15 +106,22 @@ pub(crate) fn join(dir: &str, name: &str) -> String {
 /// directories, normalised once when the run starts, are not scanned again for every path
 /// built below them (issue 13).
 pub(crate) fn join_normal(dir: &str, name: &str) -> String {
+    join_normal_ext(dir, name, "")
+}
+
+/// [`join_normal`] of the name `stem` followed by `ext`, written in one buffer (a spill file's
+/// `<id>.txt`: issue 13, the name was grown by its extension and then copied into the path).
+pub(crate) fn join_normal_ext(dir: &str, stem: &str, ext: &str) -> String {
     debug_assert_eq!(normal(dir), dir);
     // Written piece by piece: this runs for every spill path, and `format!` costs several
     // times the copy.
-    let mut path = String::with_capacity(dir.len() + 1 + name.len());
+    let mut path = String::with_capacity(dir.len() + 1 + stem.len() + ext.len());
     if dir != "/" {
         path.push_str(dir);
     }
     path.push('/');
-    path.push_str(name);
+    path.push_str(stem);
+    path.push_str(ext);
     path
 }
 
@@ -129,7 +136,10 @@ pub(crate) fn is_within(path: &str, root: &str) -> bool {
 
 /// The last path component.
 pub(crate) fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+    // The last `/` found by a plain backward loop over the bytes: `rsplit`'s searcher cost
+    // several times it on a file name (issue 13: the end of a run names every spill file).
+    let slash = path.bytes().rposition(|b| b == b'/');
+    slash.map_or(path, |slash| &path[slash + 1..])
 }
 
 /// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
@@ -303,5 +313,8 @@ mod tests {
         assert!(is_within("/lab/res/a.txt", "/lab/res"));
         assert!(!is_within("/lab/resx/a.txt", "/lab/res"));
         assert_eq!(basename("/a/b/c.txt"), "c.txt");
+        for path in ["", "/", "a", "/a/", "a/b", "//x", "/é/ü.txt"] {
+            assert_eq!(basename(path), path.rsplit('/').next().unwrap(), "{path}");
+        }
     }
 }

@@ -15,7 +15,8 @@ use std::path::{Component, Path, PathBuf};
 
 pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
-    basename, is_inside, is_within, join, join_normal, lexical, normalize, resolve_lexical,
+    basename, is_inside, is_within, join, join_normal, join_normal_ext, lexical, normalize,
+    resolve_lexical,
 };
 use crate::error::RunError;
 use crate::hash::FastMap;

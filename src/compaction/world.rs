@@ -472,13 +472,11 @@ impl World {
         } else {
             self.profile.safe_id(id)
         };
-        let mut name = stem;
-        name.push_str(".txt");
-        if self.profile.safe_id == SafeId::RawPathlib && name.starts_with('/') {
+        if self.profile.safe_id == SafeId::RawPathlib && stem.starts_with('/') {
             // pathlib: `Path(dir) / "/x.txt"` is `/x.txt`.
-            return store::normalize(&name);
+            return store::normalize(&format!("{stem}.txt"));
         }
-        self.path_in(StoreDir::Spill, &name)
+        store::join_normal_ext(&self.spill_dir, &stem, ".txt")
     }
 
     /// Whether `path` lies inside the run's spill or transcript directory (lexically; the

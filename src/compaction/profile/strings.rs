@@ -61,7 +61,10 @@ impl Strings {
 /// Fills `{name}` fields of a template in one pass, so that field values containing braces are
 /// never expanded again.
 pub fn fill(template: &str, fields: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len());
+    // Room for each field once: a persisted preview's text is most of the result, and growing
+    // the buffer field by field copied it again (issue 13).
+    let values: usize = fields.iter().map(|(_, value)| value.len()).sum();
+    let mut out = String::with_capacity(template.len() + values);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
