@@ -12,7 +12,8 @@
 
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::transcript::{Block, Content};
+use crate::python::json::char_len;
+use crate::transcript::{Block, Content, ResultText};
 
 /// codex `approx_token_count`: UTF-8 bytes / 4, rounded up.
 fn approx_tokens(bytes: usize) -> usize {
@@ -47,24 +48,58 @@ fn line_count(text: &str) -> usize {
 }
 
 /// codex `formatted_truncate_text(text, TruncationPolicy::Tokens(tokens))`.
+#[cfg(test)]
 pub(crate) fn formatted_truncate(text: &str, tokens: usize) -> String {
-    let budget = tokens * 4;
-    if text.len() <= budget {
+    if text.len() <= tokens * 4 {
         return text.to_owned();
     }
-    let cut = if budget == 0 {
-        format!("…{} tokens truncated…", approx_tokens(text.len()))
+    capped(text, tokens, text.is_ascii()).0
+}
+
+/// [`formatted_truncate`] of a text over the budget, and its length in characters. Written in
+/// one buffer of its final size, and counted from its pieces: `ascii` (the result's counts say
+/// so) makes the kept head and tail their byte lengths (issue 13: `format!` copied each head
+/// and tail again as its buffer grew, and the capped text was counted char by char whole).
+fn capped(text: &str, tokens: usize, ascii: bool) -> (String, usize) {
+    let budget = tokens * 4;
+    debug_assert!(text.len() > budget);
+    let original = approx_tokens(text.len()).to_string();
+    let lines = line_count(text).to_string();
+    let (head, tail) = if budget == 0 {
+        ("", "")
     } else {
         let left = budget / 2;
-        let (head, tail) = split(text, left, budget - left);
-        let removed = approx_tokens(text.len() - budget);
-        format!("{head}…{removed} tokens truncated…{tail}")
+        split(text, left, budget - left)
     };
-    format!(
-        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n{cut}",
-        approx_tokens(text.len()),
-        line_count(text)
-    )
+    let removed = if budget == 0 {
+        original.clone()
+    } else {
+        approx_tokens(text.len() - budget).to_string()
+    };
+    let pieces = [
+        "Warning: truncated output (original token count: ",
+        &original,
+        ")\nTotal output lines: ",
+        &lines,
+        "\n\n",
+        head,
+        "…",
+        &removed,
+        " tokens truncated…",
+        tail,
+    ];
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for piece in pieces {
+        out.push_str(piece);
+    }
+    let kept = if ascii {
+        head.len() + tail.len()
+    } else {
+        char_len(head) + char_len(tail)
+    };
+    // Everything but the kept text is ASCII, except the two ellipses (three bytes each).
+    let chars = out.len() - head.len() - tail.len() - 4 + kept;
+    (out, chars)
 }
 
 /// Caps every result of the newest message (a batch of results).
@@ -85,11 +120,11 @@ pub(crate) fn run(world: &mut World) -> Result<(), RunError> {
         if bytes <= tokens * 4 {
             continue;
         }
-        let capped = formatted_truncate(content, tokens);
+        let (text, chars) = capped(content, tokens, content.is_ascii());
         world.replace_result(
             message,
             bi,
-            capped,
+            ResultText::counted(text, chars),
             "arrival",
             format!(
                 "{bytes} bytes > {} (tool_output_tokens {tokens} × 4): head and tail kept",
@@ -149,6 +184,21 @@ mod tests {
         }
         for text in ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n"] {
             assert_eq!(line_count(text), text.lines().count(), "{text:?}");
+        }
+    }
+
+    /// The capped text's characters are counted from its pieces: its count is the text's own,
+    /// with the result's ASCII flag or without it, at every budget below the text's length.
+    #[test]
+    fn a_capped_text_knows_its_characters() {
+        for text in ["aéé😀b\n中x", "😀😀😀", "abc\ndefgh\n", &"xy\n".repeat(50)] {
+            // Every budget below the text's bytes, where the text is capped.
+            for tokens in (0..text.len()).take_while(|tokens| tokens * 4 < text.len()) {
+                for ascii in [false, text.is_ascii()] {
+                    let (out, chars) = capped(text, tokens, ascii);
+                    assert_eq!(chars, out.chars().count(), "{text:?} {tokens}");
+                }
+            }
         }
     }
 
