@@ -179,6 +179,9 @@ pub(crate) struct World {
     pub(crate) spill_dir: String,
     /// Normalised transcript directory.
     pub(crate) transcript_dir: String,
+    /// Both directories resolved lexically, once: the roots [`Self::owns`] checks every spill
+    /// path against (issue 13: they were resolved again for each).
+    roots: [String; 2],
     pub(crate) trace: Vec<Event>,
     pub(crate) ledger: Ledger,
     pub(crate) archive: Archive,
@@ -234,6 +237,10 @@ impl World {
             store,
             spill_dir: store::normalize(spill_dir),
             transcript_dir: store::normalize(transcript_dir),
+            roots: [
+                store::resolve_lexical(spill_dir),
+                store::resolve_lexical(transcript_dir),
+            ],
             trace: Vec::new(),
             ledger: Ledger::default(),
             archive: Archive::default(),
@@ -482,11 +489,7 @@ impl World {
     /// Whether `path` lies inside the run's spill or transcript directory (lexically; the
     /// sandbox's rule).
     pub(crate) fn owns(&self, path: &str) -> bool {
-        let roots = [
-            store::lexical(&self.spill_dir),
-            store::lexical(&self.transcript_dir),
-        ];
-        store::is_inside(&roots, path)
+        store::is_inside(&self.roots, path)
     }
 
     /// Whether a pointer's path lies in this run's spill store and names an existing file.

@@ -56,6 +56,19 @@ pub(super) fn sanitize(part: &str) -> String {
 /// Appends [`sanitize`]`(part)` to `out`: every character but ASCII letters, digits, `_` and
 /// `-` becomes `_` (one per character, not per byte), letters lower-cased.
 pub(super) fn push_sanitized(out: &mut String, part: &str) {
+    // An ASCII part maps byte for byte, with no character to decode (issue 13: two parts name
+    // every output gemini masks).
+    if part.is_ascii() {
+        out.reserve(part.len());
+        for b in part.bytes() {
+            out.push(char::from(match b {
+                b'A'..=b'Z' => b.to_ascii_lowercase(),
+                b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-' => b,
+                _ => b'_',
+            }));
+        }
+        return;
+    }
     out.extend(part.chars().map(|c| {
         if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
             c.to_ascii_lowercase()
@@ -345,6 +358,17 @@ mod tests {
         assert_eq!(split_point(&messages, 700), 3);
         assert_eq!(sanitize("Read File.x"), "read_file_x");
         assert_eq!(sanitize("ÉtÉ-1"), "_t_-1");
+        // The byte path for ASCII parts maps as the char path does, every byte value.
+        let ascii: String = (0u8..128).map(char::from).collect();
+        let by_chars: String = ascii
+            .chars()
+            .map(|c| match c {
+                'A'..='Z' => c.to_ascii_lowercase(),
+                'a'..='z' | '0'..='9' | '_' | '-' => c,
+                _ => '_',
+            })
+            .collect();
+        assert_eq!(sanitize(&ascii), by_chars);
     }
 
     #[test]
