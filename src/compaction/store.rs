@@ -133,10 +133,12 @@ const NAME_MAX: usize = 255;
 /// in-memory store refuses such a write as the real directory does (a 300-character raw
 /// tool_use id names a spill file no file system takes), so both stores agree (audit D11).
 fn name_max(path: &str) -> io::Result<()> {
-    if path
-        .as_bytes()
-        .split(|&b| b == b'/')
-        .any(|part| part.len() > NAME_MAX)
+    // A path no longer than the limit has no component over it: most paths are not split.
+    if path.len() > NAME_MAX
+        && path
+            .as_bytes()
+            .split(|&b| b == b'/')
+            .any(|part| part.len() > NAME_MAX)
     {
         #[cfg(target_os = "linux")]
         return Err(io::Error::from_raw_os_error(36));
@@ -521,6 +523,17 @@ mod tests {
         assert_eq!(mode & 0o777, 0o700);
         drop(temp);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_component_over_name_max_is_refused_however_long_the_path() {
+        let name = |n: usize| "n".repeat(n);
+        assert!(name_max(&format!("/r/{}", name(255))).is_ok());
+        assert!(name_max(&format!("/r/{}", name(256))).is_err());
+        assert!(name_max(&format!("/{}/x", name(256))).is_err());
+        // Long paths of short components pass: only a component counts.
+        let deep = format!("/{}", vec![name(200); 5].join("/"));
+        assert!(deep.len() > 1000 && name_max(&deep).is_ok());
     }
 
     #[test]

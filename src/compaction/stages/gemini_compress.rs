@@ -115,7 +115,8 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
     let mut plan = Vec::new();
     for (mi, bi) in world.history.result_positions().into_iter().rev() {
         let (id, content) = world.history.owned_result_at(mi, bi);
-        let tokens = estimator.string(&content);
+        // The result's counts give an ASCII result's estimate without reading it.
+        let tokens = estimator.result(&content);
         if counter + tokens <= budget {
             counter += tokens;
             continue;
@@ -129,11 +130,12 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, content.chars(), &path, threshold);
-        counter += estimator.string(&replacement);
+        let replaced = estimator.string(&replacement);
+        counter += replaced;
         world.record(
             Event::new(STAGE, "spill")
                 .id(&id)
-                .sizes(tokens, estimator.string(&replacement))
+                .sizes(tokens, replaced)
                 .reason(reason!(
                     "function responses past the {budget}-token budget: written to {path}"
                 )),

@@ -16,6 +16,7 @@ use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
+use crate::transcript::ResultText;
 use smol_str::SmolStr;
 
 const STAGE: &str = "gemini_mask";
@@ -264,14 +265,16 @@ fn mask_one(
     let path = world.path_in(StoreDir::Spill, &name);
     world.store.put_spill(&path, saved.clone())?;
     world.ledger.mark_spilled(id, true);
-    let masked = fill(
+    // Counted once as a result text: its estimate reads its counts (an ASCII text's UTF-16
+    // length is its length), not the text again.
+    let masked = ResultText::from(fill(
         template,
         &[
             ("preview", &preview(&tool, &output, &saved)),
             ("path", &path),
         ],
-    );
-    if estimator.string(&masked) >= tokens {
+    ));
+    if estimator.result(&masked) >= tokens {
         world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
             "written to {path}, but the masked form saves nothing"
         )));
