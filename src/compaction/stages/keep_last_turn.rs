@@ -12,6 +12,7 @@ use crate::compaction::profile::fill;
 use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::hash::FastMap;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, ResultText, Role};
 
@@ -102,19 +103,17 @@ fn bash_reads(world: &World) -> Vec<(String, String)> {
             }
         }
     }
-    let results: Vec<(&str, &str)> = world
-        .history
-        .result_positions()
-        .into_iter()
-        .map(|(mi, bi)| {
-            let (id, content) = world.history.result_at(mi, bi);
-            (id.as_str(), content)
-        })
-        .collect();
+    // The first result in the history with each id, looked up by id (issue 13: the list was
+    // searched from the start for every `cat` call).
+    let mut results: FastMap<&str, &str> = FastMap::default();
+    for (mi, bi) in world.history.result_positions() {
+        let (id, content) = world.history.result_at(mi, bi);
+        results.entry(id.as_str()).or_insert(content);
+    }
     let mut out: Vec<(String, String)> = Vec::new();
     for (id, path) in calls.into_iter().rev() {
         let verbatim = world.ledger.results.get(&id).is_some_and(|r| r.is_original);
-        let text = results.iter().find(|(r, _)| *r == id).map(|(_, t)| *t);
+        let text = results.get(id.as_str()).copied();
         if let Some(text) = text.filter(|_| verbatim && !out.iter().any(|(p, _)| *p == path)) {
             out.push((path, text.to_owned()));
         }
@@ -383,6 +382,20 @@ mod tests {
         );
         assert_eq!(kept_from(world.history.messages()), 10);
         assert_eq!(kept_from(&[Message::user_text("go")]), 1);
+        // A reused id reads the first result in the history with that id, for both calls.
+        for (command, text) in [("cat f.txt", "first"), ("cat g.txt", "second")] {
+            call(&mut world, "c7", "Bash", "command", command);
+            answer(&mut world, "c7", "Bash", text);
+        }
+        let reads = bash_reads(&world);
+        assert_eq!(
+            reads[..2],
+            [
+                ("g.txt".to_owned(), "first".to_owned()),
+                ("f.txt".to_owned(), "first".to_owned())
+            ]
+        );
+        assert_eq!(reads.len(), 4);
     }
 
     #[test]
