@@ -537,10 +537,8 @@ impl History {
                 });
             // `ResultText::contains`: a generated text holds no `<`, so it is not read.
             let masked = derived.masked.get_or_insert_with(|| {
-                let contents = results.clone().map(|(_, content)| content);
-                contents
-                    .map(|content| content.contains(MASKED_MARK))
-                    .collect()
+                let marked = |(_, content): (usize, &ResultText)| content.contains(MASKED_MARK);
+                results.clone().map(marked).collect()
             });
             out.extend(
                 results

@@ -231,18 +231,7 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
         named,
         verbatim_in_context,
     } = scan_results(world, spill);
-    let listed_resolved = world.store.lists_resolved();
-    let orphan_files = spill
-        .iter()
-        .filter(|file| {
-            let path = if listed_resolved {
-                std::borrow::Cow::Borrowed(file.path.as_str())
-            } else {
-                world.store.resolved(&file.path)
-            };
-            !named.contains(path.as_ref())
-        })
-        .count();
+    let orphan_files = orphans(world, spill, &named);
     let unrecoverable = world
         .ledger
         .results
@@ -301,6 +290,20 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
             peak_context_chars: peak_context_size,
         },
     }
+}
+
+/// The spill files no pointer in context names (`named`: resolved paths). A store that lists
+/// resolved paths has its listing compared as it is.
+fn orphans(world: &World, spill: &[SpillFile], named: &FastSet<String>) -> usize {
+    let listed_resolved = world.store.lists_resolved();
+    let named_by = |path: &str| {
+        if listed_resolved {
+            named.contains(path)
+        } else {
+            named.contains(world.store.resolved(path).as_ref())
+        }
+    };
+    spill.iter().filter(|file| !named_by(&file.path)).count()
 }
 
 /// Trace events that `test` accepts.
