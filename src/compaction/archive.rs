@@ -5,7 +5,7 @@
 //! decides whether a result that left the context is still recoverable (finding F9, C5).
 
 use crate::compaction::profile::TranscriptName;
-use crate::compaction::store::{self, Store};
+use crate::compaction::store::Store;
 use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
@@ -102,13 +102,11 @@ fn counter_name(n: usize) -> String {
 
 /// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
 pub(crate) fn open_session(world: &mut World) {
-    let path = store::join(
-        &world.transcript_dir,
-        world
-            .profile
-            .session_file
-            .expect("only a profile with a session file opens one"),
-    );
+    let name = world
+        .profile
+        .session_file
+        .expect("only a profile with a session file opens one");
+    let path = world.path_in(StoreDir::Transcript, name);
     world.archive.transcripts.push(TranscriptRecord {
         path,
         stage: "session",

@@ -10,9 +10,9 @@
 use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
-use crate::compaction::store;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 
@@ -54,10 +54,8 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     }
     let count = targets.len();
     for (mi, bi, id, content) in targets {
-        let path = store::join(
-            &world.spill_dir,
-            &format!("{}.txt", world.profile.safe_id(&id)),
-        );
+        let name = format!("{}.txt", world.profile.safe_id(&id));
+        let path = world.path_in(StoreDir::Spill, &name);
         let written = world.store.is_file(&path)
             || world.store.put_spill(&path, content.clone().into()).is_ok();
         let replacement = if written {
