@@ -12,7 +12,9 @@
 //! course-main). Filter with `cargo bench --bench replay -- 3000` to run one size. The group
 //! `issue13/3000` replays the session issue 13 took its ratios on (`lab gen --seed 1 --turns 3000
 //! --size-max 50000`: 32.8 MB of results, larger ones than the capped family's), beside its own
-//! floor.
+//! floor. Each group measures its floor twice, before the profiles (`floor-memcpy`) and after
+//! them (`floor-memcpy-after`): the machine's load drifts over a group's minutes, and a ratio to
+//! the floor is only as good as the two floors' agreement.
 //!
 //! Scenarios are built once, outside the timed closure, by `lab::workload::generate` (what
 //! `lab gen` writes) from a fixed master seed: `turns` agent-loop turns of the default tool mix
@@ -111,12 +113,15 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario) {
         .throughput(Throughput::Elements(turns));
     let source = result_bytes(scenario);
     let mut target = vec![0u8; source.len()];
-    group.bench_function(BenchmarkId::new("floor-memcpy", turns), |b| {
-        b.iter(|| {
-            target.copy_from_slice(black_box(&source));
-            black_box(&target);
+    let mut floor = |group: &mut criterion::BenchmarkGroup<'_, _>, name: &str| {
+        group.bench_function(BenchmarkId::new(name, turns), |b| {
+            b.iter(|| {
+                target.copy_from_slice(black_box(&source));
+                black_box(&target);
+            });
         });
-    });
+    };
+    floor(&mut group, "floor-memcpy");
     for profile in PROFILES {
         let options = RunOptions {
             profile: Some(profile.name.to_owned()),
@@ -126,6 +131,10 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario) {
             b.iter(|| run(black_box(scenario), &options).expect("the synthetic scenario runs"));
         });
     }
+    // The floor again after the profiles: the machine's load drifts over the minutes a group
+    // takes, and the two floors bracket the profiles' times (a ratio is only as good as their
+    // agreement).
+    floor(&mut group, "floor-memcpy-after");
     group.finish();
 }
 
