@@ -224,11 +224,17 @@ impl Message {
 
     /// `(tool_use_id, content)` of this message's tool_result blocks, in order.
     pub fn tool_results(&self) -> impl Iterator<Item = (&str, &str)> {
+        let results = self.result_texts();
+        results.map(|(id, content)| (id.as_str(), content.as_str()))
+    }
+
+    /// [`Self::tool_results`] with each content as its [`ResultText`] (its counts known).
+    pub fn result_texts(&self) -> impl Iterator<Item = (&SmolStr, &ResultText)> {
         self.block_list().iter().filter_map(|block| match block {
             Block::ToolResult {
                 tool_use_id,
                 content,
-            } => Some((tool_use_id.as_str(), content.as_str())),
+            } => Some((tool_use_id, content)),
             _ => None,
         })
     }

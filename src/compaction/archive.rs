@@ -11,7 +11,7 @@ use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
-use crate::transcript::{Block, Message, Role};
+use crate::transcript::{Message, Role};
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
 /// profile's name), marks the results it holds verbatim, and returns its path.
@@ -42,12 +42,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         .messages()
         .iter()
         .filter(|m| m.role == Role::User);
-    let ids = users
-        .flat_map(|m| m.block_list())
-        .filter_map(|block| match block {
-            Block::ToolResult { tool_use_id, .. } => Some(tool_use_id),
-            _ => None,
-        });
+    let ids = users.flat_map(Message::result_texts).map(|(id, _)| id);
     for id in ids {
         match world.ledger.results.get_mut(id) {
             Some(record) if record.is_original => {

@@ -159,20 +159,16 @@ impl Profile {
     pub fn safe_id(&self, id: &str) -> String {
         match self.safe_id {
             SafeId::Sanitised(max) => {
-                // Most ids are kept as they are: checked as bytes, copied once.
-                let kept = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
-                if !id.is_empty() && id.len() <= max && id.as_bytes().iter().all(kept) {
+                let kept = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+                // Most ids are kept as they are: checked as bytes (a byte of 0x80 and up is no
+                // kept character), copied once.
+                let whole = id.bytes().all(|b| kept(char::from(b)));
+                if !id.is_empty() && id.len() <= max && whole {
                     return id.to_owned();
                 }
                 let safe: String = id
                     .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                            c
-                        } else {
-                            '_'
-                        }
-                    })
+                    .map(|c| if kept(c) { c } else { '_' })
                     .take(max)
                     .collect();
                 if safe.is_empty() {

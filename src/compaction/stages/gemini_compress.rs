@@ -56,26 +56,20 @@ pub(super) fn sanitize(part: &str) -> String {
 /// Appends [`sanitize`]`(part)` to `out`: every character but ASCII letters, digits, `_` and
 /// `-` becomes `_` (one per character, not per byte), letters lower-cased.
 pub(super) fn push_sanitized(out: &mut String, part: &str) {
-    // An ASCII part maps byte for byte, with no character to decode (issue 13: two parts name
-    // every output gemini masks).
-    if part.is_ascii() {
-        out.reserve(part.len());
-        for b in part.bytes() {
-            out.push(char::from(match b {
-                b'A'..=b'Z' => b.to_ascii_lowercase(),
-                b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-' => b,
-                _ => b'_',
-            }));
-        }
-        return;
-    }
-    out.extend(part.chars().map(|c| {
+    let sanitized = |c: char| {
         if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
             c.to_ascii_lowercase()
         } else {
             '_'
         }
-    }));
+    };
+    // An ASCII part maps byte for byte, with no character to decode (issue 13: two parts name
+    // every output gemini masks).
+    if part.is_ascii() {
+        out.extend(part.bytes().map(|b| sanitized(char::from(b))));
+    } else {
+        out.extend(part.chars().map(sanitized));
+    }
 }
 
 /// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars`, else the first 20%

@@ -105,15 +105,9 @@ fn serialize(messages: &[Message], index: usize, max: usize) -> (String, bool) {
                 lines.push(format!("[Assistant tool call]: {name}({input})"));
                 let result = next
                     .into_iter()
-                    .flat_map(Message::block_list)
-                    .find_map(|block| match block {
-                        Block::ToolResult {
-                            tool_use_id,
-                            content,
-                        } if tool_use_id == id => Some(content),
-                        _ => None,
-                    });
-                if let Some(content) = result {
+                    .flat_map(Message::result_texts)
+                    .find(|(rid, _)| *rid == id);
+                if let Some((_, content)) = result {
                     lines.push(format!("[Tool result]: {}", truncate_output(content, max)));
                 }
             }
