@@ -142,28 +142,85 @@ pub(crate) fn basename(path: &str) -> &str {
     slash.map_or(path, |slash| &path[slash + 1..])
 }
 
-/// True when `path`, resolved lexically, lies strictly below one of `roots` (resolved) and holds
-/// no NUL: the one rule by which the sandbox and both stores tell inside from outside.
+/// The run's directories as the inside/outside rule reads them: each resolved lexically once,
+/// and none that holds a NUL (every path below such a directory holds it too, and the rule
+/// refuses a path that holds a NUL), so that a path is checked without reading its directory
+/// again.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Roots(Vec<String>);
+
+impl Roots {
+    pub(crate) fn new<S: AsRef<str>>(dirs: &[S]) -> Self {
+        let resolved = dirs.iter().map(|dir| resolve_lexical(dir.as_ref()));
+        Roots(resolved.filter(|dir| !dir.contains('\0')).collect())
+    }
+
+    /// The directories, resolved.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
+    }
+
+    /// True when `path`, resolved lexically, lies strictly below one of the directories and
+    /// holds no NUL: the one rule by which the sandbox and both stores tell inside from outside.
+    pub(crate) fn hold(&self, path: &str) -> bool {
+        self.resolve(path).is_some()
+    }
+
+    /// `path` resolved lexically (borrowed when it is resolved already) when [`Self::hold`]: a
+    /// store that checks a path and then keys it by its resolution does not read it twice.
+    pub(crate) fn resolve<'a>(&self, path: &'a str) -> Option<Cow<'a, str>> {
+        // Most paths (every spill file and transcript) are one name directly below a root, which
+        // is resolved: such a path is its own resolution, and inside when its name holds no NUL.
+        // The name is read a word at a time (issue 13: a `memchr` for the NUL and a searcher for
+        // the `/` over the whole path, at every write, read and check of a spill file).
+        let name_below = |root: &String| {
+            path.strip_prefix(root.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .is_some_and(|name| {
+                    is_name(name.as_bytes()) && !holds_either(name.as_bytes(), b'/', 0)
+                })
+        };
+        if self.0.iter().any(name_below) {
+            return Some(Cow::Borrowed(path));
+        }
+        if holds_either(path.as_bytes(), 0, 0) {
+            return None;
+        }
+        let lexical = lexical(path);
+        let below = self.iter().any(|root| {
+            lexical
+                .strip_prefix(root)
+                .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+        });
+        below.then_some(lexical)
+    }
+}
+
+/// [`Roots::hold`] of directories given as they are.
+#[cfg(test)]
 pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
-    if path.as_bytes().contains(&0) {
-        return false;
-    }
-    // Most paths (every spill file and transcript) are one name directly below a root, which is
-    // resolved: such a path is its own resolution, and inside.
-    let name_below = |root: &R| {
-        path.strip_prefix(root.as_ref())
-            .and_then(|rest| rest.strip_prefix('/'))
-            .is_some_and(|name| is_name(name.as_bytes()) && !name.contains('/'))
+    Roots::new(roots).hold(path)
+}
+
+/// Whether `bytes` holds `a` or `b`, read eight bytes at a time: a word's bytes equal to a byte
+/// are the zero bytes of the word xor that byte repeated, and `(x - 01…01) & !x & 80…80` is
+/// not zero exactly when `x` has a zero byte.
+fn holds_either(bytes: &[u8], a: u8, b: u8) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let (a_word, b_word) = (u64::from(a) * ONES, u64::from(b) * ONES);
+    let holds = |chunk: &[u8]| {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        zero_byte(word ^ a_word) | zero_byte(word ^ b_word) != 0
     };
-    if roots.iter().any(name_below) {
-        return true;
+    if bytes.len() < 8 {
+        return bytes.iter().any(|&byte| byte == a || byte == b);
     }
-    let lexical = lexical(path);
-    roots.iter().any(|root| {
-        lexical
-            .strip_prefix(root.as_ref())
-            .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
-    })
+    // The last eight bytes are read as one more word, overlapping the words before it.
+    bytes.chunks_exact(8).any(holds) || holds(&bytes[bytes.len() - 8..])
 }
 
 #[cfg(test)]
@@ -315,6 +372,44 @@ mod tests {
         assert_eq!(basename("/a/b/c.txt"), "c.txt");
         for path in ["", "/", "a", "/a/", "a/b", "//x", "/é/ü.txt"] {
             assert_eq!(basename(path), path.rsplit('/').next().unwrap(), "{path}");
+        }
+    }
+
+    /// `holds_either` finds a byte at every position of texts of 0 to 24 bytes (the word loop,
+    /// the overlapping last word and the short texts read byte by byte), and nothing in texts
+    /// without it.
+    #[test]
+    fn holds_either_finds_a_byte_wherever_it_is() {
+        for len in 0..=24 {
+            let plain = "a".repeat(len);
+            assert!(!holds_either(plain.as_bytes(), b'/', 0), "{len}");
+            for at in 0..len {
+                for byte in [b'/', 0] {
+                    let mut text = plain.clone().into_bytes();
+                    text[at] = byte;
+                    assert!(holds_either(&text, b'/', 0), "{len} {at} {byte}");
+                    assert_eq!(holds_either(&text, 0, 0), byte == 0, "{len} {at}");
+                }
+            }
+        }
+    }
+
+    /// A directory that holds a NUL holds no path (every path below it holds the NUL), and
+    /// takes nothing from the others; a name longer than a word with a NUL anywhere is outside,
+    /// and one with a `/` anywhere is inside, as resolving it first finds.
+    #[test]
+    fn a_root_with_a_nul_holds_nothing_and_long_names_are_read_whole() {
+        let roots = Roots::new(&["/r\0s", "/r"]);
+        assert_eq!(roots.iter().collect::<Vec<_>>(), ["/r"]);
+        assert!(!roots.hold("/r\0s/a"));
+        assert!(roots.hold("/r/a"));
+        let name = "abcdefghijklmnopqrstu";
+        for at in 0..name.len() {
+            for byte in ["/", "\0"] {
+                let path = format!("/r/{}{byte}{}", &name[..at], &name[at + 1..]);
+                // A `/` splits the name in two names, or leaves an empty part resolving drops.
+                assert_eq!(roots.hold(&path), byte == "/", "{path:?}");
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::compaction::store::{SpillFile, SpillText, Store, is_inside, lexical, resolve_lexical};
+use crate::compaction::paths::Roots;
+use crate::compaction::store::{SpillFile, SpillText, Store, lexical, resolve_lexical};
 use crate::python::json::Dialect;
 use crate::transcript::{Message, ResultText};
 
@@ -21,7 +22,7 @@ use crate::transcript::{Message, ResultText};
 pub(crate) struct Sandbox {
     inner: Box<dyn Store>,
     /// The run's directories, resolved lexically.
-    roots: Vec<String>,
+    roots: Roots,
     /// Files the modelled code wrote outside `roots`, by resolved path.
     outside: BTreeMap<String, SpillText>,
 }
@@ -30,13 +31,13 @@ impl Sandbox {
     pub(crate) fn new(inner: Box<dyn Store>, roots: &[&str]) -> Self {
         Sandbox {
             inner,
-            roots: roots.iter().map(|root| resolve_lexical(root)).collect(),
+            roots: Roots::new(roots),
             outside: BTreeMap::new(),
         }
     }
 
     fn escapes(&self, path: &str) -> bool {
-        !is_inside(&self.roots, path)
+        !self.roots.hold(path)
     }
 }
 
@@ -122,6 +123,7 @@ impl Store for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compaction::paths::is_inside;
     use crate::compaction::store::{DirStore, MemoryStore, join};
 
     /// `resolved` is `resolve`, borrowed or not, in either store behind the sandbox, for paths
@@ -205,7 +207,7 @@ mod tests {
 
     #[test]
     fn the_root_itself_a_sibling_with_its_prefix_and_nul_are_outside() {
-        let roots = vec!["/lab/res".to_owned()];
+        let roots = ["/lab/res"];
         assert!(is_inside(&roots, "/lab/res/a.txt"));
         assert!(is_inside(&roots, "/lab/res/sub/../a.txt"));
         assert!(!is_inside(&roots, "/lab/res"));

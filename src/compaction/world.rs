@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::compaction::history::History;
 use crate::compaction::holds::Holds;
+use crate::compaction::paths::Roots;
 use crate::compaction::pointer;
 use crate::compaction::profile::{Profile, SafeId};
 use crate::compaction::read_files::ReadFiles;
@@ -181,7 +182,7 @@ pub(crate) struct World {
     pub(crate) transcript_dir: String,
     /// Both directories resolved lexically, once: the roots [`Self::owns`] checks every spill
     /// path against (issue 13: they were resolved again for each).
-    roots: [String; 2],
+    roots: Roots,
     pub(crate) trace: Vec<Event>,
     pub(crate) ledger: Ledger,
     pub(crate) archive: Archive,
@@ -237,10 +238,7 @@ impl World {
             store,
             spill_dir: store::normalize(spill_dir),
             transcript_dir: store::normalize(transcript_dir),
-            roots: [
-                store::resolve_lexical(spill_dir),
-                store::resolve_lexical(transcript_dir),
-            ],
+            roots: Roots::new(&[spill_dir, transcript_dir]),
             trace: Vec::new(),
             ledger: Ledger::default(),
             archive: Archive::default(),
@@ -489,7 +487,7 @@ impl World {
     /// Whether `path` lies inside the run's spill or transcript directory (lexically; the
     /// sandbox's rule).
     pub(crate) fn owns(&self, path: &str) -> bool {
-        store::is_inside(&self.roots, path)
+        self.roots.hold(path)
     }
 
     /// Whether a pointer's path lies in this run's spill store and names an existing file.
