@@ -260,24 +260,18 @@ impl DerivedBuffers {
     }
 }
 
-/// `haystack.find(needle)`, looking for the needle only where its first character is (a
-/// memchr scan) instead of building a two-way searcher per call. The searches here are for
+/// `haystack.find(needle)`, looking for the needle only where its first byte is (a vectorised
+/// `memchr` scan) instead of building a two-way searcher per call. The searches here are for
 /// markers and pointer lines in results whose text holds their first character seldom, and a
 /// searcher's construction cost more than the search itself (issue 13: a masked output's
-/// pointer line, gemini's mark in every new result).
+/// pointer line, gemini's mark in every new result). The first byte of a UTF-8 text is the lead
+/// byte of its character, so every match starts at a character boundary.
 pub fn find_text(haystack: &str, needle: &str) -> Option<usize> {
-    let Some(first) = needle.chars().next() else {
+    let (haystack, needle) = (haystack.as_bytes(), needle.as_bytes());
+    let Some(&first) = needle.first() else {
         return Some(0);
     };
-    let mut from = 0;
-    while let Some(found) = haystack[from..].find(first) {
-        let at = from + found;
-        if haystack[at..].starts_with(needle) {
-            return Some(at);
-        }
-        from = at + first.len_utf8();
-    }
-    None
+    memchr::memchr_iter(first, haystack).find(|&at| haystack[at..].starts_with(needle))
 }
 
 #[cfg(test)]

@@ -41,13 +41,14 @@ pub(crate) fn pointer_in<'a>(strings: &Strings, content: &'a str) -> Option<Poin
         return Some(Pointer::SavedAt(path));
     }
     // A persisted-output block: its pointer line names the file.
-    let (opening, _) = strings.persisted.split_once('\n')?;
+    let opening = &strings.persisted[..memchr::memchr(b'\n', strings.persisted.as_bytes())?];
     if strings.pointer_line.is_empty() || !content.starts_with(opening) {
         return None;
     }
     let start = find_text(content, strings.pointer_line)? + strings.pointer_line.len();
     let rest = &content[start..];
-    Some(Pointer::Persisted(rest.split('\n').next().unwrap_or(rest)))
+    let line = memchr::memchr(b'\n', rest.as_bytes()).map_or(rest, |end| &rest[..end]);
+    Some(Pointer::Persisted(line))
 }
 
 /// The path of a whole `saved at` placeholder (micro's pointer placeholder), if `content` is one.

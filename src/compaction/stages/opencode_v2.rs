@@ -160,7 +160,10 @@ fn tail_start(
         .iter()
         .rev()
         .find(|m| is_checkpoint(m))
-        .is_some_and(|m| !text_of(m).contains("<recent-context>\n\n</recent-context>"));
+        .is_some_and(|m| {
+            let empty = b"<recent-context>\n\n</recent-context>";
+            memchr::memmem::find(text_of(m).as_bytes(), empty).is_none()
+        });
     Some(if previous_recent {
         conversation[0].0
     } else {
