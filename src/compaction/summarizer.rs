@@ -54,35 +54,68 @@ pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) ->
 /// A summary as long as a call writing at most `max_tokens` can make it: cut, when longer, to
 /// `4 × max_tokens` UTF-16 units (whose rough count, `Math.round(units / 4)`, is `max_tokens`).
 /// Returns the text and whether it was cut.
+#[cfg(test)]
 pub(crate) fn bound_summary(text: String, max_tokens: usize) -> (String, bool) {
+    let bounded = bounded_summary(text, max_tokens);
+    (bounded.text, bounded.cut)
+}
+
+/// A summary bounded by its call's `max_tokens` ([`bounded_summary`]).
+pub(crate) struct Bounded {
+    pub(crate) text: String,
+    /// Its length in UTF-16 units, counted while bounding it.
+    pub(crate) units: usize,
+    /// Whether it was cut.
+    pub(crate) cut: bool,
+}
+
+/// [`bound_summary`], with the kept text's UTF-16 length (its rough token count needs no count
+/// of its own).
+pub(crate) fn bounded_summary(text: String, max_tokens: usize) -> Bounded {
     let limit = max_tokens.saturating_mul(4);
-    if utf16_len(&text) <= limit {
-        return (text, false);
-    }
-    // Whole pieces of about 4 KiB are counted in bulk while they fit, the last one by character.
+    // Pieces of about 4 KiB, then of 64 bytes, are counted in bulk while they fit, the rest by
+    // character: a text that fits is read once, and one that does not is read once up to its
+    // cut (issue 13: it was counted whole first, then again up to the cut).
     let (mut units, mut start) = (0, 0);
-    while start < text.len() {
-        let mut end = (start + 4096).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
+    for size in [4096, 64] {
+        while start < text.len() {
+            let mut end = (start + size).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            let piece = utf16_len(&text[start..end]);
+            if units + piece > limit {
+                break;
+            }
+            units += piece;
+            start = end;
         }
-        let piece = utf16_len(&text[start..end]);
-        if units + piece > limit {
-            break;
-        }
-        units += piece;
-        start = end;
+    }
+    if start == text.len() {
+        return Bounded {
+            text,
+            units,
+            cut: false,
+        };
     }
     let end = text[start..]
         .char_indices()
         .find(|(_, c)| {
-            units += c.len_utf16();
-            units > limit
+            let next = units + c.len_utf16();
+            let over = next > limit;
+            if !over {
+                units = next;
+            }
+            over
         })
         .map_or(text.len(), |(index, _)| start + index);
     let mut text = text;
     text.truncate(end);
-    (text, true)
+    Bounded {
+        text,
+        units,
+        cut: true,
+    }
 }
 
 /// Claude Code's scripted 9-section summary of `count` messages, as `formatCompactSummary`
@@ -121,15 +154,9 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
     } else {
         files.join(", ")
     };
-    let users = if users.is_empty() {
-        "(none)".to_owned()
-    } else {
-        users.join(" | ")
-    };
     let count = count.to_string();
-    // Joined into one buffer of the final size: `format!` copied the user messages, most of
-    // the text, at every doubling of its buffer.
-    [
+    let users_len = users.iter().map(|u| u.len() + 3).sum::<usize>();
+    let pieces = [
         "Summary:\n1. Primary Request and Intent:\n   ",
         &world.script.active_request,
         "\n\n2. Key Technical Concepts:\n   ",
@@ -141,15 +168,32 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         "\n\n5. Problem Solving:\n   ",
         none,
         "\n\n6. All user messages:\n   ",
-        &users,
+    ];
+    let rest = [
         "\n\n7. Pending Tasks:\n   ",
         none,
         "\n\n8. Current Work:\n   summary of ",
         &count,
         " messages\n\n9. Optional Next Step:\n   ",
         none,
-    ]
-    .concat()
+    ];
+    // Written into one buffer of the final size, the user messages joined in place: `format!`
+    // copied them, most of the text, at every doubling of its buffer, and a join then a concat
+    // copied them twice.
+    let fixed: usize = pieces.iter().chain(&rest).map(|piece| piece.len()).sum();
+    let mut summary = String::with_capacity(fixed + users_len.max(6));
+    pieces.iter().for_each(|piece| summary.push_str(piece));
+    if users.is_empty() {
+        summary.push_str("(none)");
+    }
+    for (i, user) in users.iter().enumerate() {
+        if i > 0 {
+            summary.push_str(" | ");
+        }
+        summary.push_str(user);
+    }
+    rest.iter().for_each(|piece| summary.push_str(piece));
+    summary
 }
 
 #[cfg(test)]
@@ -171,7 +215,7 @@ mod tests {
         // one unit, so "é😀😀" (5 units) keeps "é😀" (3; the next emoji would make 5).
         assert_eq!(bound_summary("😀😀😀".into(), 1), ("😀😀".into(), true));
         assert_eq!(bound_summary("é😀😀".into(), 1), ("é😀".into(), true));
-        // Counted in 4 KiB pieces, the cut is where the count by character puts it: texts
+        // Counted in 4 KiB and 64-byte pieces, the cut is where the count by character puts it: texts
         // whose pieces end inside a character, with the limit in every piece.
         let by_char = |text: &str, max_tokens: usize| {
             let mut units = 0;
@@ -183,10 +227,14 @@ mod tests {
         };
         for unit in ["a", "é", "中", "😀", "ab😀é"] {
             let text = unit.repeat(20_000);
-            for max_tokens in [0, 1, 700, 1024, 1025, 3000, 9_999, 10_000, 30_000] {
-                let (cut, was_cut) = bound_summary(text.clone(), max_tokens);
+            for max_tokens in [
+                0, 1, 15, 17, 700, 1024, 1025, 1041, 3000, 9_999, 10_000, 30_000,
+            ] {
+                let bounded = bounded_summary(text.clone(), max_tokens);
+                let cut = &bounded.text;
                 assert_eq!(cut.len(), by_char(&text, max_tokens), "{unit} {max_tokens}");
-                assert_eq!(was_cut, cut.len() < text.len(), "{unit} {max_tokens}");
+                assert_eq!(bounded.cut, cut.len() < text.len(), "{unit} {max_tokens}");
+                assert_eq!(bounded.units, utf16_len(cut), "{unit} {max_tokens}");
             }
         }
     }

@@ -6,7 +6,7 @@ use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
-use crate::transcript::rough_tokens;
+use crate::transcript::{rough_tokens, rough_units_by};
 
 /// Counts a restored file's blocks against the restore budget, `used` tokens of it spent
 /// already: traced as restored (and `used` grown) when they fit, as not restored when they do
@@ -48,9 +48,9 @@ pub(super) fn summarise(
         .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "session.jsonl"));
     super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
     let max_tokens = world.profile.summary_max_tokens();
-    let (summary_text, cut) =
-        summarizer::bound_summary(summarizer::nine_sections(world, from), max_tokens);
-    let cut = if cut {
+    let bounded = summarizer::bounded_summary(summarizer::nine_sections(world, from), max_tokens);
+    let summary_text = bounded.text;
+    let cut = if bounded.cut {
         format!(", summary cut at the call's max_tokens {max_tokens}")
     } else {
         String::new()
@@ -59,7 +59,7 @@ pub(super) fn summarise(
     world.counters.model_calls += 1;
     world.record(
         Event::new("autocompact", "summary")
-            .sizes(tokens, rough_tokens(&summary_text))
+            .sizes(tokens, rough_units_by(bounded.units, 4))
             .reason(reason!(
                 "summariser call over {from} messages ({tokens} tokens){kept}{cut}"
             )),
