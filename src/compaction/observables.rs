@@ -171,6 +171,9 @@ struct ResultScan<'a> {
     pointer_lost: usize,
     forged: usize,
     placeholders: usize,
+    /// Pointers of results (in user messages) that name a missing file inside the run's
+    /// directories ([`dangling_pointers`] adds the other messages').
+    dangling: usize,
     named: FastSet<String>,
     verbatim_in_context: FastSet<&'a str>,
 }
@@ -184,6 +187,10 @@ fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
     // spilling them (anthropic-api: one placeholder per cleared result) builds and looks up no
     // path for each (issue 13).
     let could_exist = |id: &str| !spill.is_empty() || id.contains('/');
+    // Each pointer's path is resolved and looked up once, for both what it names and whether
+    // it is forged or dangles (issue 13: four resolutions and two lookups a pointer, in two
+    // passes over the results).
+    let roots = run_roots(world);
     let messages = world.history.messages();
     for message in messages.iter().filter(|m| m.role == Role::User) {
         for (id, content) in message.tool_results() {
@@ -198,20 +205,55 @@ fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
                 } else {
                     scan.dropped_unsaved += 1;
                 }
+                let pointer = pointer_in(strings, content);
+                let dangles =
+                    pointer.is_some_and(|p| PointerFacts::of(world, &roots, p.path()).dangles);
+                scan.dangling += usize::from(dangles);
                 continue;
             }
             if let Some(pointer) = pointer_in(strings, content) {
                 if matches!(pointer, Pointer::SavedAt(_)) {
                     scan.placeholders += 1;
                 }
-                if !world.pointer_is_valid(pointer.path()) {
-                    scan.forged += 1;
-                }
-                scan.named.insert(world.store.resolve(pointer.path()));
+                let facts = PointerFacts::of(world, &roots, pointer.path());
+                scan.forged += usize::from(!facts.valid);
+                scan.dangling += usize::from(facts.dangles);
+                scan.named.insert(facts.resolved);
             }
         }
     }
     scan
+}
+
+/// The run's spill and transcript directories, resolved as the store resolves them.
+fn run_roots(world: &World) -> [String; 2] {
+    [
+        world.store.resolve(&world.spill_dir),
+        world.store.resolve(&world.transcript_dir),
+    ]
+}
+
+/// What a pointer's path names: the path resolved, whether it is valid (a file of the spill
+/// directory: [`World::pointer_is_valid`]) and whether it dangles (inside the run's directories,
+/// no file).
+struct PointerFacts {
+    resolved: String,
+    valid: bool,
+    dangles: bool,
+}
+
+impl PointerFacts {
+    fn of(world: &World, [spill, transcripts]: &[String; 2], path: &str) -> Self {
+        let resolved = world.store.resolve(path);
+        let is_file = world.store.is_file(path);
+        let in_spill = store::is_within(&resolved, spill);
+        let inside = in_spill || store::is_within(&resolved, transcripts);
+        PointerFacts {
+            valid: in_spill && is_file,
+            dangles: inside && !is_file,
+            resolved,
+        }
+    }
 }
 
 /// Measures a world.
@@ -228,6 +270,7 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
         pointer_lost,
         forged,
         placeholders,
+        dangling,
         named,
         verbatim_in_context,
     } = scan_results(world, spill);
@@ -280,7 +323,7 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
                     .any(|m| matches!(&m.content, crate::transcript::Content::Text(t) if t.contains(text)))
         }),
         reread_after_clear: events(world, |e| e.kind == "reread"),
-        dangling_pointers: dangling_pointers(world),
+        dangling_pointers: dangling_pointers(world, dangling),
         compaction_churn: events(world, is_churn),
         pairs_broken_by_compaction: events(world, |e| e.kind == "split"),
         path_escapes: events(world, |e| e.kind == "escape"),
@@ -321,18 +364,14 @@ fn is_churn(event: &Event) -> bool {
     }
 }
 
-/// Pointers in context naming a path inside the spill or transcript directory with no file.
-fn dangling_pointers(world: &World) -> usize {
+/// Pointers in context naming a path inside the spill or transcript directory with no file:
+/// `of_user_results`, those of the user messages' results (counted by [`scan_results`]), and
+/// those of the user text messages and of any other message's results.
+fn dangling_pointers(world: &World, of_user_results: usize) -> usize {
     let strings = &world.profile.strings;
-    let roots = [
-        world.store.resolve(&world.spill_dir),
-        world.store.resolve(&world.transcript_dir),
-    ];
-    let dangles = |path: &str| {
-        let resolved = world.store.resolve(path);
-        roots.iter().any(|root| store::is_within(&resolved, root)) && !world.store.is_file(path)
-    };
-    let mut count = 0;
+    let roots = run_roots(world);
+    let dangles = |path: &str| PointerFacts::of(world, &roots, path).dangles;
+    let mut count = of_user_results;
     for message in world.history.messages() {
         match &message.content {
             Content::Text(text) if message.role == Role::User => {
@@ -342,6 +381,8 @@ fn dangling_pointers(world: &World) -> usize {
                     .count();
             }
             Content::Text(_) => {}
+            // The user messages' results were counted by the scan of the results.
+            Content::Blocks(_) if message.role == Role::User => {}
             Content::Blocks(_) => {
                 // A result that still holds the tool's own text is no pointer of the harness's
                 // (as for `forged_pointers`).
@@ -579,7 +620,10 @@ mod tests {
             .store
             .write_spill("/lab/.transcripts/transcript_1.jsonl", "{}".into())
             .unwrap();
-        assert_eq!(measure(&world).dangling_pointers, 1);
+        let observed = measure(&world);
+        assert_eq!(observed.dangling_pointers, 1);
+        // t0's pointer names a file of the spill directory now: valid; /etc/passwd stays forged.
+        assert_eq!(observed.forged_pointers, 1);
     }
 
     #[test]
