@@ -594,6 +594,17 @@ pub(crate) struct TextSizes {
 impl TextSizes {
     /// Measures `text` for every estimate.
     pub(crate) fn of(text: &str) -> Self {
+        if text.is_ascii() {
+            let (json, repr) = json::ascii_json_repr_chars(text);
+            let len = text.len();
+            return TextSizes {
+                chars: len,
+                json,
+                repr,
+                utf16: len,
+                js: json,
+            };
+        }
         TextSizes {
             chars: json::char_len(text),
             json: json::json_str_chars(text),

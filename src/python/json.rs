@@ -316,6 +316,39 @@ fn weigh<const N: usize>(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usiz
     total + weigh_chunk(&padded) - padding
 }
 
+/// [`json_str_chars`] and [`repr_str_chars`] of an ASCII `text` in one pass (its other sizes
+/// are its length, and `JSON.stringify`'s is `json.dumps`'s): each 32-byte chunk sums both
+/// escapes' weights and counts both quotes, whose presence decides the quote `repr` writes
+/// (issue 13: a literal result was read five times, once for each measure).
+pub(crate) fn ascii_json_repr_chars(text: &str) -> (usize, usize) {
+    debug_assert!(text.is_ascii(), "{text:?}");
+    let (mut json, mut repr, mut singles, mut doubles) = (0, 0, 0, 0);
+    for chunk in text.as_bytes().chunks(32) {
+        // At most 32 bytes of weight 5, 3 or 1 each: the sums fit in a byte.
+        let (mut j, mut r, mut s, mut d) = (0u8, 0u8, 0u8, 0u8);
+        for &b in chunk {
+            j += escape_extra(b);
+            let escaped = (b == b'\\') | (b == b'\t') | (b == b'\n') | (b == b'\r');
+            let hex = ((b < 0x20) | (b == 0x7f)) & !escaped;
+            r += u8::from(escaped) + 3 * u8::from(hex);
+            s += u8::from(b == b'\'');
+            d += u8::from(b == b'"');
+        }
+        json += usize::from(j);
+        repr += usize::from(r);
+        singles += usize::from(s);
+        doubles += usize::from(d);
+    }
+    // `repr` writes `"` when the text holds `'` and no `"`: then no quote is escaped.
+    let quoted = if singles > 0 && doubles == 0 {
+        0
+    } else {
+        singles
+    };
+    let len = text.len();
+    (2 + len + json, 2 + len + repr + quoted)
+}
+
 /// The summed cost of the characters of `text`, where every byte `plain` accepts is an ASCII
 /// character costing one and every other character costs `other(c)`. Runs of plain bytes are
 /// counted in bulk (a vectorisable scan of 32-byte chunks), so plain text costs about a memory

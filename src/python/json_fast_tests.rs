@@ -62,6 +62,20 @@ fn check(text: &str) {
         "ascii {text:?}"
     );
     assert_eq!(repr_str_chars(text), slow_repr(text), "repr {text:?}");
+    if text.is_ascii() {
+        let both = (slow_json(text), slow_repr(text));
+        assert_eq!(ascii_json_repr_chars(text), both, "one pass {text:?}");
+    }
+    let sizes = crate::transcript::TextSizes::of(text);
+    assert_eq!(sizes.json, slow_json(text), "sizes json {text:?}");
+    assert_eq!(sizes.repr, slow_repr(text), "sizes repr {text:?}");
+    assert_eq!(sizes.chars, text.chars().count(), "sizes chars {text:?}");
+    assert_eq!(
+        sizes.utf16,
+        text.encode_utf16().count(),
+        "sizes utf16 {text:?}"
+    );
+    assert_eq!(sizes.js, js_str_units(text), "sizes js {text:?}");
     for dialect in [Dialect::Json, Dialect::JsonAscii, Dialect::Repr] {
         let mut out = String::new();
         dialect.write_str(&mut out, text);
