@@ -55,35 +55,59 @@ impl SpillText {
         }
     }
 
-    /// The first `n` characters of the text (all of it when it is shorter), written from at most
-    /// `n` characters of a saved output: each of them is at least one character of the text.
+    /// The first `n` characters of the text (all of it when it is shorter).
+    #[cfg(test)]
     pub(crate) fn head(&self, n: usize) -> String {
-        let SpillText::OutputJson { output, .. } = self else {
-            return char_prefix(&self.text(), n).to_owned();
-        };
-        let end = char_prefix(output, n).len();
-        let mut part = String::from(OPEN);
-        // When the output is cut, the closing quote written after the cut lies past `n`.
-        write_js_string(&mut part, &output[..end]);
-        part.push_str(CLOSE);
-        char_prefix(&part, n).to_owned()
+        let mut head = String::new();
+        self.push_head(&mut head, n);
+        head
     }
 
-    /// The last `n` characters of the text (all of it when it is shorter), as [`Self::head`].
+    /// The last `n` characters of the text (all of it when it is shorter).
+    #[cfg(test)]
     pub(crate) fn tail(&self, n: usize) -> String {
+        let mut tail = String::new();
+        self.push_tail(&mut tail, n);
+        tail
+    }
+
+    /// Appends the first `n` characters of the text (all of it when it is shorter) to `out`,
+    /// written from at most `n` characters of a saved output (each of them is at least one
+    /// character of the text) straight into `out`, then cut there (issue 13: a part of its own
+    /// and a copy of its prefix at every masked output).
+    pub(crate) fn push_head(&self, out: &mut String, n: usize) {
         let SpillText::OutputJson { output, .. } = self else {
-            return char_suffix(&self.text(), n).to_owned();
+            out.push_str(char_prefix(&self.text(), n));
+            return;
+        };
+        let end = char_prefix(output, n).len();
+        let mark = out.len();
+        out.push_str(OPEN);
+        // When the output is cut, the closing quote written after the cut lies past `n`.
+        write_js_string(out, &output[..end]);
+        out.push_str(CLOSE);
+        let kept = char_prefix(&out[mark..], n).len();
+        out.truncate(mark + kept);
+    }
+
+    /// Appends the last `n` characters of the text (all of it when it is shorter) to `out`, as
+    /// [`Self::push_head`]: what is written before them is taken out again.
+    pub(crate) fn push_tail(&self, out: &mut String, n: usize) {
+        let SpillText::OutputJson { output, .. } = self else {
+            out.push_str(char_suffix(&self.text(), n));
+            return;
         };
         let start = output.len() - char_suffix(output, n).len();
-        let mut part = String::new();
+        let mark = out.len();
         if start == 0 {
-            part.push_str(OPEN);
+            out.push_str(OPEN);
         }
         // When the output is cut, the opening quote written before the cut lies before the
         // last `n`.
-        write_js_string(&mut part, &output[start..]);
-        part.push_str(CLOSE);
-        char_suffix(&part, n).to_owned()
+        write_js_string(out, &output[start..]);
+        out.push_str(CLOSE);
+        let before = out.len() - mark - char_suffix(&out[mark..], n).len();
+        out.replace_range(mark..mark + before, "");
     }
 }
 
@@ -139,6 +163,12 @@ mod tests {
             for n in [0, 1, 3, 14, 15, 16, 250] {
                 assert_eq!(saved.head(n), char_prefix(&expected, n), "{output:?} {n}");
                 assert_eq!(saved.tail(n), char_suffix(&expected, n), "{output:?} {n}");
+                // Appended after text already in the buffer, which stays as it was.
+                let mut both = String::from("é>");
+                saved.push_head(&mut both, n);
+                saved.push_tail(&mut both, n);
+                let (head, tail) = (char_prefix(&expected, n), char_suffix(&expected, n));
+                assert_eq!(both, format!("é>{head}{tail}"), "{output:?} {n}");
             }
         }
         // A text as written is itself.

@@ -89,6 +89,7 @@ fn check(text: &str) {
     assert_eq!(utf16_len(text), units, "utf16 {text:?}");
     let built = crate::transcript::js_stringify(&serde_json::Value::from(text));
     assert_eq!(js_str_units(text), utf16_len(&built), "js {text:?}");
+    assert_eq!(js_string(text), built, "written {text:?}");
 }
 
 /// Characters from every class the estimates treat apart, weighted towards plain ASCII so that

@@ -116,11 +116,12 @@ fn preview(tool: &str, output: &str, saved: &SpillText) -> String {
     if saved.chars() <= 500 {
         return saved.text().as_str().to_owned();
     }
-    let (head, tail) = (saved.head(250), saved.tail(250));
-    let mut preview = String::with_capacity(head.len() + tail.len() + TRUNCATED.len());
-    preview.push_str(&head);
+    // Both ends written in place: room for 250 one-byte characters at each end, and their
+    // escapes' second bytes.
+    let mut preview = String::with_capacity(2 * 2 * 250 + TRUNCATED.len());
+    saved.push_head(&mut preview, 250);
     preview.push_str(TRUNCATED);
-    preview.push_str(&tail);
+    saved.push_tail(&mut preview, 250);
     preview
 }
 
