@@ -6,8 +6,6 @@
 //! take it explicitly, and the driver decides when each runs. There are no globals, no clock and
 //! no ambient randomness.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::compaction::history::History;
@@ -190,8 +188,9 @@ pub(crate) struct World {
     pub(crate) clock: Clock,
     pub(crate) counters: Counters,
     /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`; a
-    /// reused id can name several).
-    pub(crate) mask_skips: BTreeMap<String, Vec<MaskSkip>>,
+    /// reused id can name several). Looked up at every output a pass meets, never listed: a
+    /// hash, not an ordered map (issue 13: a string compare at each level of the tree).
+    pub(crate) mask_skips: FastMap<String, Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
     /// Read's numbered texts of generated results, as prefixes of their buffers' (issue 13).
@@ -245,7 +244,7 @@ impl World {
             script: Script::default(),
             clock: Clock::default(),
             counters: Counters::default(),
-            mask_skips: BTreeMap::new(),
+            mask_skips: FastMap::default(),
             mask_scan: MaskScan::default(),
             numbered: DerivedBuffers::default(),
         }
