@@ -1,0 +1,100 @@
+//! The unit tests of `transcript.rs`.
+
+use super::*;
+
+#[test]
+fn estimate_matches_python_json_dumps() {
+    // CPython 3.11: len(json.dumps(<the same list of dicts>, ensure_ascii=False)) == 336.
+    let messages = sample_messages();
+    assert_eq!(estimate_chars(&messages), 336);
+    let values = Value::Array(messages.iter().map(Message::to_value).collect());
+    assert_eq!(json::value_chars(&values), 336);
+}
+
+#[test]
+fn canonical_shape_key_order() {
+    let text = json::dumps(&sample_messages()[2].to_value());
+    assert_eq!(
+        text,
+        r#"{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "line1\nline2\t😀"}]}"#
+    );
+    assert_eq!(sample_messages()[2].json_line(), text);
+}
+
+#[test]
+fn repr_matches_python_str() {
+    // CPython 3.11: len(str(<the same list of dicts>)) == 334, and the tool_result message
+    // prints as below (single quotes, the emoji kept, \n and \t escaped).
+    let messages = sample_messages();
+    let total = list_chars(
+        messages.len(),
+        messages.iter().map(Message::repr_chars).sum(),
+    );
+    assert_eq!(total, 334);
+    assert_eq!(
+        messages[2].repr(),
+        "{'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_0', 'content': 'line1\\nline2\\t😀'}]}"
+    );
+}
+
+#[test]
+fn js_lengths_are_those_of_the_built_strings() {
+    // The counted JSON.stringify of each message and block equals the UTF-16 length of the
+    // string serde_json builds from its value (the emoji is a surrogate pair: 2 units).
+    let mut messages = sample_messages();
+    messages.push(Message::user_text("say \"é😀\"\n"));
+    for message in &messages {
+        let built = js_stringify(&message.to_value());
+        let units: usize = built.chars().map(char::len_utf16).sum();
+        assert_eq!(js_stringify_len(&JsMessage(message)), units, "{built}");
+        for block in message.block_list() {
+            let text = match block {
+                Block::ToolUse { name, input, .. } => {
+                    format!("{name}{}", js_stringify(&Value::Object((**input).clone())))
+                }
+                Block::Text { text } => text.clone(),
+                Block::ToolResult { content, .. } => content.to_string(),
+            };
+            assert_eq!(block.rough_tokens_by(4), rough_tokens(&text), "{text}");
+        }
+    }
+    // By hand: {"role":"user","content": is 25 units, "say \"é😀\"\n" 15 (the emoji
+    // two, each escape two) and } one.
+    assert_eq!(js_stringify_len(&JsMessage(&messages[3])), 41);
+    assert_eq!(js_stringify_len("a\u{1}"), 2 + 1 + 6);
+    // An input's length is the serialised map's, counted once and shared by its copies.
+    let map: Map<String, Value> =
+        serde_json::from_str(r#"{"file_path": "/é/😀", "n": [1, {"b": null}]}"#).unwrap();
+    let input = Input::from(map.clone());
+    let copy = input.clone();
+    assert_eq!(input.js_len(), js_stringify_len(&map));
+    // {"file_path":"/é/😀","n":[1,{"b":null}]}: 40 UTF-16 units (the emoji is two).
+    assert_eq!(copy.js_len(), 40);
+}
+
+/// The chunked count agrees with a plain count at every length around the 64-byte chunk
+/// (a chunk of 64 newlines must not overflow its u8 sum), and with non-ASCII around.
+#[test]
+fn count_byte_counts_every_occurrence() {
+    for len in [0, 1, 63, 64, 65, 127, 128, 129, 1000] {
+        for text in [
+            "\n".repeat(len),
+            "ab\ncdé\n".chars().cycle().take(len).collect::<String>(),
+            "x".repeat(len),
+        ] {
+            let plain = text.bytes().filter(|&b| b == b'\n').count();
+            assert_eq!(count_byte(text.as_bytes(), b'\n'), plain, "{len}");
+        }
+    }
+    assert_eq!(count_byte(&[b'\n'; 64 * 4], b'\n'), 256);
+}
+
+#[test]
+fn empty_list_and_predicates() {
+    assert_eq!(estimate_chars(&[]), 2);
+    let messages = sample_messages();
+    assert!(messages[1].has_tool_use());
+    assert!(!messages[1].is_tool_result());
+    assert!(messages[2].is_tool_result());
+    assert!(!messages[0].is_tool_result());
+}
