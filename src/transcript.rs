@@ -638,7 +638,7 @@ pub fn rough_tokens(text: &str) -> usize {
 }
 
 /// `Math.round(units / 4)`: halves round up; lengths are non-negative.
-fn rough_units(units: usize) -> usize {
+pub(crate) fn rough_units(units: usize) -> usize {
     rough_units_by(units, 4)
 }
 

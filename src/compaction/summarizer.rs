@@ -51,9 +51,7 @@ pub(crate) fn summarize(world: &mut World, count: usize, stage: &'static str) ->
     summary
 }
 
-/// A summary as long as a call writing at most `max_tokens` can make it: cut, when longer, to
-/// `4 × max_tokens` UTF-16 units (whose rough count, `Math.round(units / 4)`, is `max_tokens`).
-/// Returns the text and whether it was cut.
+/// [`bounded_summary`]'s text and whether it was cut.
 #[cfg(test)]
 pub(crate) fn bound_summary(text: String, max_tokens: usize) -> (String, bool) {
     let bounded = bounded_summary(text, max_tokens);
@@ -69,8 +67,9 @@ pub(crate) struct Bounded {
     pub(crate) cut: bool,
 }
 
-/// [`bound_summary`], with the kept text's UTF-16 length (its rough token count needs no count
-/// of its own).
+/// A summary as long as a call writing at most `max_tokens` can make it: cut, when longer, to
+/// `4 × max_tokens` UTF-16 units (whose rough count, `Math.round(units / 4)`, is `max_tokens`),
+/// with the kept text's UTF-16 length (its rough token count needs no count of its own).
 pub(crate) fn bounded_summary(text: String, max_tokens: usize) -> Bounded {
     let limit = max_tokens.saturating_mul(4);
     // Pieces of about 4 KiB, then of 64 bytes, are counted in bulk while they fit, the rest by
@@ -215,8 +214,8 @@ mod tests {
         // one unit, so "é😀😀" (5 units) keeps "é😀" (3; the next emoji would make 5).
         assert_eq!(bound_summary("😀😀😀".into(), 1), ("😀😀".into(), true));
         assert_eq!(bound_summary("é😀😀".into(), 1), ("é😀".into(), true));
-        // Counted in 4 KiB and 64-byte pieces, the cut is where the count by character puts it: texts
-        // whose pieces end inside a character, with the limit in every piece.
+        // Counted in 4 KiB and 64-byte pieces, the cut is where the count by character puts
+        // it: texts whose pieces end inside a character, with the limit in every piece.
         let by_char = |text: &str, max_tokens: usize| {
             let mut units = 0;
             let end = text.char_indices().find(|(_, c)| {

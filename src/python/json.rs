@@ -316,6 +316,17 @@ fn weigh<const N: usize>(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usiz
     total + weigh_chunk(&padded) - padding
 }
 
+/// What `repr` adds to an ASCII byte's character, its quote aside: one for a backslash, `\t`,
+/// `\n` and `\r`, three for the other C0 controls and DEL (`\xNN`). A quote is printable, so
+/// the quote `repr` chooses adds its one on top. Compares only, so that a chunk's weights
+/// vectorise.
+#[inline]
+fn repr_escape_extra(b: u8) -> u8 {
+    let short = (b == b'\\') | (b == b'\t') | (b == b'\n') | (b == b'\r');
+    let hex = ((b < 0x20) | (b == 0x7f)) & !short;
+    u8::from(short) + 3 * u8::from(hex)
+}
+
 /// [`json_str_chars`] and [`repr_str_chars`] of an ASCII `text` in one pass (its other sizes
 /// are its length, and `JSON.stringify`'s is `json.dumps`'s): each 32-byte chunk sums both
 /// escapes' weights and counts both quotes, whose presence decides the quote `repr` writes
@@ -328,9 +339,7 @@ pub(crate) fn ascii_json_repr_chars(text: &str) -> (usize, usize) {
         let (mut j, mut r, mut s, mut d) = (0u8, 0u8, 0u8, 0u8);
         for &b in chunk {
             j += escape_extra(b);
-            let escaped = (b == b'\\') | (b == b'\t') | (b == b'\n') | (b == b'\r');
-            let hex = ((b < 0x20) | (b == 0x7f)) & !escaped;
-            r += u8::from(escaped) + 3 * u8::from(hex);
+            r += repr_escape_extra(b);
             s += u8::from(b == b'\'');
             d += u8::from(b == b'"');
         }
@@ -453,10 +462,7 @@ pub fn repr_str_chars(text: &str) -> usize {
         // Every character is one byte: weighed in bulk, as a memory scan (issue 13: a run of
         // plain bytes between two newlines cost a decode and a call).
         return 2 + weigh::<32>(text.as_bytes(), |b| {
-            let escaped =
-                (b == quote_byte) | (b == b'\\') | (b == b'\t') | (b == b'\n') | (b == b'\r');
-            let hex = ((b < 0x20) | (b == 0x7f)) & !escaped;
-            1 + u8::from(escaped) + 3 * u8::from(hex)
+            1 + u8::from(b == quote_byte) + repr_escape_extra(b)
         });
     }
     repr_str_chars_by_runs(text, quote)

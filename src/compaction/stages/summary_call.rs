@@ -6,7 +6,7 @@ use crate::compaction::world::World;
 use crate::compaction::{archive, summarizer};
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
-use crate::transcript::{rough_tokens, rough_units_by};
+use crate::transcript::{rough_tokens, rough_units};
 
 /// Counts a restored file's blocks against the restore budget, `used` tokens of it spent
 /// already: traced as restored (and `used` grown) when they fit, as not restored when they do
@@ -59,7 +59,7 @@ pub(super) fn summarise(
     world.counters.model_calls += 1;
     world.record(
         Event::new("autocompact", "summary")
-            .sizes(tokens, rough_units_by(bounded.units, 4))
+            .sizes(tokens, rough_units(bounded.units))
             .reason(reason!(
                 "summariser call over {from} messages ({tokens} tokens){kept}{cut}"
             )),
