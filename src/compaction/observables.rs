@@ -18,7 +18,7 @@ use smol_str::SmolStr;
 
 use serde::Serialize;
 
-use crate::compaction::pointer::{Pointer, pointer_in};
+use crate::compaction::pointer::{self, Pointer, pointer_in};
 use crate::compaction::profile::Strings;
 use crate::compaction::store::{self, SpillFile};
 use crate::compaction::world::World;
@@ -234,7 +234,7 @@ fn run_roots(world: &World) -> [String; 2] {
 }
 
 /// What a pointer's path names: the path resolved, whether it is valid (a file of the spill
-/// directory: [`World::pointer_is_valid`]) and whether it dangles (inside the run's directories,
+/// directory: [`pointer::is_valid`]) and whether it dangles (inside the run's directories,
 /// no file).
 struct PointerFacts {
     resolved: String,
@@ -520,6 +520,8 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
         let content = content.clone();
         Reason::lazy(move |f| write!(f, "{}{tail}", shorten(&content)))
     };
+    let spill_root = world.store.resolved(&world.spill_dir);
+    let valid = |path: &str| pointer::is_valid_below(world.store.as_ref(), &spill_root, path);
     // One fate per arrival at most: the list is made at its size, not grown by copying.
     let mut fates = Vec::with_capacity(world.ledger.arrivals.len());
     let arrived = world.ledger.arrivals.iter();
@@ -539,7 +541,7 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
                 }
             }
             Some(content) => match pointer_in(&world.profile.strings, content) {
-                Some(pointer) if !world.pointer_is_valid(pointer.path()) => (
+                Some(pointer) if !valid(pointer.path()) => (
                     "forged",
                     short(content, " — not a file of the spill store".into()),
                 ),

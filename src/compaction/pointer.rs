@@ -72,8 +72,14 @@ pub(crate) fn is_placeholder(profile: &Profile, content: &str) -> bool {
 /// Whether a pointer's path lies in `dir` (the spill store, or the transcript directory for an
 /// archive marker) and names an existing file.
 pub(crate) fn is_valid(store: &dyn Store, dir: &str, path: &str) -> bool {
-    let root = store.resolved(dir);
-    store::is_within(&store.resolved(path), &root) && store.is_file(path)
+    is_valid_below(store, &store.resolved(dir), path)
+}
+
+/// [`is_valid`] with the directory resolved already (`root`): the end of a run checks every
+/// pointer in context against the same directory (issue 13: gemini-cli's 3 000 pointers each
+/// resolved it again).
+pub(crate) fn is_valid_below(store: &dyn Store, root: &str, path: &str) -> bool {
+    store::is_within(&store.resolved(path), root) && store.is_file(path)
 }
 
 /// The path a result's content points to, as the profile recognises pointers: f9e8b28's

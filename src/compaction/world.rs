@@ -489,11 +489,6 @@ impl World {
         self.roots.hold(path)
     }
 
-    /// Whether a pointer's path lies in this run's spill store and names an existing file.
-    pub(crate) fn pointer_is_valid(&self, path: &str) -> bool {
-        pointer::is_valid(self.store.as_ref(), &self.spill_dir, path)
-    }
-
     /// The path a result's content points to, as this run's profile recognises pointers
     /// ([`pointer::recognised_pointer`]).
     pub(crate) fn recognised_pointer(&self, content: &ResultText) -> Option<String> {
