@@ -11,7 +11,7 @@ use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
-use crate::transcript::{Message, Role};
+use crate::transcript::{Block, Message, Role};
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
 /// profile's name), marks the results it holds verbatim, and returns its path.
@@ -37,20 +37,31 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         })?;
     let (mut originals, mut placeholders) = (0, 0);
     let mut first_copies = Vec::new();
+    // A loop over the blocks, each looked up once, and no note of what the transcript holds
+    // when nothing reads it: course-latest archives at almost every turn (issue 13).
+    let holds = &mut world.archive.holds;
+    let noted = !holds.unread;
     let users = world
         .history
         .messages()
         .iter()
         .filter(|m| m.role == Role::User);
-    let ids = users.flat_map(Message::result_texts).map(|(id, _)| id);
-    for id in ids {
+    for block in users.flat_map(Message::block_list) {
+        let Block::ToolResult {
+            tool_use_id: id, ..
+        } = block
+        else {
+            continue;
+        };
         match world.ledger.results.get_mut(id) {
             Some(record) if record.is_original => {
                 if !record.archived_verbatim {
-                    first_copies.push(id.to_owned());
+                    record.archived_verbatim = true;
+                    first_copies.push(id.clone());
                 }
-                record.archived_verbatim = true;
-                world.archive.holds.note(&path, id);
+                if noted {
+                    holds.note(&path, id);
+                }
                 originals += 1;
             }
             _ => placeholders += 1,
