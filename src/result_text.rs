@@ -24,7 +24,14 @@ pub struct ResultText {
     len: usize,
     chars: usize,
     only_x: bool,
+    /// Where a generated text's newlines are, known from its buffer's shape: 0 when not known,
+    /// [`NO_NEWLINE`] for a run of `x`, else `n` for lines of `n - 1` `x` joined by newlines (a
+    /// newline ends every `n` bytes).
+    newline_every: u32,
 }
+
+/// [`ResultText::newline_every`] of a run of `x`.
+const NO_NEWLINE: u32 = u32::MAX;
 
 impl ResultText {
     pub fn as_str(&self) -> &str {
@@ -69,6 +76,7 @@ impl ResultText {
             len: text.len(),
             chars,
             only_x: false,
+            newline_every: 0,
             buffer: std::sync::Arc::new(text),
         }
     }
@@ -83,7 +91,44 @@ impl ResultText {
             len,
             chars: len,
             only_x: true,
+            newline_every: 0,
         })
+    }
+
+    /// [`Self::generated`] of a buffer of one shape: a run of `x` (`width` `None`) or lines of
+    /// `width` `x` joined by newlines, so that its newlines are counted without reading it
+    /// ([`Self::newlines`]).
+    pub(crate) fn generated_shape(
+        buffer: &std::sync::Arc<String>,
+        len: usize,
+        width: Option<usize>,
+    ) -> Option<ResultText> {
+        let every = match width {
+            None => NO_NEWLINE,
+            // A width too wide to record is left to be read.
+            Some(width) => width
+                .checked_add(1)
+                .and_then(|every| u32::try_from(every).ok())
+                .filter(|&every| every != NO_NEWLINE)
+                .unwrap_or(0),
+        };
+        debug_assert!(match width {
+            None => !buffer.contains('\n'),
+            Some(width) => buffer.split('\n').all(|line| line.len() == width),
+        });
+        let mut text = ResultText::generated(buffer, len)?;
+        text.newline_every = every;
+        Some(text)
+    }
+
+    /// How many newlines the text holds, when known without reading it (a generated text of
+    /// one shape, [`Self::generated_shape`]).
+    pub fn newlines(&self) -> Option<usize> {
+        match self.newline_every {
+            0 => None,
+            NO_NEWLINE => Some(0),
+            every => Some(self.len / every as usize),
+        }
     }
 }
 
@@ -248,6 +293,7 @@ impl DerivedBuffers {
             len,
             chars,
             only_x: false,
+            newline_every: 0,
         };
         debug_assert_eq!(derived.as_str().chars().count(), chars);
         Some(derived)

@@ -121,7 +121,7 @@ impl Renderer {
             };
             *buffer = Arc::new(body.render());
         }
-        ResultText::generated(buffer, len)
+        ResultText::generated_shape(buffer, len, width)
     }
 }
 
@@ -494,6 +494,36 @@ mod tests {
             ..spec.clone()
         };
         assert_ne!(other, spec);
+    }
+
+    /// A generated text knows how many newlines it holds, as counting them finds, whatever
+    /// the order the shapes' buffers grow in; a literal text and a text of an unknown shape
+    /// are left to be read.
+    #[test]
+    fn generated_texts_know_their_newlines() {
+        let mut renderer = Renderer::default();
+        let mut bodies = Vec::new();
+        for units in [1, 9, 2, 40, 3, 0, 17, 100, 5] {
+            bodies.push(Body::Chars(units));
+            for width in [0, 1, 4, 79] {
+                bodies.push(Body::Lines {
+                    lines: units,
+                    width,
+                });
+            }
+        }
+        for body in bodies {
+            let text = body.text(&mut renderer);
+            let counted = body.render().bytes().filter(|&b| b == b'\n').count();
+            let known = text.newlines().or(text.is_empty().then_some(0));
+            assert_eq!(known, Some(counted), "{body:?}");
+        }
+        assert_eq!(
+            Body::Text("a\nb".into()).text(&mut renderer).newlines(),
+            None
+        );
+        let buffer = std::sync::Arc::new("xx\nxxx".to_owned());
+        assert_eq!(ResultText::generated(&buffer, 6).unwrap().newlines(), None);
     }
 
     /// A generated text knows its characters and that it holds only `x` and newlines, as a

@@ -92,7 +92,12 @@ fn numbering_added(lines: usize) -> usize {
 /// part, as numbering the whole does), so that nothing is written for it.
 fn numbered_result(world: &mut World, content: &ResultText) -> (ResultText, usize) {
     if content.is_only_x() {
-        let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
+        // A generated text of one shape knows its newlines: 10 MB of Read results in the
+        // issue-13 session were read for them (issue 13).
+        let newlines = content
+            .newlines()
+            .unwrap_or_else(|| crate::transcript::count_byte(content.as_bytes(), b'\n'));
+        let lines = newlines + 1;
         let len = content.len() + numbering_added(lines);
         if let Some(shown) = world.numbered.prefix(content, len, len, numbered) {
             return (shown, lines);
