@@ -12,6 +12,7 @@ use crate::python::json::Dialect;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, Role};
+use smol_str::SmolStr;
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
 /// profile's name), marks the results it holds verbatim, and returns its path.
@@ -35,38 +36,11 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
             path: path.clone(),
             source,
         })?;
-    let (mut originals, mut placeholders) = (0, 0);
-    let mut first_copies = Vec::new();
-    // A loop over the blocks, each looked up once, and no note of what the transcript holds
-    // when nothing reads it: course-latest archives at almost every turn (issue 13).
-    let holds = &mut world.archive.holds;
-    let noted = !holds.unread;
-    let users = world
-        .history
-        .messages()
-        .iter()
-        .filter(|m| m.role == Role::User);
-    for block in users.flat_map(Message::block_list) {
-        let Block::ToolResult {
-            tool_use_id: id, ..
-        } = block
-        else {
-            continue;
-        };
-        match world.ledger.results.get_mut(id) {
-            Some(record) if record.is_original => {
-                if !record.archived_verbatim {
-                    record.archived_verbatim = true;
-                    first_copies.push(id.clone());
-                }
-                if noted {
-                    holds.note(&path, id);
-                }
-                originals += 1;
-            }
-            _ => placeholders += 1,
-        }
-    }
+    let Held {
+        originals,
+        placeholders,
+        first_copies,
+    } = held(world, &path);
     let shared: std::sync::Arc<str> = path.as_str().into();
     for id in first_copies {
         let path = shared.clone();
@@ -90,6 +64,186 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         "wrote {shared}: {messages} messages, {originals} results verbatim, {placeholders} replaced"
     )));
     Ok(path)
+}
+
+/// What the history's user messages hold for a transcript: how many tool_result blocks hold
+/// their result's original text and how many do not, and the results whose original no
+/// transcript held before, in the order they first appear (now marked archived).
+#[derive(Debug, PartialEq)]
+struct Held {
+    originals: usize,
+    placeholders: usize,
+    first_copies: Vec<SmolStr>,
+}
+
+/// [`Held`] for a transcript at `path`, noting in [`crate::compaction::holds::Holds`] what it
+/// holds when a step reads that. When nothing reads it, the counts are kept between transcripts
+/// ([`crate::compaction::holds::Tally`]) and only
+/// the results whose count or ledger record changed since the last one are looked up
+/// (issue 13: course-latest archives at almost every turn, and looked up every result each
+/// time). A record's original or archived flag changes only where the history's index is told
+/// (`World::replace_result_grown`, a removed file, Kilo's erase) or where its block arrives;
+/// debug builds check every kept count against a full count.
+fn held(world: &mut World, path: &str) -> Held {
+    if world.archive.holds.unread && world.archive.tally.kept {
+        if let Some(changed) = world.history.take_result_changes() {
+            #[cfg(debug_assertions)]
+            let counted = count_held(world);
+            let held = tallied(world, changed);
+            #[cfg(debug_assertions)]
+            assert_eq!(held, counted, "the kept tally differs from a full count");
+            mark_archived(world, &held.first_copies);
+            return held;
+        }
+    }
+    let held = count_held(world);
+    mark_archived(world, &held.first_copies);
+    if !world.archive.holds.unread {
+        let users = world
+            .history
+            .messages()
+            .iter()
+            .filter(|m| m.role == Role::User);
+        for (id, _) in users.flat_map(Message::result_texts) {
+            if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
+                world.archive.holds.note(path, id);
+            }
+        }
+        return held;
+    }
+    keep_tally(world);
+    held
+}
+
+/// [`Held`] counted over every tool_result block of the history's user messages, without
+/// marking anything.
+fn count_held(world: &World) -> Held {
+    let (mut originals, mut placeholders) = (0, 0);
+    let mut first_copies: Vec<SmolStr> = Vec::new();
+    let users = world
+        .history
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::User);
+    for block in users.flat_map(Message::block_list) {
+        let Block::ToolResult {
+            tool_use_id: id, ..
+        } = block
+        else {
+            continue;
+        };
+        match world.ledger.results.get(id) {
+            Some(record) if record.is_original => {
+                if !record.archived_verbatim && !first_copies.contains(id) {
+                    first_copies.push(id.clone());
+                }
+                originals += 1;
+            }
+            _ => placeholders += 1,
+        }
+    }
+    Held {
+        originals,
+        placeholders,
+        first_copies,
+    }
+}
+
+/// [`Held`] from the tally of the last transcript and the results that changed since: each
+/// changed id's count and record are read again.
+fn tallied(world: &mut World, changed: Vec<SmolStr>) -> Held {
+    let mut fresh: Vec<SmolStr> = Vec::new();
+    for id in changed {
+        let count = world.history.result_count(&id);
+        let record = world.ledger.results.get(&id);
+        let original = record.is_some_and(|r| r.is_original);
+        world.archive.tally.set(&id, count, original);
+        let unarchived = record.is_some_and(|r| !r.archived_verbatim);
+        if count > 0 && original && unarchived && !fresh.contains(&id) {
+            fresh.push(id);
+        }
+    }
+    let tally = &world.archive.tally;
+    Held {
+        originals: tally.originals,
+        placeholders: tally.blocks - tally.originals,
+        first_copies: in_history_order(world, fresh),
+    }
+}
+
+/// `ids` (each held by the history) ordered by where each first appears. The history is read
+/// from its end, where new results are, until every id was met; an id held more than once is
+/// placed by a read from the start.
+fn in_history_order(world: &World, mut ids: Vec<SmolStr>) -> Vec<SmolStr> {
+    if ids.len() < 2 {
+        return ids;
+    }
+    let once = ids.iter().all(|id| world.history.result_count(id) == 1);
+    let mut at: Vec<Option<(usize, usize)>> = vec![None; ids.len()];
+    let mut missing = ids.len();
+    let messages = world.history.messages();
+    let users = messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.role == Role::User);
+    let users: Box<dyn Iterator<Item = (usize, &Message)>> = if once {
+        Box::new(users.rev())
+    } else {
+        Box::new(users)
+    };
+    'messages: for (mi, message) in users {
+        for (bi, block) in message.block_list().iter().enumerate() {
+            let Block::ToolResult { tool_use_id, .. } = block else {
+                continue;
+            };
+            let Some(i) = ids.iter().position(|id| id == tool_use_id) else {
+                continue;
+            };
+            if at[i].is_none() {
+                at[i] = Some((mi, bi));
+                missing -= 1;
+                if once && missing == 0 {
+                    break 'messages;
+                }
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by_key(|&i| at[i]);
+    order
+        .into_iter()
+        .map(|i| std::mem::take(&mut ids[i]))
+        .collect()
+}
+
+/// Marks each result as held verbatim by a transcript.
+fn mark_archived(world: &mut World, ids: &[SmolStr]) {
+    for id in ids {
+        if let Some(record) = world.ledger.results.get_mut(id) {
+            record.archived_verbatim = true;
+        }
+    }
+}
+
+/// Counts what the history holds into the tally and has the history keep the changes from
+/// here on, when no message other than the user's holds a tool_result block (else the next
+/// transcript counts in full again).
+fn keep_tally(world: &mut World) {
+    let messages = world.history.messages();
+    let clean = messages
+        .iter()
+        .filter(|m| m.role != Role::User)
+        .all(|m| m.tool_results().next().is_none());
+    let tally = &mut world.archive.tally;
+    tally.clear();
+    if clean {
+        for (id, count) in world.history.result_counts() {
+            let original = world.ledger.results.get(id).is_some_and(|r| r.is_original);
+            tally.set(id, count, original);
+        }
+        tally.kept = true;
+    }
+    world.history.watch_result_changes(clean);
 }
 
 /// `transcript_{n:032x}.jsonl`, its 32 hex digits written by hand: course-latest archives at

@@ -183,6 +183,35 @@ impl History {
         self.result_ids.holds_result(id)
     }
 
+    /// How many tool_result blocks for `id` the list holds.
+    pub(crate) fn result_count(&self, id: &str) -> usize {
+        self.result_ids.result_count(id)
+    }
+
+    /// Every tool_result id the list holds, with its count of blocks, in no set order.
+    pub(crate) fn result_counts(&self) -> impl Iterator<Item = (&SmolStr, usize)> {
+        self.result_ids
+            .counts
+            .iter()
+            .map(|(id, count)| (id, *count))
+    }
+
+    /// Starts keeping the tool_result ids whose count changes ([`ResultIndex::watch_changes`]):
+    /// `clean`, no message other than the user's holds a tool_result block.
+    pub(crate) fn watch_result_changes(&mut self, clean: bool) {
+        self.result_ids.watch_changes(clean);
+    }
+
+    /// [`ResultIndex::take_changes`].
+    pub(crate) fn take_result_changes(&mut self) -> Option<Vec<SmolStr>> {
+        self.result_ids.take_changes()
+    }
+
+    /// Marks a result as changed for whoever keeps the changes: its ledger record changed.
+    pub(crate) fn note_result_change(&mut self, id: &SmolStr) {
+        self.result_ids.note_change(id);
+    }
+
     /// Appends a message and adds its size to the estimate.
     pub(crate) fn push(&mut self, message: Message) {
         let sizes = self.measure(&message, &[]);

@@ -3,6 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use smol_str::SmolStr;
+
+use crate::hash::FastMap;
+
 /// By transcript path: the results that file holds verbatim (what a `remove_file` step takes
 /// away).
 #[derive(Debug, Default)]
@@ -30,9 +34,68 @@ impl Holds {
     }
 }
 
+/// What the history's user messages hold, kept between two transcripts: how many tool_result
+/// blocks, and how many of them hold their result's original text, by id and in all. A profile
+/// that archives the whole history at almost every turn (course-latest) then looks up only the
+/// results that changed since the last transcript, not every result again (issue 13).
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    /// By id: its blocks, and whether they held the original when last counted.
+    by_id: FastMap<SmolStr, (usize, bool)>,
+    /// Blocks in all.
+    pub(crate) blocks: usize,
+    /// Blocks that hold their original.
+    pub(crate) originals: usize,
+    /// Whether the counts are the history's (they are kept up to date).
+    pub(crate) kept: bool,
+}
+
+impl Tally {
+    /// Forgets every count.
+    pub(crate) fn clear(&mut self) {
+        *self = Tally::default();
+    }
+
+    /// Records that the history holds `count` blocks of `id`, holding its original or not.
+    pub(crate) fn set(&mut self, id: &SmolStr, count: usize, original: bool) {
+        // One lookup: an id leaves the map when its last block leaves the history.
+        let (was, was_original) = if count == 0 {
+            self.by_id.remove(id).unwrap_or((0, false))
+        } else {
+            let slot = self.by_id.entry(id.clone()).or_insert((0, false));
+            std::mem::replace(slot, (count, original))
+        };
+        let weigh = |count: usize, original: bool| if original { count } else { 0 };
+        self.blocks = self.blocks - was + count;
+        self.originals = self.originals - weigh(was, was_original) + weigh(count, original);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tally_counts_blocks_and_originals_as_ids_change() {
+        let mut tally = Tally::default();
+        let (a, b) = (SmolStr::new("a"), SmolStr::new("b"));
+        tally.set(&a, 2, true);
+        tally.set(&b, 1, false);
+        assert_eq!((tally.blocks, tally.originals), (3, 2));
+        // Setting an id again replaces what it counted; twice the same changes nothing.
+        tally.set(&a, 1, true);
+        tally.set(&a, 1, true);
+        assert_eq!((tally.blocks, tally.originals), (2, 1));
+        tally.set(&b, 3, true);
+        assert_eq!((tally.blocks, tally.originals), (4, 4));
+        tally.set(&a, 0, true);
+        assert_eq!((tally.blocks, tally.originals), (3, 3));
+        assert!(!tally.by_id.contains_key("a"));
+        tally.set(&b, 3, false);
+        assert_eq!((tally.blocks, tally.originals), (3, 0));
+        tally.clear();
+        assert_eq!((tally.blocks, tally.originals, tally.kept), (0, 0, false));
+    }
 
     #[test]
     fn held_ids_are_kept_per_path_once_each_unless_nothing_reads_them() {

@@ -3,7 +3,7 @@
 //! scanning the history). A leaf.
 
 use crate::hash::{FastMap, FastSet};
-use crate::transcript::{Block, Message};
+use crate::transcript::{Block, Message, Role};
 use smol_str::SmolStr;
 
 /// The tool_result ids a history holds: how many blocks of each (looked up, never iterated),
@@ -17,12 +17,39 @@ pub(crate) struct ResultIndex {
     pub(crate) returned: u64,
     /// How many tool_use blocks of each id the list holds.
     pub(crate) uses: FastMap<SmolStr, usize>,
+    /// What changed since [`Self::take_changes`] last took it, when watched.
+    changes: Option<Changes>,
+}
+
+/// The tool_result ids whose count changed since they were last taken, for a tally kept of
+/// what the list holds (course-latest's transcripts: issue 13).
+#[derive(Debug, Default)]
+struct Changes {
+    /// The ids, in the order they changed (an id may appear more than once).
+    ids: Vec<SmolStr>,
+    /// Every id was forgotten at once ([`ResultIndex::take_all`]): the changes do not say
+    /// which left.
+    rebuilt: bool,
+    /// How many tool_result blocks messages other than the user's hold.
+    foreign: usize,
 }
 
 impl ResultIndex {
     /// Counts (`add`) or uncounts the tool_result and tool_use ids of `message`.
     pub(crate) fn count(&mut self, message: &Message, add: bool) {
         for block in message.block_list() {
+            if let (Block::ToolResult { tool_use_id, .. }, Some(changes)) =
+                (block, &mut self.changes)
+            {
+                changes.ids.push(tool_use_id.clone());
+                if message.role != Role::User {
+                    changes.foreign = if add {
+                        changes.foreign + 1
+                    } else {
+                        changes.foreign - 1
+                    };
+                }
+            }
             match block {
                 Block::ToolResult { tool_use_id, .. } if add => {
                     if increment(&mut self.counts, tool_use_id) && self.gone.remove(tool_use_id) {
@@ -49,7 +76,44 @@ impl ResultIndex {
     /// tool_result ids it held are returned, to be marked gone if they do not come back.
     pub(crate) fn take_all(&mut self) -> FastMap<SmolStr, usize> {
         self.uses.clear();
+        if let Some(changes) = &mut self.changes {
+            *changes = Changes {
+                rebuilt: true,
+                ..Changes::default()
+            };
+        }
         std::mem::take(&mut self.counts)
+    }
+
+    /// Starts keeping the ids whose tool_result count changes, from a list of messages none of
+    /// which other than the user's holds a tool_result block (`clean`); or, without `clean`,
+    /// stops keeping them.
+    pub(crate) fn watch_changes(&mut self, clean: bool) {
+        self.changes = clean.then(Changes::default);
+    }
+
+    /// The ids whose tool_result count changed since the changes were watched or last taken,
+    /// and then forgets them; `None` when they are not watched or cannot say it (the list was
+    /// rebuilt, or a message other than the user's holds a tool_result block).
+    pub(crate) fn take_changes(&mut self) -> Option<Vec<SmolStr>> {
+        let changes = self.changes.as_mut()?;
+        let usable = !changes.rebuilt && changes.foreign == 0;
+        changes.rebuilt = false;
+        let ids = std::mem::take(&mut changes.ids);
+        usable.then_some(ids)
+    }
+
+    /// Marks an id as changed (its ledger record changed, not its count), when changes are
+    /// watched.
+    pub(crate) fn note_change(&mut self, id: &SmolStr) {
+        if let Some(changes) = &mut self.changes {
+            changes.ids.push(id.clone());
+        }
+    }
+
+    /// How many tool_result blocks with this id the list holds.
+    pub(crate) fn result_count(&self, id: &str) -> usize {
+        self.counts.get(id).copied().unwrap_or(0)
     }
 
     /// Whether the list holds a tool_result block with this id.
@@ -91,4 +155,45 @@ fn decrement(counts: &mut FastMap<SmolStr, usize>, id: &str) -> bool {
         return true;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results(role: Role, ids: &[&str]) -> Message {
+        let blocks = ids.iter().map(|id| Block::tool_result(*id, "x")).collect();
+        Message::blocks(role, blocks)
+    }
+
+    #[test]
+    fn changes_name_every_id_whose_count_moved_until_they_cannot() {
+        let mut index = ResultIndex::default();
+        index.count(&results(Role::User, &["a"]), true);
+        // Not watched: nothing is kept.
+        assert_eq!(index.take_changes(), None);
+        index.watch_changes(true);
+        index.count(&results(Role::User, &["b", "c"]), true);
+        index.count(&results(Role::User, &["a"]), false);
+        index.note_change(&SmolStr::new("z"));
+        assert_eq!(index.take_changes().unwrap(), ["b", "c", "a", "z"]);
+        assert_eq!(index.take_changes().unwrap(), Vec::<SmolStr>::new());
+        assert_eq!((index.result_count("a"), index.result_count("b")), (0, 1));
+        // A result in an assistant message: the changes cannot say what users hold until it
+        // leaves.
+        let foreign = results(Role::Assistant, &["d"]);
+        index.count(&foreign, true);
+        assert_eq!(index.take_changes(), None);
+        index.count(&foreign, false);
+        assert_eq!(index.take_changes().unwrap(), ["d"]);
+        // A rebuild forgets which ids left: once, then the changes are kept again.
+        let _ = index.take_all();
+        index.count(&results(Role::User, &["b"]), true);
+        assert_eq!(index.take_changes(), None);
+        index.count(&results(Role::User, &["e"]), true);
+        assert_eq!(index.take_changes().unwrap(), ["e"]);
+        index.watch_changes(false);
+        index.count(&results(Role::User, &["f"]), true);
+        assert_eq!(index.take_changes(), None);
+    }
 }

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::compaction::history::History;
-use crate::compaction::holds::Holds;
+use crate::compaction::holds::{Holds, Tally};
 use crate::compaction::paths::Roots;
 use crate::compaction::pointer;
 use crate::compaction::profile::{Profile, SafeId};
@@ -135,6 +135,8 @@ pub(crate) struct Archive {
     pub(crate) session: Option<usize>,
     /// Which results each transcript holds verbatim.
     pub(crate) holds: Holds,
+    /// What the history held at the last transcript, kept for the next one.
+    pub(crate) tally: Tally,
 }
 
 /// What the scenario scripts: the request compaction repeats and the summariser's answer.
@@ -452,6 +454,7 @@ impl World {
             if !record.seen && placeholder {
                 record.unseen_compacted = true;
             }
+            self.history.note_result_change(&id);
         }
         self.record(
             Event::new(stage, "replace")
@@ -548,6 +551,7 @@ impl World {
                 .any(|ids| ids.contains(id));
             if let Some(record) = self.ledger.results.get_mut(id.as_str()) {
                 record.archived_verbatim = elsewhere;
+                self.history.note_result_change(&SmolStr::new(id));
             }
         }
         self.record(Event::new("scenario", "remove").reason(reason!(

@@ -140,6 +140,7 @@ pub(super) fn prune(world: &mut World, erase: bool) -> Result<(), RunError> {
         world.replace_result(mi, bi, CLEARED.to_owned(), stage, format!("pruned: {how}"));
         if erase && let Some(record) = world.ledger.results.get_mut(&id) {
             record.archived_verbatim = false;
+            world.history.note_result_change(&id);
         }
     }
     world.record(Event::new(stage, "prune").reason(reason!(
