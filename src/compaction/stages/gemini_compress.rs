@@ -154,8 +154,18 @@ fn apply(messages: &[Message], plan: &[Replacement]) -> Vec<Message> {
 
 /// gemini-cli `findCompressSplitPoint` with `fraction` in per mille, over the lab's JSON chars
 /// of each message.
+#[cfg(test)]
 pub(super) fn split_point(messages: &[Message], fraction_per_mille: usize) -> usize {
     let counts: Vec<usize> = messages.iter().map(Message::json_chars).collect();
+    split_point_counted(messages, &counts, fraction_per_mille)
+}
+
+/// [`split_point`] with each message's JSON chars counted already (`counts`).
+pub(super) fn split_point_counted(
+    messages: &[Message],
+    counts: &[usize],
+    fraction_per_mille: usize,
+) -> usize {
     let total: usize = counts.iter().sum();
     let mut last = 0;
     let mut cumulative = 0;
@@ -258,7 +268,28 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         truncate_only(world, plan, &truncated, estimate);
         return Ok(());
     }
-    let split = split_point(&truncated, 1000 - c.compress_preserve_per_mille);
+    // A message step 1 left alone counts what the history counted for it already (issue 13:
+    // every message was measured again at each compression).
+    let mut replaced = vec![false; truncated.len()];
+    for (mi, _, _) in &plan {
+        replaced[*mi] = true;
+    }
+    let counts: Vec<usize> = (0..truncated.len())
+        .map(|i| {
+            if replaced[i] {
+                truncated[i].json_chars()
+            } else {
+                world.history.json_chars_at(i)
+            }
+        })
+        .collect();
+    debug_assert!(
+        counts
+            .iter()
+            .zip(&truncated)
+            .all(|(n, m)| *n == m.json_chars())
+    );
+    let split = split_point_counted(&truncated, &counts, 1000 - c.compress_preserve_per_mille);
     if split == 0 {
         world.record(
             Event::new(STAGE, "noop")
