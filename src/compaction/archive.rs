@@ -93,11 +93,15 @@ fn held(world: &mut World, path: &str) -> Held {
             #[cfg(debug_assertions)]
             assert_eq!(held, counted, "the kept tally differs from a full count");
             mark_archived(world, &held.first_copies);
+            world.archive.tally.used = true;
             return held;
         }
+        // Counts kept for nothing (the history was rebuilt before any transcript used them)
+        // are not kept again: keeping them costs every change of the history.
+        let tally = &mut world.archive.tally;
+        tally.refused |= !tally.used;
     }
-    let held = count_held(world);
-    mark_archived(world, &held.first_copies);
+    let held = count_marking(world);
     if !world.archive.holds.unread {
         let users = world
             .history
@@ -111,12 +115,52 @@ fn held(world: &mut World, path: &str) -> Held {
         }
         return held;
     }
-    keep_tally(world);
+    if world.archive.tally.refused {
+        world.archive.tally.clear();
+        world.history.watch_result_changes(false);
+    } else {
+        keep_tally(world);
+    }
     held
 }
 
-/// [`Held`] counted over every tool_result block of the history's user messages, without
-/// marking anything.
+/// [`Held`] counted over every tool_result block of the history's user messages, marking each
+/// first copy archived where it is met (so that a second block of its id is not one).
+fn count_marking(world: &mut World) -> Held {
+    let (mut originals, mut placeholders) = (0, 0);
+    let mut first_copies: Vec<SmolStr> = Vec::new();
+    let users = world
+        .history
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::User);
+    for block in users.flat_map(Message::block_list) {
+        let Block::ToolResult {
+            tool_use_id: id, ..
+        } = block
+        else {
+            continue;
+        };
+        match world.ledger.results.get_mut(id) {
+            Some(record) if record.is_original => {
+                if !record.archived_verbatim {
+                    record.archived_verbatim = true;
+                    first_copies.push(id.clone());
+                }
+                originals += 1;
+            }
+            _ => placeholders += 1,
+        }
+    }
+    Held {
+        originals,
+        placeholders,
+        first_copies,
+    }
+}
+
+/// [`count_marking`] without marking anything: what debug builds check a kept tally against.
+#[cfg(debug_assertions)]
 fn count_held(world: &World) -> Held {
     let (mut originals, mut placeholders) = (0, 0);
     let mut first_copies: Vec<SmolStr> = Vec::new();

@@ -48,12 +48,21 @@ pub(crate) struct Tally {
     pub(crate) originals: usize,
     /// Whether the counts are the history's (they are kept up to date).
     pub(crate) kept: bool,
+    /// Whether a transcript was counted from the kept counts since they were last counted in
+    /// full.
+    pub(crate) used: bool,
+    /// The counts are not kept: once kept, they were of no use to the next transcript (the
+    /// history was rebuilt between: course-main archives only before a compaction).
+    pub(crate) refused: bool,
 }
 
 impl Tally {
-    /// Forgets every count.
+    /// Forgets every count (not whether counts are refused).
     pub(crate) fn clear(&mut self) {
-        *self = Tally::default();
+        *self = Tally {
+            refused: self.refused,
+            ..Tally::default()
+        };
     }
 
     /// Records that the history holds `count` blocks of `id`, holding its original or not.
@@ -93,8 +102,10 @@ mod tests {
         assert!(!tally.by_id.contains_key("a"));
         tally.set(&b, 3, false);
         assert_eq!((tally.blocks, tally.originals), (3, 0));
+        tally.refused = true;
         tally.clear();
         assert_eq!((tally.blocks, tally.originals, tally.kept), (0, 0, false));
+        assert!(tally.refused);
     }
 
     #[test]
