@@ -294,12 +294,18 @@ fn keep_tally(world: &mut World) {
 /// almost every turn, and `format!`'s padded hex cost more than the rest of the name (issue 13).
 fn counter_name(n: usize) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    // Zeros, then the number's digits from the right: a char pushed at a time cost an
+    // encoding each (course-latest names about 3 000).
+    let mut digits = [b'0'; 32];
+    let (mut n, mut at) = (n, digits.len());
+    while n > 0 {
+        at -= 1;
+        digits[at] = DIGITS[n & 0xf];
+        n >>= 4;
+    }
     let mut name = String::with_capacity(49);
     name.push_str("transcript_");
-    let n = n as u128;
-    for shift in (0..32).rev() {
-        name.push(char::from(DIGITS[((n >> (4 * shift)) & 0xf) as usize]));
-    }
+    name.push_str(std::str::from_utf8(&digits).expect("hex digits are ASCII"));
     name.push_str(".jsonl");
     name
 }

@@ -99,7 +99,9 @@ impl ResultIndex {
         let changes = self.changes.as_mut()?;
         let usable = !changes.rebuilt && changes.foreign == 0;
         changes.rebuilt = false;
-        let ids = std::mem::take(&mut changes.ids);
+        // The next changes get room for as many as these (a transcript at every turn).
+        let room = changes.ids.len();
+        let ids = std::mem::replace(&mut changes.ids, Vec::with_capacity(room));
         usable.then_some(ids)
     }
 
