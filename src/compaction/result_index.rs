@@ -34,22 +34,30 @@ struct Changes {
     foreign: usize,
 }
 
+impl Changes {
+    /// Notes the tool_result ids of a message that enters (`add`) or leaves the list.
+    fn note(&mut self, message: &Message, add: bool) {
+        let foreign = message.role != Role::User;
+        for (id, _) in message.result_texts() {
+            self.ids.push(id.clone());
+            if foreign {
+                self.foreign = if add {
+                    self.foreign + 1
+                } else {
+                    self.foreign - 1
+                };
+            }
+        }
+    }
+}
+
 impl ResultIndex {
     /// Counts (`add`) or uncounts the tool_result and tool_use ids of `message`.
     pub(crate) fn count(&mut self, message: &Message, add: bool) {
+        if let Some(changes) = &mut self.changes {
+            changes.note(message, add);
+        }
         for block in message.block_list() {
-            if let (Block::ToolResult { tool_use_id, .. }, Some(changes)) =
-                (block, &mut self.changes)
-            {
-                changes.ids.push(tool_use_id.clone());
-                if message.role != Role::User {
-                    changes.foreign = if add {
-                        changes.foreign + 1
-                    } else {
-                        changes.foreign - 1
-                    };
-                }
-            }
             match block {
                 Block::ToolResult { tool_use_id, .. } if add => {
                     if increment(&mut self.counts, tool_use_id) && self.gone.remove(tool_use_id) {
