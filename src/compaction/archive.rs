@@ -88,7 +88,7 @@ fn held(world: &mut World, path: &str) -> Held {
     if world.archive.holds.unread && world.archive.tally.kept {
         if let Some(changed) = world.history.take_result_changes() {
             #[cfg(debug_assertions)]
-            let counted = count_held(world);
+            let counted = count_held(world, false);
             let held = tallied(world, changed);
             #[cfg(debug_assertions)]
             assert_eq!(held, counted, "the kept tally differs from a full count");
@@ -101,7 +101,7 @@ fn held(world: &mut World, path: &str) -> Held {
         let tally = &mut world.archive.tally;
         tally.refused |= !tally.used;
     }
-    let held = count_marking(world);
+    let held = count_held(world, true);
     if !world.archive.holds.unread {
         let users = world
             .history
@@ -124,9 +124,11 @@ fn held(world: &mut World, path: &str) -> Held {
     held
 }
 
-/// [`Held`] counted over every tool_result block of the history's user messages, marking each
-/// first copy archived where it is met (so that a second block of its id is not one).
-fn count_marking(world: &mut World) -> Held {
+/// [`Held`] counted over every tool_result block of the history's user messages. With `mark`,
+/// each first copy is marked archived where it is met, so that a second block of its id is not
+/// one; without, nothing changes (debug builds' check of a kept tally) and the first copies
+/// found are searched instead.
+fn count_held(world: &mut World, mark: bool) -> Held {
     let (mut originals, mut placeholders) = (0, 0);
     let mut first_copies: Vec<SmolStr> = Vec::new();
     let users = world
@@ -143,42 +145,8 @@ fn count_marking(world: &mut World) -> Held {
         };
         match world.ledger.results.get_mut(id) {
             Some(record) if record.is_original => {
-                if !record.archived_verbatim {
-                    record.archived_verbatim = true;
-                    first_copies.push(id.clone());
-                }
-                originals += 1;
-            }
-            _ => placeholders += 1,
-        }
-    }
-    Held {
-        originals,
-        placeholders,
-        first_copies,
-    }
-}
-
-/// [`count_marking`] without marking anything: what debug builds check a kept tally against.
-#[cfg(debug_assertions)]
-fn count_held(world: &World) -> Held {
-    let (mut originals, mut placeholders) = (0, 0);
-    let mut first_copies: Vec<SmolStr> = Vec::new();
-    let users = world
-        .history
-        .messages()
-        .iter()
-        .filter(|m| m.role == Role::User);
-    for block in users.flat_map(Message::block_list) {
-        let Block::ToolResult {
-            tool_use_id: id, ..
-        } = block
-        else {
-            continue;
-        };
-        match world.ledger.results.get(id) {
-            Some(record) if record.is_original => {
-                if !record.archived_verbatim && !first_copies.contains(id) {
+                if !record.archived_verbatim && (mark || !first_copies.contains(id)) {
+                    record.archived_verbatim = mark;
                     first_copies.push(id.clone());
                 }
                 originals += 1;
