@@ -184,6 +184,32 @@ pub(super) fn split_point_counted(
     }
 }
 
+/// Each message's JSON chars in `truncated` (the history with step 1's `plan` applied): a
+/// message step 1 left alone counts what the history counted for it already (issue 13: every
+/// message was measured again at each compression).
+fn json_counts(world: &mut World, truncated: &[Message], plan: &[Replacement]) -> Vec<usize> {
+    let mut replaced = vec![false; truncated.len()];
+    for (mi, _, _) in plan {
+        replaced[*mi] = true;
+    }
+    let counts: Vec<usize> = (0..truncated.len())
+        .map(|i| {
+            if replaced[i] {
+                truncated[i].json_chars()
+            } else {
+                world.history.json_chars_at(i)
+            }
+        })
+        .collect();
+    debug_assert!(
+        counts
+            .iter()
+            .zip(truncated)
+            .all(|(n, m)| *n == m.json_chars())
+    );
+    counts
+}
+
 /// Applies step 1's replacements to the history itself (ledger and trace kept).
 fn replace(world: &mut World, plan: Vec<Replacement>, from: usize, why: &str) {
     for (mi, bi, text) in plan.into_iter().filter(|(mi, _, _)| *mi >= from) {
@@ -268,27 +294,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         truncate_only(world, plan, &truncated, estimate);
         return Ok(());
     }
-    // A message step 1 left alone counts what the history counted for it already (issue 13:
-    // every message was measured again at each compression).
-    let mut replaced = vec![false; truncated.len()];
-    for (mi, _, _) in &plan {
-        replaced[*mi] = true;
-    }
-    let counts: Vec<usize> = (0..truncated.len())
-        .map(|i| {
-            if replaced[i] {
-                truncated[i].json_chars()
-            } else {
-                world.history.json_chars_at(i)
-            }
-        })
-        .collect();
-    debug_assert!(
-        counts
-            .iter()
-            .zip(&truncated)
-            .all(|(n, m)| *n == m.json_chars())
-    );
+    let counts = json_counts(world, &truncated, &plan);
     let split = split_point_counted(&truncated, &counts, 1000 - c.compress_preserve_per_mille);
     if split == 0 {
         world.record(
