@@ -78,12 +78,12 @@ struct Held {
 
 /// [`Held`] for a transcript at `path`, noting in [`crate::compaction::holds::Holds`] what it
 /// holds when a step reads that. When nothing reads it, the counts are kept between transcripts
-/// ([`crate::compaction::holds::Tally`]) and only
-/// the results whose count or ledger record changed since the last one are looked up
-/// (issue 13: course-latest archives at almost every turn, and looked up every result each
-/// time). A record's original or archived flag changes only where the history's index is told
-/// (`World::replace_result_grown`, a removed file, Kilo's erase) or where its block arrives;
-/// debug builds check every kept count against a full count.
+/// ([`crate::compaction::holds::Tally`]) and only the results whose count or ledger record
+/// changed since the last one are looked up (issue 13: course-latest archives at almost every
+/// turn, and looked up every result each time). A record's original or archived flag changes
+/// only where the history's index is told (`World::replace_result_grown`, a removed file,
+/// Kilo's erase) or where its block arrives; debug builds check every kept count against a
+/// full count.
 fn held(world: &mut World, path: &str) -> Held {
     if world.archive.holds.unread && world.archive.tally.kept {
         if let Some(changed) = world.history.take_result_changes() {
