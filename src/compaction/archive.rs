@@ -88,7 +88,7 @@ fn held(world: &mut World, path: &str) -> Held {
     if world.archive.holds.unread && world.archive.tally.kept {
         if let Some(changed) = world.history.take_result_changes() {
             #[cfg(debug_assertions)]
-            let counted = count_held(world, false);
+            let counted = count_held(world, None);
             let held = tallied(world, changed);
             #[cfg(debug_assertions)]
             assert_eq!(held, counted, "the kept tally differs from a full count");
@@ -101,18 +101,8 @@ fn held(world: &mut World, path: &str) -> Held {
         let tally = &mut world.archive.tally;
         tally.refused |= !tally.used;
     }
-    let held = count_held(world, true);
+    let held = count_held(world, Some(path));
     if !world.archive.holds.unread {
-        let users = world
-            .history
-            .messages()
-            .iter()
-            .filter(|m| m.role == Role::User);
-        for (id, _) in users.flat_map(Message::result_texts) {
-            if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
-                world.archive.holds.note(path, id);
-            }
-        }
         return held;
     }
     if world.archive.tally.refused {
@@ -124,11 +114,14 @@ fn held(world: &mut World, path: &str) -> Held {
     held
 }
 
-/// [`Held`] counted over every tool_result block of the history's user messages. With `mark`,
-/// each first copy is marked archived where it is met, so that a second block of its id is not
-/// one; without, nothing changes (debug builds' check of a kept tally) and the first copies
-/// found are searched instead.
-fn count_held(world: &mut World, mark: bool) -> Held {
+/// [`Held`] counted over every tool_result block of the history's user messages. With the
+/// transcript's path (`archived_at`), each first copy is marked archived where it is met, so
+/// that a second block of its id is not one, and each original is noted as held there when a
+/// step reads that; without, nothing changes (debug builds' check of a kept tally) and the
+/// first copies found are searched instead.
+fn count_held(world: &mut World, archived_at: Option<&str>) -> Held {
+    let mark = archived_at.is_some();
+    let noted = archived_at.filter(|_| !world.archive.holds.unread);
     let (mut originals, mut placeholders) = (0, 0);
     let mut first_copies: Vec<SmolStr> = Vec::new();
     let users = world
@@ -148,6 +141,9 @@ fn count_held(world: &mut World, mark: bool) -> Held {
                 if !record.archived_verbatim && (mark || !first_copies.contains(id)) {
                     record.archived_verbatim = mark;
                     first_copies.push(id.clone());
+                }
+                if let Some(path) = noted {
+                    world.archive.holds.note(path, id);
                 }
                 originals += 1;
             }
