@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use smol_str::SmolStr;
 
 use crate::python::json::{self, ContentCounter, Counter, Dialect, Sink};
+use crate::python::weigh::weigh;
 pub use crate::result_text::ResultText;
 
 /// Who sent a message.
@@ -464,32 +465,16 @@ pub fn result_utf16(text: &ResultText) -> usize {
 /// The UTF-16 code units of UTF-8 `bytes`: one per character (every byte but the continuation
 /// bytes 0x80..0xbf), and a second for the characters above U+FFFF (lead bytes 0xf0 and up),
 /// which take a surrogate pair. Each byte counts on its own, so a text may be counted in pieces
-/// split anywhere. A byte sum the compiler vectorises: each 64-byte chunk is summed in a `u8`
-/// (at most 128), so the vector lanes are bytes, not 64-bit words.
+/// split anywhere. Summed in bulk ([`weigh`]): a byte weighs at most 2.
 fn utf16_units(bytes: &[u8]) -> usize {
-    let units = |b: u8| u8::from(b & 0xc0 != 0x80) + u8::from(b >= 0xf0);
-    let mut chunks = bytes.chunks_exact(64);
-    let mut total = 0;
-    for chunk in &mut chunks {
-        total += usize::from(chunk.iter().fold(0u8, |sum, &b| sum + units(b)));
-    }
-    total
-        + chunks
-            .remainder()
-            .iter()
-            .map(|&b| usize::from(units(b)))
-            .sum::<usize>()
+    weigh::<64>(bytes, |b| u8::from(b & 0xc0 != 0x80) + u8::from(b >= 0xf0))
 }
 
-/// How many of `bytes` are `byte`: summed a 64-byte chunk at a time in a `u8`, like
-/// [`utf16_units`], so that the compiler vectorises it over byte lanes.
-pub(crate) fn count_byte(bytes: &[u8], byte: u8) -> usize {
-    let mut chunks = bytes.chunks_exact(64);
-    let mut total = 0;
-    for chunk in &mut chunks {
-        total += usize::from(chunk.iter().fold(0u8, |sum, &b| sum + u8::from(b == byte)));
-    }
-    total + chunks.remainder().iter().filter(|&&b| b == byte).count()
+/// How many of `bytes` are newlines, summed in bulk like [`utf16_units`]. The byte is a
+/// constant: compared with a byte only known at run time, the compiler vectorised across chunks
+/// instead of within them, gathering bytes one at a time.
+pub fn count_newlines(bytes: &[u8]) -> usize {
+    weigh::<128>(bytes, |b| u8::from(b == b'\n'))
 }
 
 /// Counts the UTF-16 units of the UTF-8 text written to it.

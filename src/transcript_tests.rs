@@ -72,21 +72,21 @@ fn js_lengths_are_those_of_the_built_strings() {
     assert_eq!(copy.js_len(), 40);
 }
 
-/// The chunked count agrees with a plain count at every length around the 64-byte chunk
-/// (a chunk of 64 newlines must not overflow its u8 sum), and with non-ASCII around.
+/// The bulk count agrees with a plain count at every length around a 32-byte chunk and a block
+/// of 128 chunks (a block of newlines must not overflow a byte's sum), and with non-ASCII around.
 #[test]
-fn count_byte_counts_every_occurrence() {
-    for len in [0, 1, 63, 64, 65, 127, 128, 129, 1000] {
+fn count_newlines_counts_every_newline() {
+    for len in [0, 1, 31, 32, 33, 4095, 4096, 4097, 8192 + 40] {
         for text in [
             "\n".repeat(len),
             "ab\ncdé\n".chars().cycle().take(len).collect::<String>(),
             "x".repeat(len),
         ] {
             let plain = text.bytes().filter(|&b| b == b'\n').count();
-            assert_eq!(count_byte(text.as_bytes(), b'\n'), plain, "{len}");
+            assert_eq!(count_newlines(text.as_bytes()), plain, "{len}");
         }
     }
-    assert_eq!(count_byte(&[b'\n'; 64 * 4], b'\n'), 256);
+    assert_eq!(count_newlines(&[b'\n'; 128 * 32 * 3]), 128 * 32 * 3);
 }
 
 #[test]

@@ -10,6 +10,8 @@
 
 use serde_json::{Number, Value};
 
+use super::weigh::weigh;
+
 /// Which of Python's text views a serialisation follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -290,30 +292,6 @@ fn escape_extra(b: u8) -> u8 {
     // escapes are 0x08-0x0d but 0x0b.
     let short = (b == b'"') | (b == b'\\') | ((b.wrapping_sub(0x08) < 6) & (b != 0x0b));
     u8::from(short) + 5 * u8::from((b < 0x20) & !short)
-}
-
-/// The sum of `weight` over `bytes`, each byte's weight at most `255 / N`: `N` bytes at a
-/// time summed in one byte each, which vectorises, so a string costs about a memory scan
-/// however many characters need escaping (issue 13: the run-by-run count paid a call and a
-/// decode at every escape, and a file's text has one at every line).
-#[inline]
-fn weigh<const N: usize>(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
-    let weigh_chunk = |chunk: &[u8]| {
-        usize::from(
-            chunk
-                .iter()
-                .fold(0u8, |sum, &b| sum.wrapping_add(weight(b))),
-        )
-    };
-    let chunks = bytes.chunks_exact(N);
-    let rest = chunks.remainder();
-    let total: usize = chunks.map(weigh_chunk).sum();
-    // The rest is weighed as one more chunk padded with spaces, whose weight is taken off
-    // again, so that a short string (an id, a key, a name) costs one chunk's test too.
-    let mut padded = [b' '; N];
-    padded[..rest.len()].copy_from_slice(rest);
-    let padding = (N - rest.len()) * usize::from(weight(b' '));
-    total + weigh_chunk(&padded) - padding
 }
 
 /// What `repr` adds to an ASCII byte's character, its quote aside: one for a backslash, `\t`,

@@ -8,4 +8,5 @@
 pub mod json;
 pub(crate) mod repr_table;
 pub mod str;
+pub(crate) mod weigh;
 pub mod yaml;

@@ -43,7 +43,7 @@ fn split(text: &str, head: usize, tail: usize) -> (&str, &str) {
 
 /// Rust's `str::lines().count()`: the newlines, and one more for a last line without one.
 fn line_count(text: &str) -> usize {
-    let newlines = crate::transcript::count_byte(text.as_bytes(), b'\n');
+    let newlines = crate::transcript::count_newlines(text.as_bytes());
     newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 

@@ -54,7 +54,7 @@ pub(crate) fn numbered(content: &str) -> String {
 
 /// [`numbered`], with the number of lines it numbered.
 fn numbered_lines(content: &str) -> (String, usize) {
-    let lines = crate::transcript::count_byte(content.as_bytes(), b'\n') + 1;
+    let lines = crate::transcript::count_newlines(content.as_bytes()) + 1;
     // Each line gains its number and a tab; room for seven digits a line, one buffer in all.
     let mut out = String::with_capacity(content.len() + lines * 8);
     let mut number = LineNumber::default();
@@ -96,7 +96,7 @@ fn numbered_result(world: &mut World, content: &ResultText) -> (ResultText, usiz
         // issue-13 session were read for them (issue 13).
         let newlines = content
             .newlines()
-            .unwrap_or_else(|| crate::transcript::count_byte(content.as_bytes(), b'\n'));
+            .unwrap_or_else(|| crate::transcript::count_newlines(content.as_bytes()));
         let lines = newlines + 1;
         let len = content.len() + numbering_added(lines);
         if let Some(shown) = world.numbered.prefix(content, len, len, numbered) {
