@@ -356,7 +356,7 @@ impl History {
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
         self.before_cut(None);
         self.messages.clear();
-        let before = self.result_ids.take_all();
+        let mut before = self.result_ids.take_all();
         self.sizes.clear();
         self.derived.clear();
         self.sum = 0;
@@ -370,9 +370,11 @@ impl History {
         let index = &mut self.result_ids;
         index.gone.extend(
             before
-                .into_keys()
+                .drain()
+                .map(|(id, _)| id)
                 .filter(|id| !index.counts.contains_key(id)),
         );
+        index.recycle(before);
     }
 
     /// Replaces `messages[head..tail]` by `insert` (snip's marker, reactive's summary), keeping

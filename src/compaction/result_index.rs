@@ -19,6 +19,10 @@ pub(crate) struct ResultIndex {
     pub(crate) uses: FastMap<SmolStr, usize>,
     /// What changed since [`Self::take_changes`] last took it, when watched.
     changes: Option<Changes>,
+    /// An empty map with room for the ids the list held at its last rebuild: the next rebuild
+    /// counts into it without growing a map from nothing (issue 13: course-main rebuilt its
+    /// list at each compaction, and the growth cost 3% of a replay).
+    spare: FastMap<SmolStr, usize>,
 }
 
 /// The tool_result ids whose count changed since they were last taken, for a tally kept of
@@ -90,7 +94,14 @@ impl ResultIndex {
                 ..Changes::default()
             };
         }
-        std::mem::take(&mut self.counts)
+        std::mem::replace(&mut self.counts, std::mem::take(&mut self.spare))
+    }
+
+    /// Takes back the map [`Self::take_all`] returned, emptied, for the next rebuild to count
+    /// into.
+    pub(crate) fn recycle(&mut self, mut counts: FastMap<SmolStr, usize>) {
+        counts.clear();
+        self.spare = counts;
     }
 
     /// Starts keeping the ids whose tool_result count changes, from a list of messages none of
@@ -205,5 +216,27 @@ mod tests {
         index.watch_changes(false);
         index.count(&results(Role::User, &["f"]), true);
         assert_eq!(index.take_changes(), None);
+    }
+
+    /// A rebuild counts into the map the rebuild before it emptied: room for as many ids as
+    /// that list held, and nothing of what it counted.
+    #[test]
+    fn a_rebuild_counts_into_the_last_rebuilds_map() {
+        let mut index = ResultIndex::default();
+        let ids: Vec<String> = (0..100).map(|i| format!("t{i}")).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        index.count(&results(Role::User, &ids), true);
+        let before = index.take_all();
+        assert_eq!(before.len(), 100);
+        index.recycle(before);
+        index.count(&results(Role::User, &["a"]), true);
+        let before = index.take_all();
+        assert_eq!(before.len(), 1);
+        assert!(
+            index.counts.capacity() >= 100,
+            "{}",
+            index.counts.capacity()
+        );
+        assert!(index.counts.is_empty());
     }
 }
