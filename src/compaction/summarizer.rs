@@ -6,14 +6,12 @@
 //! to its head and tail. Claude Code v2.1.88 (`compact.ts`, docs/profiles.md C3): the 9-section
 //! summary as `formatCompactSummary` leaves it.
 
-use std::borrow::Cow;
-
 use crate::compaction::js_str::js_trim;
 use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::python::str::py_strip;
 use crate::trace::{Event, reason};
-use crate::transcript::{Content, Role, utf16_len};
+use crate::transcript::{Block, Content, Message, Role, utf16_len};
 
 /// One course summariser call over the first `count` messages: counts the model call and
 /// records it; returns the summary text.
@@ -71,7 +69,15 @@ pub(crate) struct Bounded {
 /// `4 × max_tokens` UTF-16 units (whose rough count, `Math.round(units / 4)`, is `max_tokens`),
 /// with the kept text's UTF-16 length (its rough token count needs no count of its own).
 pub(crate) fn bounded_summary(text: String, max_tokens: usize) -> Bounded {
-    let limit = max_tokens.saturating_mul(4);
+    let (end, units) = fitting(&text, max_tokens.saturating_mul(4));
+    let cut = end < text.len();
+    let mut text = text;
+    text.truncate(end);
+    Bounded { text, units, cut }
+}
+
+/// The longest start of `text` within `limit` UTF-16 units: its length in bytes and in units.
+fn fitting(text: &str, limit: usize) -> (usize, usize) {
     // Pieces of about 4 KiB, then of 64 bytes, are counted in bulk while they fit, the rest by
     // character: a text that fits is read once, and one that does not is read once up to its
     // cut (issue 13: it was counted whole first, then again up to the cut).
@@ -91,11 +97,7 @@ pub(crate) fn bounded_summary(text: String, max_tokens: usize) -> Bounded {
         }
     }
     if start == text.len() {
-        return Bounded {
-            text,
-            units,
-            cut: false,
-        };
+        return (start, units);
     }
     let end = text[start..]
         .char_indices()
@@ -108,20 +110,37 @@ pub(crate) fn bounded_summary(text: String, max_tokens: usize) -> Bounded {
             over
         })
         .map_or(text.len(), |(index, _)| start + index);
-    let mut text = text;
-    text.truncate(end);
-    Bounded {
-        text,
-        units,
-        cut: true,
+    (end, units)
+}
+
+/// A summary written piece by piece and bounded as it is written ([`bounded_summary`] of the
+/// pieces joined): no piece is copied or counted past the cut.
+struct Bounding {
+    summary: Bounded,
+    /// The units it may hold.
+    limit: usize,
+}
+
+impl Bounding {
+    /// Appends what fits of `piece`; false once the summary is cut.
+    fn push(&mut self, piece: &str) -> bool {
+        let summary = &mut self.summary;
+        if summary.cut {
+            return false;
+        }
+        let (end, units) = fitting(piece, self.limit - summary.units);
+        summary.text.push_str(&piece[..end]);
+        summary.units += units;
+        summary.cut = end < piece.len();
+        !summary.cut
     }
 }
 
 /// Claude Code's scripted 9-section summary of `count` messages, as `formatCompactSummary`
-/// leaves it (the caller counts the call).
-pub(crate) fn nine_sections(world: &World, count: usize) -> String {
+/// leaves it (the caller counts the call), bounded by its call's `max_tokens`.
+pub(crate) fn nine_sections(world: &World, count: usize, max_tokens: usize) -> Bounded {
     if let Some(text) = &world.script.summary {
-        return format!("Summary:\n{}", js_trim(text));
+        return bounded_summary(format!("Summary:\n{}", js_trim(text)), max_tokens);
     }
     let files: Vec<&str> = world
         .ledger
@@ -129,23 +148,11 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         .iter()
         .map(|(p, _)| p.as_str())
         .collect();
-    let users: Vec<Cow<str>> = world
+    let users: Vec<Vec<&str>> = world
         .history
         .messages()
         .iter()
-        .filter(|m| m.role == Role::User)
-        .filter_map(|m| match &m.content {
-            Content::Text(t) => Some(Cow::Borrowed(t.as_str())),
-            // A message of text blocks (Claude Code's restored files) reads as their text.
-            Content::Blocks(blocks) => blocks
-                .iter()
-                .map(|b| match b {
-                    crate::transcript::Block::Text { text } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect::<Option<String>>()
-                .map(Cow::Owned),
-        })
+        .filter_map(user_pieces)
         .collect();
     let none = "(none recorded by the scripted summariser)";
     let files = if files.is_empty() {
@@ -154,7 +161,10 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         files.join(", ")
     };
     let count = count.to_string();
-    let users_len = users.iter().map(|u| u.len() + 3).sum::<usize>();
+    let users_len: usize = users
+        .iter()
+        .map(|pieces| pieces.iter().map(|p| p.len()).sum::<usize>() + 3)
+        .sum();
     let pieces = [
         "Summary:\n1. Primary Request and Intent:\n   ",
         &world.script.active_request,
@@ -176,30 +186,57 @@ pub(crate) fn nine_sections(world: &World, count: usize) -> String {
         " messages\n\n9. Optional Next Step:\n   ",
         none,
     ];
-    // Written into one buffer of the final size, the user messages joined in place: `format!`
-    // copied them, most of the text, at every doubling of its buffer, and a join then a concat
-    // copied them twice.
+    // Written into one buffer, the user messages joined in place and no further than the cut
+    // (issue 13: `format!` copied them at every doubling of its buffer; then every user message
+    // of the history, the files restored at the last compaction among them, was copied and the
+    // whole cut to its first 80 000 units). A kept character takes at most three bytes a unit.
+    let limit = max_tokens.saturating_mul(4);
     let fixed: usize = pieces.iter().chain(&rest).map(|piece| piece.len()).sum();
-    let mut summary = String::with_capacity(fixed + users_len.max(6));
-    pieces.iter().for_each(|piece| summary.push_str(piece));
+    let size = (fixed + users_len.max(6)).min(limit.saturating_mul(3));
+    let mut bounding = Bounding {
+        summary: Bounded {
+            text: String::with_capacity(size),
+            units: 0,
+            cut: false,
+        },
+        limit,
+    };
+    let mut room = pieces.iter().all(|piece| bounding.push(piece));
     if users.is_empty() {
-        summary.push_str("(none)");
+        room = room && bounding.push("(none)");
     }
     for (i, user) in users.iter().enumerate() {
-        if i > 0 {
-            summary.push_str(" | ");
-        }
-        summary.push_str(user);
+        room = room && (i == 0 || bounding.push(" | "));
+        room = room && user.iter().all(|piece| bounding.push(piece));
     }
-    rest.iter().for_each(|piece| summary.push_str(piece));
-    summary
+    if room {
+        rest.iter().all(|piece| bounding.push(piece));
+    }
+    bounding.summary
+}
+
+/// The text of a user message as the summary quotes it: its text, or its blocks' texts when
+/// all are text (Claude Code's restored files); none for another message.
+fn user_pieces(message: &Message) -> Option<Vec<&str>> {
+    if message.role != Role::User {
+        return None;
+    }
+    match &message.content {
+        Content::Text(text) => Some(vec![text.as_str()]),
+        Content::Blocks(blocks) => blocks
+            .iter()
+            .map(|b| match b {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::profile::COURSE_MAIN;
-    use crate::transcript::Message;
+    use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
 
     #[test]
     fn a_summary_is_cut_at_the_calls_max_tokens() {
@@ -235,6 +272,45 @@ mod tests {
                 assert_eq!(bounded.cut, cut.len() < text.len(), "{unit} {max_tokens}");
                 assert_eq!(bounded.units, utf16_len(cut), "{unit} {max_tokens}");
             }
+        }
+    }
+
+    /// The sections bounded as they are written are the whole sections bounded, for limits
+    /// that cut inside a text, inside a block, between user messages and not at all, with
+    /// characters of one to four bytes.
+    #[test]
+    fn the_sections_stop_where_the_summary_is_cut_and_keep_what_it_keeps() {
+        let mut world = World::for_test(CLAUDE_CODE);
+        world.ledger.read_files.read("/a.txt".into(), "x");
+        let mut users = Vec::new();
+        for (i, unit) in ["a", "é", "中", "😀", "ab😀é中"].iter().enumerate() {
+            users.push(unit.repeat(200 * (i + 1)));
+            users.push(unit.repeat(20) + &format!("{i}").repeat(30));
+            world.push(Message::user_text(unit.repeat(200 * (i + 1))));
+            let blocks = vec![
+                Block::Text {
+                    text: unit.repeat(20),
+                },
+                Block::Text {
+                    text: format!("{i}").repeat(30),
+                },
+            ];
+            world.push(Message::blocks(Role::User, blocks));
+            let ok = Block::Text { text: "ok".into() };
+            world.push(Message::blocks(Role::Assistant, vec![ok]));
+        }
+        let whole = nine_sections(&world, 15, usize::MAX).text;
+        let quoted = format!("messages:\n   {}\n\n7. Pending", users.join(" | "));
+        assert!(whole.contains(&quoted));
+        assert!(
+            whole
+                .ends_with("9. Optional Next Step:\n   (none recorded by the scripted summariser)")
+        );
+        for max_tokens in (0..=utf16_len(&whole) / 4 + 2).step_by(3) {
+            let capped = nine_sections(&world, 15, max_tokens);
+            let bounded = bounded_summary(whole.clone(), max_tokens);
+            assert_eq!(capped.text, bounded.text, "{max_tokens}");
+            assert_eq!((capped.units, capped.cut), (bounded.units, bounded.cut));
         }
     }
 

@@ -48,7 +48,7 @@ pub(super) fn summarise(
         .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "session.jsonl"));
     super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
     let max_tokens = world.profile.summary_max_tokens();
-    let bounded = summarizer::bounded_summary(summarizer::nine_sections(world, from), max_tokens);
+    let bounded = summarizer::nine_sections(world, from, max_tokens);
     let summary_text = bounded.text;
     let cut = if bounded.cut {
         format!(", summary cut at the call's max_tokens {max_tokens}")
