@@ -193,7 +193,7 @@ impl std::fmt::Display for ResultText {
 
 impl From<String> for ResultText {
     fn from(text: String) -> Self {
-        let chars = text.chars().count();
+        let chars = crate::python::json::char_len(&text);
         ResultText::owning(text, chars)
     }
 }

@@ -671,13 +671,11 @@ pub fn char_suffix(text: &str, n: usize) -> &str {
     &text[start..]
 }
 
-/// Python's `len(text)`.
+/// Python's `len(text)`: its characters, every byte but the continuation bytes, summed in bulk
+/// (issue 13: `chars().count()` cost three times as much on the masked outputs gemini-cli
+/// writes).
 pub fn char_len(text: &str) -> usize {
-    if text.is_ascii() {
-        text.len()
-    } else {
-        text.chars().count()
-    }
+    weigh::<128>(text.as_bytes(), char_start)
 }
 
 #[cfg(test)]

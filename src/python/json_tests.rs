@@ -189,6 +189,13 @@ fn prefix_counts_characters() {
         }
     }
     assert_eq!(char_len("中文abc"), 5);
+    // Counted in chunks of 128 bytes: texts of one- to four-byte characters whose chunks end
+    // inside a character, at every length up to three chunks.
+    let mixed = "aé中😀\n".repeat(40);
+    for end in (0..=mixed.len()).filter(|&end| mixed.is_char_boundary(end)) {
+        let text = &mixed[..end];
+        assert_eq!(char_len(text), text.chars().count(), "{end}");
+    }
 }
 
 /// Each dialect's counted length of a message (names and punctuation counted without being
