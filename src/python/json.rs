@@ -10,7 +10,7 @@
 
 use serde_json::{Number, Value};
 
-use super::weigh::weigh;
+use super::weigh::{plain_run, weigh};
 
 /// Which of Python's text views a serialisation follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,30 +360,6 @@ fn count_runs(
         }
     }
     count
-}
-
-/// Length of the leading run of bytes `plain` accepts.
-#[inline]
-fn plain_run(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
-    // `fold` with `&` rather than `all`: no early exit, so a chunk's test vectorises. Long
-    // strings go 32 bytes at a time; the rest, and short strings (ids, keys, names, most of
-    // the strings of a message), 8 at a time, then byte by byte.
-    let run = plain_chunks::<32>(bytes, plain);
-    let run = run + plain_chunks::<8>(&bytes[run..], plain);
-    run + bytes[run..].iter().take_while(|&&b| plain(b)).count()
-}
-
-/// Length of the leading run of whole `N`-byte chunks that `plain` accepts throughout.
-#[inline]
-fn plain_chunks<const N: usize>(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
-    let mut run = 0;
-    for chunk in bytes.chunks_exact(N) {
-        if !chunk.iter().fold(true, |ok, &b| ok & plain(b)) {
-            break;
-        }
-        run += N;
-    }
-    run
 }
 
 /// CPython 3.11's `str.isprintable` for one character.

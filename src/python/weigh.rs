@@ -1,9 +1,10 @@
-//! Byte sums in bulk. Every length the lab reads off a text (`json.dumps`', `repr`'s,
-//! JavaScript's, its UTF-16 units, its newlines) is a sum of a small weight per byte, and a
-//! replay reads megabytes of text this way (issue 13: a tenth of Claude Code's and Gemini CLI's
+//! Byte sums and byte runs in bulk. Every length the lab reads off a text (`json.dumps`',
+//! `repr`'s, JavaScript's, its characters, UTF-16 units and newlines) is a sum of a small weight
+//! per byte, and writing a text as JSON copies the runs of bytes that need no escape; a replay
+//! reads megabytes of text this way (issue 13: a tenth of Claude Code's and Gemini CLI's
 //! replays, a fifth of Codex's).
 //!
-//! The sums are plain Rust that the compiler vectorises. On x86-64 a second copy is compiled for
+//! Both are plain Rust that the compiler vectorises. On x86-64 a second copy is compiled for
 //! AVX2 and taken when the CPU has it: baseline x86-64 offers 16-byte vectors without unsigned
 //! compares, and a byte's weight cost twice the instructions there. Both copies run the same
 //! integer arithmetic, so the result is the same on every machine; the tests check both.
@@ -52,6 +53,48 @@ fn weigh_chunks<const N: usize>(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) 
     padded[..rest.len()].copy_from_slice(rest);
     let padding = (N - rest.len()) * usize::from(weight(b' '));
     total + weigh_chunk(&padded) - padding
+}
+
+/// Length of the leading run of bytes `plain` accepts.
+#[inline]
+pub(crate) fn plain_run(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: `plain_run_avx2` is compiled for AVX2 and nothing more, and this CPU has AVX2.
+        return unsafe { plain_run_avx2(bytes, plain) };
+    }
+    plain_run_chunks(bytes, plain)
+}
+
+/// [`plain_run_chunks`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn plain_run_avx2(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
+    plain_run_chunks(bytes, plain)
+}
+
+/// [`plain_run`] for any CPU, inlined into each caller like [`weigh_chunks`].
+#[inline(always)]
+fn plain_run_chunks(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
+    // `fold` with `&` rather than `all`: no early exit, so a chunk's test vectorises. Long
+    // strings go 32 bytes at a time; the rest, and short strings (ids, keys, names, most of
+    // the strings of a message), 8 at a time, then byte by byte.
+    let run = plain_chunks::<32>(bytes, plain);
+    let run = run + plain_chunks::<8>(&bytes[run..], plain);
+    run + bytes[run..].iter().take_while(|&&b| plain(b)).count()
+}
+
+/// Length of the leading run of whole `N`-byte chunks that `plain` accepts throughout.
+#[inline(always)]
+fn plain_chunks<const N: usize>(bytes: &[u8], plain: impl Fn(u8) -> bool + Copy) -> usize {
+    let mut run = 0;
+    for chunk in bytes.chunks_exact(N) {
+        if !chunk.iter().fold(true, |ok, &b| ok & plain(b)) {
+            break;
+        }
+        run += N;
+    }
+    run
 }
 
 #[cfg(test)]
@@ -129,5 +172,29 @@ mod tests {
         check::<32>();
         check::<64>();
         check::<128>();
+    }
+
+    /// Both copies of the run find where a byte-by-byte scan stops: at every position of a
+    /// chunk of 32 and of 8, and at none.
+    #[test]
+    fn a_plain_run_ends_at_the_first_byte_refused() {
+        let plain = |b: u8| b >= 0x20 && b != b'"';
+        for len in lengths() {
+            for stop in (0..=len).step_by(7).chain([len]) {
+                let mut text = vec![b'a'; len];
+                if let Some(b) = text.get_mut(stop) {
+                    *b = b'"';
+                }
+                let expected = text.iter().take_while(|&&b| plain(b)).count();
+                assert_eq!(plain_run_chunks(&text, plain), expected, "{len} {stop}");
+                assert_eq!(plain_run(&text, plain), expected, "{len} {stop}");
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2, checked above.
+                    let avx2 = unsafe { plain_run_avx2(&text, plain) };
+                    assert_eq!(avx2, expected, "{len} {stop} (AVX2)");
+                }
+            }
+        }
     }
 }
