@@ -287,6 +287,7 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
         .count();
     let context_size = world.history.estimate();
     let peak_context_size = world.counters.peak_chars.max(context_size);
+    let counted = EventCounts::of(world);
     Observables {
         persisted_files: spill
             .iter()
@@ -322,11 +323,11 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
                     .iter()
                     .any(|m| matches!(&m.content, crate::transcript::Content::Text(t) if t.contains(text)))
         }),
-        reread_after_clear: events(world, |e| e.kind == "reread"),
+        reread_after_clear: counted.rereads,
         dangling_pointers: dangling_pointers(world, dangling),
-        compaction_churn: events(world, is_churn),
-        pairs_broken_by_compaction: events(world, |e| e.kind == "split"),
-        path_escapes: events(world, |e| e.kind == "escape"),
+        compaction_churn: counted.churn,
+        pairs_broken_by_compaction: counted.splits,
+        path_escapes: counted.escapes,
         deprecated: Deprecated {
             lost_forever: dropped_unsaved,
             context_chars: context_size,
@@ -349,9 +350,33 @@ fn orphans(world: &World, spill: &[SpillFile], named: &FastSet<String>) -> usize
     spill.iter().filter(|file| !named_by(&file.path)).count()
 }
 
-/// Trace events that `test` accepts.
-fn events(world: &World, test: impl Fn(&Event) -> bool) -> usize {
-    world.trace.iter().filter(|e| test(e)).count()
+/// The trace events the observables count, counted in one pass over the trace (issue 13:
+/// gemini-cli's trace holds tens of thousands of events, read once for each count).
+#[derive(Default)]
+struct EventCounts {
+    /// `reread` events.
+    rereads: usize,
+    /// Compactions that churned ([`is_churn`]).
+    churn: usize,
+    /// `split` events.
+    splits: usize,
+    /// `escape` events.
+    escapes: usize,
+}
+
+impl EventCounts {
+    fn of(world: &World) -> Self {
+        let mut counts = EventCounts::default();
+        for event in &world.trace {
+            match event.kind {
+                "reread" => counts.rereads += 1,
+                "split" => counts.splits += 1,
+                "escape" => counts.escapes += 1,
+                _ => counts.churn += usize::from(is_churn(event)),
+            }
+        }
+        counts
+    }
 }
 
 /// A compaction (what `lab audit` counts: a `compact` event, or snip's `snip`) whose estimate
