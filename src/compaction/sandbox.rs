@@ -25,6 +25,9 @@ pub(crate) struct Sandbox {
     roots: Roots,
     /// Files the modelled code wrote outside `roots`, by resolved path.
     outside: BTreeMap<String, SpillText>,
+    /// The last transcript path appended to that lies inside `roots`: a session transcript is
+    /// appended to at every message, and its path need not be checked each time (issue 13).
+    appended_inside: String,
 }
 
 impl Sandbox {
@@ -33,6 +36,7 @@ impl Sandbox {
             inner,
             roots: Roots::new(roots),
             outside: BTreeMap::new(),
+            appended_inside: String::new(),
         }
     }
 
@@ -91,8 +95,11 @@ impl Store for Sandbox {
     }
 
     fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()> {
-        if self.escapes(path) {
-            return Ok(());
+        if path != self.appended_inside {
+            if self.escapes(path) {
+                return Ok(());
+            }
+            path.clone_into(&mut self.appended_inside);
         }
         self.inner.append_transcript(path, message, chars)
     }
@@ -203,6 +210,27 @@ mod tests {
             "kept"
         );
         assert_eq!(store.spill_files(&root).len(), 1);
+    }
+
+    /// A transcript appended to outside the run's directories never reaches the store behind,
+    /// before or after appends inside them (the sandbox remembers the last path inside).
+    #[test]
+    fn an_escaping_append_is_dropped_between_appends_inside() {
+        let root = "/lab/res";
+        let mut store = Sandbox::new(Box::new(MemoryStore::within(&[root])), &[root]);
+        let message = Message::user_text("x");
+        let inside = join(root, "s.jsonl");
+        let outside = join(root, "../s.jsonl");
+        for (path, chars) in [(&inside, 5), (&outside, 7), (&inside, 3), (&outside, 11)] {
+            store.append_transcript(path, &message, chars).unwrap();
+        }
+        let files = store.spill_files(root);
+        assert_eq!(files.len(), 1);
+        assert_eq!(
+            (files[0].path.as_str(), files[0].chars),
+            (inside.as_str(), 8)
+        );
+        assert!(store.spill_files("/lab").is_empty());
     }
 
     #[test]
