@@ -470,10 +470,8 @@ fn utf16_units(bytes: &[u8]) -> usize {
     weigh::<64>(bytes, |b| u8::from(b & 0xc0 != 0x80) + u8::from(b >= 0xf0))
 }
 
-/// How many of `bytes` are newlines, summed in bulk like [`utf16_units`]. The byte is a
-/// constant: compared with a byte only known at run time, the compiler vectorised across chunks
-/// instead of within them, gathering bytes one at a time.
-pub fn count_newlines(bytes: &[u8]) -> usize {
+/// How many of `bytes` are newlines, summed in bulk like [`utf16_units`].
+pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
     weigh::<128>(bytes, |b| u8::from(b == b'\n'))
 }
 
