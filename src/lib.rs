@@ -6,6 +6,7 @@
 //! call ([`execute`] on a [`Command`], one file per command in [`commands`]); [`cli`] turns a
 //! command line into that call, and the binary only parses arguments and prints.
 
+mod allocator;
 pub mod check;
 pub mod cli;
 pub mod commands;
@@ -36,6 +37,6 @@ pub use error::LabError;
 
 /// The allocator of everything that links the lab (the binary, its tests and benches): mimalloc,
 /// because a replay builds and drops many small strings and vectors, and glibc's allocator took
-/// a third of Monte Carlo's time (issue 13).
+/// a third of Monte Carlo's time (issue 13). [`allocator::Mimalloc`] says how it is called.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: allocator::Mimalloc = allocator::Mimalloc;
