@@ -83,6 +83,12 @@ pub(crate) struct History {
     pair_check: PairCheck,
     /// The tool_result ids the list holds.
     result_ids: ResultIndex,
+    /// `(message, block)` of every tool_result block of a user message among the first
+    /// `positions_read` messages, in order: [`Self::result_positions`] reads only the messages
+    /// appended since it last did, and a cut or rebuild takes back what it changed (micro and
+    /// most other stages ask every turn, and walking the whole list cost 3% of course-main).
+    positions: Vec<(usize, usize)>,
+    positions_read: usize,
     /// Context editing's clear set and targets, once a `clear_tool_uses` stage has asked;
     /// dropped when the list is cut or rebuilt.
     clear: Option<ClearIndex>,
@@ -105,6 +111,8 @@ impl History {
             watch: None,
             pair_check: PairCheck::default(),
             result_ids: ResultIndex::default(),
+            positions: Vec::new(),
+            positions_read: 0,
             clear: None,
             revision: 0,
         }
@@ -356,6 +364,8 @@ impl History {
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
         self.before_cut(None);
         self.messages.clear();
+        self.positions.clear();
+        self.positions_read = 0;
         let mut before = self.result_ids.take_all();
         self.sizes.clear();
         self.derived.clear();
@@ -399,6 +409,10 @@ impl History {
             .splice(head..tail, insert.iter().map(|_| Derived::default()));
         self.sizes.splice(head..tail, sizes);
         self.messages.splice(head..tail, insert);
+        // The positions before `head` stand; the rest are read again when next asked for.
+        let kept = self.positions.partition_point(|&(mi, _)| mi < head);
+        self.positions.truncate(kept);
+        self.positions_read = self.positions_read.min(head);
     }
 
     /// Replaces the content of the tool_result block at `(message, block)`; returns the old one.
@@ -641,22 +655,13 @@ impl History {
 
     /// `(message index, block index)` of every tool_result block in user
     /// messages with list content, in order.
-    pub(crate) fn result_positions(&self) -> Vec<(usize, usize)> {
-        // Room for every tool_result at once (the sizes hold one per result): many stages ask
-        // on every turn, and the list grew by doubling each time.
-        let results = self.sizes.iter().map(|s| s.contents.len()).sum();
-        let mut out = Vec::with_capacity(results);
-        for (mi, message) in self.messages.iter().enumerate() {
-            if message.role != Role::User {
-                continue;
-            }
-            for (bi, block) in message.block_list().iter().enumerate() {
-                if matches!(block, Block::ToolResult { .. }) {
-                    out.push((mi, bi));
-                }
-            }
+    pub(crate) fn result_positions(&mut self) -> Vec<(usize, usize)> {
+        let unread = self.messages.iter().enumerate().skip(self.positions_read);
+        for (index, message) in unread {
+            push_positions(&mut self.positions, index, message);
         }
-        out
+        self.positions_read = self.messages.len();
+        self.positions.clone()
     }
 
     /// The block index and characters ([`ResultText::chars`]) of each tool_result block of one
@@ -705,6 +710,19 @@ impl History {
                 content,
             } => (tool_use_id.clone(), content.clone()),
             _ => unreachable!("owned_result_at on a block that is not a tool_result"),
+        }
+    }
+}
+
+/// Appends to `positions` those of the tool_result blocks of `message`, the list's `index`th, if
+/// it is a user message.
+fn push_positions(positions: &mut Vec<(usize, usize)>, index: usize, message: &Message) {
+    if message.role != Role::User {
+        return;
+    }
+    for (block, kind) in message.block_list().iter().enumerate() {
+        if matches!(kind, Block::ToolResult { .. }) {
+            positions.push((index, block));
         }
     }
 }

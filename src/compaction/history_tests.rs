@@ -327,6 +327,61 @@ fn the_pair_watch_reports_what_the_stage_split() {
 /// The result index the re-read check and the pair watch ask (issue 13) agrees with a scan of
 /// the list, for tool_results and for either half, after every kind of change: appends, a
 /// splice that drops and inserts results, a rebuild.
+/// The tool_result positions the history keeps are those a walk of the list finds (user
+/// messages only, in order) after every kind of change: appends, a result's new text, cuts at
+/// the head, the middle and the end, a rebuild and a rebuild that keeps its tail.
+#[test]
+fn the_result_positions_follow_every_change() {
+    let walk = |h: &History| -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        for (mi, message) in h.messages().iter().enumerate() {
+            for (bi, block) in message.block_list().iter().enumerate() {
+                if message.role == Role::User && matches!(block, Block::ToolResult { .. }) {
+                    found.push((mi, bi));
+                }
+            }
+        }
+        found
+    };
+    let assistant_result = || {
+        Message::blocks(
+            Role::Assistant,
+            vec![Block::tool_result(
+                "odd",
+                "an assistant's tool_result is not counted",
+            )],
+        )
+    };
+    let mut history = History::new(Estimator::PythonJson);
+    for turn in 0..5 {
+        history.push(Message::user_text(format!("turn {turn}")));
+        history.push(two_results());
+        history.push(assistant_result());
+    }
+    // Every third message holds two results, at blocks 0 and 2.
+    assert_eq!(history.result_positions().len(), 10);
+    assert_eq!(history.result_positions()[..2], [(1, 0), (1, 2)]);
+    assert_eq!(history.result_positions(), walk(&history));
+    history.set_result(4, 2, "[cleared]");
+    assert_eq!(history.result_positions(), walk(&history));
+    // A cut in the middle with a result message inserted, then at the head, then at the end.
+    history.splice(3, vec![Message::tool_result("m", "marker")], 9);
+    assert_eq!(history.result_positions(), walk(&history));
+    assert_eq!(history.result_positions()[2], (3, 0));
+    history.splice(0, vec![Message::user_text("summary")], 2);
+    assert_eq!(history.result_positions(), walk(&history));
+    let end = history.len();
+    history.splice(end - 2, Vec::new(), end);
+    assert_eq!(history.result_positions(), walk(&history));
+    history.push(two_results());
+    history.replace_all_keeping(vec![Message::user_text("folded"), two_results()], 1);
+    assert_eq!(history.result_positions(), [(1, 0), (1, 2)]);
+    history.replace_all(vec![assistant_result()]);
+    assert!(history.result_positions().is_empty());
+    history.push(Message::tool_result("late", "after the rebuild"));
+    assert_eq!(history.result_positions(), [(1, 0)]);
+}
+
 #[test]
 fn the_result_index_follows_every_change() {
     let scan = |h: &History, id: &str| {

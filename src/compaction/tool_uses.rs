@@ -182,7 +182,17 @@ mod tests {
         }
         let clear: HashSet<&str> = ids[..ids.len() - keep].iter().copied().collect();
         let e = Estimator::ClaudeTokens;
-        let targets = h.result_positions().into_iter().filter_map(|(m, b)| {
+        // Every tool_result of a user message, found by walking the list (not the history's
+        // kept positions, which are under test too).
+        let positions = h.messages().iter().enumerate().flat_map(|(m, message)| {
+            let blocks = message.block_list().iter().enumerate();
+            blocks
+                .filter(move |(_, block)| {
+                    message.role == Role::User && matches!(block, Block::ToolResult { .. })
+                })
+                .map(move |(b, _)| (m, b))
+        });
+        let targets = positions.filter_map(|(m, b)| {
             let (id, content) = h.result_at(m, b);
             let saved = e.string(content).saturating_sub(e.string(placeholder));
             (clear.contains(id.as_str()) && content != placeholder).then_some((m, b, saved))

@@ -84,7 +84,9 @@ fn kept_reads(messages: &[Message]) -> BTreeSet<String> {
 /// after the files Read read, the newest call first (the order is what those runs show; the code
 /// that orders them was not traced). A result no longer in context verbatim (persisted: over
 /// 30000 bytes, so over the per-file cap anyway) is left out.
-fn bash_reads(world: &World) -> Vec<(String, String)> {
+fn bash_reads(world: &mut World) -> Vec<(String, String)> {
+    let positions = world.history.result_positions();
+    let world: &World = world;
     let mut calls = Vec::new();
     for block in world
         .history
@@ -106,7 +108,7 @@ fn bash_reads(world: &World) -> Vec<(String, String)> {
     // The first result in the history with each id, looked up by id (issue 13: the list was
     // searched from the start for every `cat` call).
     let mut results: FastMap<&str, &str> = FastMap::default();
-    for (mi, bi) in world.history.result_positions() {
+    for (mi, bi) in positions {
         let (id, content) = world.history.result_at(mi, bi);
         results.entry(id.as_str()).or_insert(content);
     }
@@ -374,7 +376,7 @@ mod tests {
         }
         // Newest call first.
         assert_eq!(
-            bash_reads(&world),
+            bash_reads(&mut world),
             [
                 ("e.txt".to_owned(), "c6".to_owned()),
                 ("a.txt".to_owned(), "c1".to_owned())
@@ -387,7 +389,7 @@ mod tests {
             call(&mut world, "c7", "Bash", "command", command);
             answer(&mut world, "c7", "Bash", text);
         }
-        let reads = bash_reads(&world);
+        let reads = bash_reads(&mut world);
         assert_eq!(
             reads[..2],
             [

@@ -62,7 +62,7 @@ fn site(world: &mut World) {
 /// The unseen guard (switch `unseen_guard`, finding F3): of the result positions, only those
 /// before the last assistant message, which the model has seen, may be compacted; results that
 /// arrived after it stay whole. With the guard off every position is a candidate.
-fn unseen_guard(world: &World, positions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+fn unseen_guard(world: &World, mut positions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
     if !world.profile.on(SwitchName::UnseenGuard) {
         return positions;
     }
@@ -71,16 +71,17 @@ fn unseen_guard(world: &World, positions: Vec<(usize, usize)>) -> Vec<(usize, us
         .messages()
         .iter()
         .rposition(|m| m.role == Role::Assistant);
+    // The positions are in list order: the seen ones are a prefix.
+    let seen = last_assistant.map_or(0, |last| positions.partition_point(|&(mi, _)| mi < last));
+    positions.truncate(seen);
     positions
-        .into_iter()
-        .filter(|(mi, _)| last_assistant.is_some_and(|last| *mi < last))
-        .collect()
 }
 
 /// Course micro (f9e8b28 and latest): the candidates the unseen guard leaves, but the last
 /// `keep_results`, become `saved at` or `omitted` placeholders.
 fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
-    let consumed = unseen_guard(world, world.history.result_positions());
+    let positions = world.history.result_positions();
+    let consumed = unseen_guard(world, positions);
     let keep = world.profile.constants.keep_results;
     // Python's consumed[:-k]: empty when k is 0 or at least the length.
     let candidates = if keep == 0 || consumed.len() <= keep {
