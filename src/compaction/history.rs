@@ -9,7 +9,7 @@
 use smol_str::SmolStr;
 use std::ops::Range;
 
-use crate::compaction::pairs::{self, Before, PairCheck};
+use crate::compaction::pairs::{Before, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
 use crate::compaction::result_index::ResultIndex;
@@ -327,23 +327,39 @@ impl History {
         self.revision
     }
 
-    /// Forgets what the list's change invalidates. `splice`: the change replaces `head..tail`
-    /// with `inserted` messages (`(head, tail, inserted)`); `None`, it rebuilds the list.
-    fn before_cut(&mut self, splice: Option<(usize, usize, usize)>) {
+    /// Forgets what the list's change invalidates: the change replaces `head..tail` with
+    /// `inserted` messages (`(head, tail, inserted)`). [`Self::before_rebuild`] is its twin for a
+    /// change of the whole list.
+    fn before_cut(&mut self, (head, tail, inserted): (usize, usize, usize)) {
+        self.forget();
+        if let Some(slot) = &mut self.watch {
+            let messages = &self.messages;
+            *slot = Some(match slot.take() {
+                None => Before::splice(messages, head, tail, inserted),
+                Some(before) => Before::All(before.into_all(messages)),
+            });
+        }
+    }
+
+    /// Forgets what a rebuild invalidates; `old` is the list it replaces, which the pair watch
+    /// keeps if this is the stage's first change (its intact pairs are read once the stage is
+    /// done, and only those the new list still holds a half of: a compaction keeps few).
+    fn before_rebuild(&mut self, old: Vec<Message>) {
+        self.forget();
+        if let Some(slot) = &mut self.watch {
+            *slot = Some(match slot.take() {
+                None => Before::Rebuilt(old),
+                Some(before) => Before::All(before.into_all(&old)),
+            });
+        }
+    }
+
+    /// What every change other than an append invalidates.
+    fn forget(&mut self) {
         self.revision += 1;
         self.lead = 0;
         self.pair_check = PairCheck::default();
         self.clear = None;
-        if let Some(slot) = &mut self.watch {
-            let messages = &self.messages;
-            *slot = Some(match (slot.take(), splice) {
-                (None, Some((head, tail, inserted))) => {
-                    Before::splice(messages, head, tail, inserted)
-                }
-                (None, None) => Before::All(pairs::intact(messages)),
-                (Some(before), _) => Before::All(before.into_all(messages)),
-            });
-        }
     }
 
     /// Replaces the whole list (compact).
@@ -362,8 +378,8 @@ impl History {
         debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
         let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
-        self.before_cut(None);
-        self.messages.clear();
+        let old = std::mem::replace(&mut self.messages, Vec::with_capacity(new));
+        self.before_rebuild(old);
         self.positions.clear();
         self.positions_read = 0;
         let mut before = self.result_ids.take_all();
@@ -394,7 +410,7 @@ impl History {
             head <= tail && tail <= self.len(),
             "splice {head}..{tail} out of range"
         );
-        self.before_cut(Some((head, tail, insert.len())));
+        self.before_cut((head, tail, insert.len()));
         let sizes: Vec<Sizes> = insert.iter().map(|m| self.measure(m, &[])).collect();
         let added: usize = sizes.iter().map(|s| s.total).sum();
         let removed: usize = self.sizes[head..tail].iter().map(|s| s.total).sum();

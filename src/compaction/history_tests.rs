@@ -2,6 +2,7 @@
 //! against what reading the list again gives, under every estimator.
 
 use super::*;
+use crate::compaction::pairs;
 use crate::transcript::estimate_chars;
 
 /// One estimator of each kind of count.
@@ -277,7 +278,7 @@ fn the_pair_watch_reports_what_the_stage_split() {
     };
     let start: Vec<Message> = (0..12).flat_map(|i| pair(&format!("t{i}"))).collect();
     type Change = fn(&mut History);
-    let changes: [(&str, Change); 5] = [
+    let changes: [(&str, Change); 7] = [
         ("one splice inside pairs", |h| {
             h.splice(3, vec![Message::user_text("cut")], 7)
         }),
@@ -295,6 +296,22 @@ fn the_pair_watch_reports_what_the_stage_split() {
             h.splice(20, Vec::new(), 23);
             h.push(Message::tool_result("t0", "late"));
             h.splice(0, Vec::new(), 1);
+        }),
+        ("a rebuild that keeps a use, a result and a pair", |h| {
+            // t2's use, t4's result, t6 whole: t2 and t4 are split, t6 is not.
+            let old = h.messages().to_vec();
+            h.replace_all(vec![
+                Message::user_text("summary"),
+                old[4].clone(),
+                old[9].clone(),
+                old[12].clone(),
+                old[13].clone(),
+            ]);
+        }),
+        ("a rebuild, then a splice", |h| {
+            let old = h.messages().to_vec();
+            h.replace_all(old[..10].to_vec());
+            h.splice(1, Vec::new(), 2);
         }),
         ("a splice that joins halves anew", |h| {
             h.splice(1, Vec::new(), 3);
@@ -316,17 +333,22 @@ fn the_pair_watch_reports_what_the_stage_split() {
     // The cases are not all empty: one splice splits t1 (its use at 2 stays) and t3 (its result
     // at 7 stays).
     let mut history = History::new(Estimator::PythonJson);
-    for message in start {
+    for message in start.clone() {
         history.push(message);
     }
     history.watch_pairs();
     changes[0].1(&mut history);
     assert_eq!(history.pairs_split(), ["t1", "t3"]);
+    // The rebuild that keeps a use, a result and a pair splits the first two.
+    let mut history = History::new(Estimator::PythonJson);
+    for message in start {
+        history.push(message);
+    }
+    history.watch_pairs();
+    changes[4].1(&mut history);
+    assert_eq!(history.pairs_split(), ["t2", "t4"]);
 }
 
-/// The result index the re-read check and the pair watch ask (issue 13) agrees with a scan of
-/// the list, for tool_results and for either half, after every kind of change: appends, a
-/// splice that drops and inserts results, a rebuild.
 /// The tool_result positions the history keeps are those a walk of the list finds (user
 /// messages only, in order) after every kind of change: appends, a result's new text, cuts at
 /// the head, the middle and the end, a rebuild and a rebuild that keeps its tail.
@@ -382,6 +404,9 @@ fn the_result_positions_follow_every_change() {
     assert_eq!(history.result_positions(), [(1, 0)]);
 }
 
+/// The result index the re-read check and the pair watch ask (issue 13) agrees with a scan of
+/// the list, for tool_results and for either half, after every kind of change: appends, a
+/// splice that drops and inserts results, a rebuild.
 #[test]
 fn the_result_index_follows_every_change() {
     let scan = |h: &History, id: &str| {

@@ -161,6 +161,10 @@ pub(crate) enum Before {
         /// The ids of the intact pairs the splice could break, in list order.
         disturbed: Vec<SmolStr>,
     },
+    /// The stage has rebuilt the list: the list it replaced, whose intact pairs are read once
+    /// the stage is done, and only those with a half in the list then (issue 13: a compaction
+    /// keeps few, and sorting every intact pair's id of the old list cost more than the rest).
+    Rebuilt(Vec<Message>),
 }
 
 impl Before {
@@ -184,6 +188,7 @@ impl Before {
     pub(crate) fn into_all(self, messages: &[Message]) -> Vec<SmolStr> {
         match self {
             Before::All(ids) => ids,
+            Before::Rebuilt(old) => intact(&old),
             Before::Splice {
                 head,
                 inserted,
@@ -206,6 +211,18 @@ impl Before {
     pub(crate) fn split(self, messages: &[Message], index: &ResultIndex) -> Vec<SmolStr> {
         let mut lost = match self {
             Before::All(before) => return split(&before, messages, index),
+            Before::Rebuilt(old) => {
+                // Only a pair with a half in the list now can be split: the rest left whole.
+                let mut kept = Vec::new();
+                intact_ids(&old, |id| {
+                    if index.holds_half(id) {
+                        kept.push(id.clone());
+                    }
+                });
+                kept.sort_unstable();
+                kept.dedup();
+                return split(&kept, messages, index);
+            }
             Before::Splice { disturbed, .. } => disturbed,
         };
         lost.sort_unstable();
