@@ -4,7 +4,6 @@
 //! step. Field order is the JSON order.
 
 use std::fmt;
-use std::sync::Arc;
 
 use serde::Serialize;
 use smol_str::SmolStr;
@@ -110,14 +109,24 @@ impl Event {
 /// made of a run's values keeps the values and formats them on demand ([`reason!`]) instead of
 /// formatting thousands of sentences per replay (issue 13). It reads, compares and serialises
 /// as its text.
-#[derive(Clone)]
 pub struct Reason(Text);
 
-#[derive(Clone)]
 enum Text {
     Fixed(&'static str),
     Owned(String),
-    Lazy(Arc<dyn Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync>),
+    /// Boxed, not shared: a replay makes and drops tens of thousands, and a shared pointer's
+    /// count is two atomic operations per reason. A copy is the text, formatted once.
+    Lazy(Box<dyn Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync>),
+}
+
+impl Clone for Reason {
+    fn clone(&self) -> Self {
+        Reason(match &self.0 {
+            Text::Fixed(text) => Text::Fixed(text),
+            Text::Owned(text) => Text::Owned(text.clone()),
+            Text::Lazy(_) => Text::Owned(self.to_string()),
+        })
+    }
 }
 
 impl Reason {
@@ -126,7 +135,7 @@ impl Reason {
     pub fn lazy(
         write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + 'static,
     ) -> Self {
-        Reason(Text::Lazy(Arc::new(write)))
+        Reason(Text::Lazy(Box::new(write)))
     }
 
     /// The text, borrowed where it is held as text.
