@@ -341,17 +341,22 @@ impl History {
         }
     }
 
-    /// Forgets what a rebuild invalidates; `old` is the list it replaces, which the pair watch
-    /// keeps if this is the stage's first change (its intact pairs are read once the stage is
-    /// done, and only those the new list still holds a half of: a compaction keeps few).
-    fn before_rebuild(&mut self, old: Vec<Message>) {
+    /// Forgets what a rebuild invalidates and empties the list for it. The pair watch keeps the
+    /// list it replaces if this is the stage's first change (its intact pairs are read once the
+    /// stage is done, and only those the new list still holds a half of: a compaction keeps
+    /// few).
+    fn before_rebuild(&mut self) {
         self.forget();
-        if let Some(slot) = &mut self.watch {
-            *slot = Some(match slot.take() {
-                None => Before::Rebuilt(old),
-                Some(before) => Before::All(before.into_all(&old)),
-            });
-        }
+        let Some(slot) = &mut self.watch else {
+            self.messages.clear();
+            return;
+        };
+        let room = Vec::with_capacity(self.messages.capacity());
+        let old = std::mem::replace(&mut self.messages, room);
+        *slot = Some(match slot.take() {
+            None => Before::Rebuilt(old),
+            Some(before) => Before::All(before.into_all(&old)),
+        });
     }
 
     /// What every change other than an append invalidates.
@@ -378,8 +383,7 @@ impl History {
         debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
         let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
-        let old = std::mem::replace(&mut self.messages, Vec::with_capacity(new));
-        self.before_rebuild(old);
+        self.before_rebuild();
         self.positions.clear();
         self.positions_read = 0;
         let mut before = self.result_ids.take_all();
