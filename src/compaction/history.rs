@@ -118,6 +118,11 @@ impl History {
         }
     }
 
+    /// Makes room for the ids of a session's `results` tool results.
+    pub(crate) fn expect_results(&mut self, results: usize) {
+        self.result_ids.expect_results(results);
+    }
+
     /// Sets the pinned message sent before the history.
     pub(crate) fn pin(&mut self, message: Message) {
         let size = self.estimator.message(&message);

@@ -253,13 +253,14 @@ impl World {
     }
 
     /// Room for a run of `results` tool results answering `calls` calls, so that the ledger's
-    /// maps and lists and the trace (an `append` and a `seen` event per result at least) do
-    /// not grow by copying and rehashing as they fill.
+    /// maps and lists, the trace (an `append` and a `seen` event per result at least) and the
+    /// history's set of results gone from it do not grow by copying and rehashing as they fill.
     pub(crate) fn reserve(&mut self, calls: usize, results: usize) {
         self.ledger.results.reserve(results);
         self.ledger.arrivals.reserve(results);
         self.ledger.calls.reserve(calls);
         self.trace.reserve(8 * results);
+        self.history.expect_results(results);
     }
 
     /// Records one event at the current step.
