@@ -2,6 +2,8 @@
 //! (issue 13: the re-read check, context editing and the pair watch look ids up here instead of
 //! scanning the history). A leaf.
 
+use std::collections::hash_map::Entry;
+
 use crate::hash::{FastMap, FastSet};
 use crate::transcript::{Block, Message, Role};
 use smol_str::SmolStr;
@@ -173,13 +175,15 @@ fn increment(counts: &mut FastMap<SmolStr, usize>, id: &SmolStr) -> bool {
 }
 
 /// Removes one block of `id`; whether it was the last.
-fn decrement(counts: &mut FastMap<SmolStr, usize>, id: &str) -> bool {
-    let Some(count) = counts.get_mut(id) else {
+fn decrement(counts: &mut FastMap<SmolStr, usize>, id: &SmolStr) -> bool {
+    // One lookup for the count and its removal (an id's copy is a few bytes; a long one's is
+    // shared).
+    let Entry::Occupied(mut entry) = counts.entry(id.clone()) else {
         return false;
     };
-    *count -= 1;
-    if *count == 0 {
-        counts.remove(id);
+    *entry.get_mut() -= 1;
+    if *entry.get() == 0 {
+        entry.remove();
         return true;
     }
     false
