@@ -2,13 +2,15 @@
 //! `reread_after_clear`): which earlier identical call a new one repeats when the model can see
 //! none of their results. A leaf: it reads ids and a status the caller gives.
 
+use smol_str::SmolStr;
+
 /// The calls of one identity (`world::call_key`), for the re-read check. A call answered whose
 /// result is out of context or replaced stays so (unless an id is reused or a result comes back
 /// into context: `at`), so it is looked at once, not at every later identical call.
 #[derive(Debug, Default)]
 pub(crate) struct SameCalls {
-    /// Every id, in order of issue.
-    ids: Vec<String>,
+    /// Every id, in order of issue (a short id is held inline: no allocation per call).
+    ids: Vec<SmolStr>,
     /// Indexes in `ids` of the calls still to look at: not answered yet, or answered with the
     /// result in context as it came.
     open: Vec<usize>,
@@ -27,7 +29,7 @@ impl SameCalls {
         &mut self,
         at: (u64, u64),
         status: impl Fn(&str) -> Option<bool>,
-    ) -> Option<String> {
+    ) -> Option<SmolStr> {
         if self.at != at {
             self.open = (0..self.ids.len()).collect();
             self.settled = None;
@@ -53,9 +55,9 @@ impl SameCalls {
     }
 
     /// Registers a new call of this identity.
-    pub(crate) fn push(&mut self, id: &str) {
+    pub(crate) fn push(&mut self, id: &SmolStr) {
         self.open.push(self.ids.len());
-        self.ids.push(id.to_owned());
+        self.ids.push(id.clone());
     }
 }
 
