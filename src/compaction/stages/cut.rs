@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::trace::{Event, Reason};
+use crate::transcript::{Message, Role};
 
 /// Snip's and reactive's pair step-back at the tail: if the first kept message is a tool_result
 /// message answering the tool_use just before it, keep that tool_use too.
@@ -38,16 +39,15 @@ pub(super) fn note_removed(
     let how = Arc::new(how.into());
     let transcript: Option<Arc<str>> = transcript.map(Into::into);
     let mut removed = Vec::new();
-    // The results of the range's messages, in order, read from those messages only.
-    for mi in range {
-        for (bi, chars) in world.history.result_chars_in(mi) {
-            let id = world.history.result_at(mi, bi).0;
-            let kept = match world.ledger.results.get(id) {
-                Some(record) if record.is_original => "verbatim",
-                _ => "as replaced",
-            };
-            removed.push((id.clone(), chars, kept));
-        }
+    // The results of the range's user messages, in order, read from those messages only.
+    let messages = &world.history.messages()[range];
+    let users = messages.iter().filter(|message| message.role == Role::User);
+    for (id, content) in users.flat_map(Message::result_texts) {
+        let kept = match world.ledger.results.get(id) {
+            Some(record) if record.is_original => "verbatim",
+            _ => "as replaced",
+        };
+        removed.push((id.clone(), content.chars(), kept));
     }
     for (id, chars, kept) in removed {
         let (how, transcript) = (how.clone(), transcript.clone());
