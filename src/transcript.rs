@@ -281,8 +281,9 @@ impl Message {
     /// sizes (measured already).
     pub(crate) fn json_chars_known(&self, known: &[usize]) -> usize {
         let mut counter = ContentCounter {
-            known: Vec::from(known).into_iter(),
-            ..ContentCounter::default()
+            total: 0,
+            contents: Vec::with_capacity(known.len()),
+            known: known.iter().copied(),
         };
         self.write_py(&mut counter, Dialect::Json);
         counter.total

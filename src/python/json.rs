@@ -112,14 +112,15 @@ fn name_len(name: &str) -> usize {
 /// A [`Counter`] that also keeps the size of each tool_result content string, in order, so that
 /// replacing one later needs no rescan of the old text.
 #[derive(Debug, Default)]
-pub(crate) struct ContentCounter {
+pub(crate) struct ContentCounter<Known = std::iter::Empty<usize>> {
     pub(crate) total: usize,
     pub(crate) contents: Vec<usize>,
-    /// The sizes of the contents, in order, where they were measured already.
-    pub(crate) known: std::vec::IntoIter<usize>,
+    /// The sizes of the contents, in order, where they were measured already (read as the
+    /// contents are met: no list of them is built).
+    pub(crate) known: Known,
 }
 
-impl Sink for ContentCounter {
+impl<Known: Iterator<Item = usize>> Sink for ContentCounter<Known> {
     fn raw(&mut self, text: &str) {
         self.total += ascii_len(text);
     }

@@ -209,7 +209,7 @@ fn counted_lengths_are_those_of_the_written_text() {
             let mut counter = Counter::default();
             message.write_py(&mut counter, dialect);
             assert_eq!(counter.0, text.chars().count(), "{dialect:?}: {text}");
-            let mut contents = ContentCounter::default();
+            let mut contents: ContentCounter = ContentCounter::default();
             message.write_py(&mut contents, dialect);
             assert_eq!(contents.total, counter.0, "{dialect:?}");
             let mut known = KnownContents {

@@ -154,10 +154,11 @@ impl Estimator {
                 return (cline_round(units), contents);
             }
         };
-        let sizes: Vec<usize> = known.iter().map(|k| self.known(k)).collect();
         let mut counter = ContentCounter {
-            known: sizes.into_iter(),
-            ..ContentCounter::default()
+            total: 0,
+            // A message with known sizes holds that many tool_results, most often.
+            contents: Vec::with_capacity(known.len()),
+            known: known.iter().map(|k| self.known(k)),
         };
         message.write_py(&mut counter, dialect);
         (counter.total, counter.contents)
