@@ -88,6 +88,7 @@ pub(crate) struct History {
     /// appended since it last did, and a cut or rebuild takes back what it changed (micro and
     /// most other stages ask every turn, and walking the whole list cost 3% of course-main).
     positions: Vec<(usize, usize)>,
+    /// How many messages, from the head, `positions` covers.
     positions_read: usize,
     /// Context editing's clear set and targets, once a `clear_tool_uses` stage has asked;
     /// dropped when the list is cut or rebuilt.
@@ -352,6 +353,8 @@ impl History {
     /// few).
     fn before_rebuild(&mut self) {
         self.forget();
+        self.positions.clear();
+        self.positions_read = 0;
         let Some(slot) = &mut self.watch else {
             self.messages.clear();
             return;
@@ -389,8 +392,6 @@ impl History {
         let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
         self.before_rebuild();
-        self.positions.clear();
-        self.positions_read = 0;
         let mut before = self.result_ids.take_all();
         self.sizes.clear();
         self.derived.clear();
@@ -679,7 +680,8 @@ impl History {
     }
 
     /// `(message index, block index)` of every tool_result block in user
-    /// messages with list content, in order.
+    /// messages with list content, in order; only the messages appended since the last call (or
+    /// from the last cut on) are read.
     pub(crate) fn result_positions(&mut self) -> Vec<(usize, usize)> {
         let unread = self.messages.iter().enumerate().skip(self.positions_read);
         for (index, message) in unread {
