@@ -305,6 +305,30 @@ mod tests {
         assert!(inside > 1000, "{inside}");
     }
 
+    /// Every path of up to 9 bytes over `/`, `.` and `a` is resolved exactly when splitting it
+    /// into components finds none empty, `.` or `..` after its leading `/`.
+    #[test]
+    fn resolved_paths_are_those_whose_components_are_names() {
+        let mut paths = vec![String::new()];
+        let mut level = vec![String::new()];
+        for _ in 0..9 {
+            level = level
+                .iter()
+                .flat_map(|p| ["/", ".", "a"].map(|c| format!("{p}{c}")))
+                .collect();
+            paths.extend(level.iter().cloned());
+        }
+        let mut checked = 0;
+        for path in &paths {
+            let by_parts = path
+                .strip_prefix('/')
+                .is_some_and(|rest| rest.split('/').all(|part| !matches!(part, "" | "." | "..")));
+            assert_eq!(is_resolved(path), by_parts, "{path:?}");
+            checked += 1;
+        }
+        assert!(checked > 9_000, "{checked}");
+    }
+
     #[test]
     fn lexical_resolution_keeps_resolved_paths_and_collapses_the_rest() {
         for (path, resolved) in [
