@@ -11,7 +11,7 @@ use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 use smol_str::SmolStr;
 
-use crate::python::json::{self, ContentCounter, Counter, Dialect, Sink};
+use crate::python::json::{self, Counter, Dialect, Sink};
 use crate::python::weigh::weigh;
 pub use crate::result_text::ResultText;
 
@@ -280,10 +280,9 @@ impl Message {
     /// [`Self::json_chars`] of a message whose tool_result contents, in order, have the given
     /// sizes (measured already).
     pub(crate) fn json_chars_known(&self, known: &[usize]) -> usize {
-        let mut counter = ContentCounter {
+        let mut counter = json::KnownContents {
             total: 0,
-            contents: Vec::with_capacity(known.len()),
-            known: known.iter().copied(),
+            known: known.iter().map(|&size| Some(size)),
         };
         self.write_py(&mut counter, Dialect::Json);
         counter.total
@@ -325,7 +324,7 @@ impl Message {
     pub(crate) fn json_ascii_chars_known(&self, known: &[Option<usize>]) -> usize {
         let mut counter = json::KnownContents {
             total: 0,
-            known: known.iter(),
+            known: known.iter().copied(),
         };
         self.write_py(&mut counter, Dialect::JsonAscii);
         counter.total

@@ -142,12 +142,12 @@ impl<Known: Iterator<Item = usize>> Sink for ContentCounter<Known> {
 
 /// Counts as [`Counter`] does, taking each tool_result content's length from `known` (in block
 /// order) where it holds one.
-pub(crate) struct KnownContents<'a> {
+pub(crate) struct KnownContents<Known> {
     pub(crate) total: usize,
-    pub(crate) known: std::slice::Iter<'a, Option<usize>>,
+    pub(crate) known: Known,
 }
 
-impl Sink for KnownContents<'_> {
+impl<Known: Iterator<Item = Option<usize>>> Sink for KnownContents<Known> {
     fn raw(&mut self, text: &str) {
         self.total += ascii_len(text);
     }
@@ -161,7 +161,7 @@ impl Sink for KnownContents<'_> {
     }
 
     fn content(&mut self, text: &str, dialect: Dialect) {
-        let known = self.known.next().copied().flatten();
+        let known = self.known.next().flatten();
         self.total += known.unwrap_or_else(|| dialect.str_chars(text));
     }
 }

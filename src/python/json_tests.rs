@@ -214,7 +214,7 @@ fn counted_lengths_are_those_of_the_written_text() {
             assert_eq!(contents.total, counter.0, "{dialect:?}");
             let mut known = KnownContents {
                 total: 0,
-                known: [].iter(),
+                known: std::iter::empty(),
             };
             message.write_py(&mut known, dialect);
             assert_eq!(known.total, counter.0, "{dialect:?}");
