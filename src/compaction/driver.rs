@@ -22,7 +22,7 @@ use crate::scenario::{
     AssistantSpec, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
 };
 use crate::trace::{Event, reason};
-use crate::transcript::{Block, Message, ResultText, TextSizes};
+use crate::transcript::{Message, ResultText, TextSizes};
 
 /// Everything a run produced. Serialises as the documented JSON schema.
 #[derive(Debug, Clone, Serialize)]
@@ -198,14 +198,13 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
 
 /// A scenario's results rendered and measured once, for replays of the same scenario under
 /// several profiles (the cells of a Monte Carlo session): each replay shares the text and takes
-/// its sizes instead of rendering and measuring it again, and takes each call's re-read key.
+/// its sizes instead of rendering and measuring it again.
 #[derive(Debug, Default)]
 pub struct Rendered {
     /// By (step, position in the step's results).
     results: FastMap<(usize, usize), (ResultText, TextSizes)>,
-    /// By step: the assistant message, the [`crate::compaction::world::call_key`] of each of its
-    /// calls and its `json.dumps` length.
-    assistants: FastMap<usize, (Message, Vec<String>, usize)>,
+    /// By step: the assistant message and its `json.dumps` length.
+    assistants: FastMap<usize, (Message, usize)>,
     /// The buffers the generated results are prefixes of.
     renderer: Renderer,
 }
@@ -220,33 +219,19 @@ struct Feed<'a> {
 }
 
 impl Feed<'_> {
-    /// The assistant message of step `step`, its calls' keys and its `json.dumps` length: built
-    /// and measured once for all replays that share the cache; without one, built, its keys
-    /// left to the world and its length the scenario's (measured once for every replay).
-    fn assistant(
-        &mut self,
-        step: usize,
-        spec: &AssistantSpec,
-    ) -> (Message, Vec<String>, Option<usize>) {
+    /// The assistant message of step `step` and its `json.dumps` length: built and measured
+    /// once for all replays that share the cache; without one, built, and its length the
+    /// scenario's (measured once for every replay).
+    fn assistant(&mut self, step: usize, spec: &AssistantSpec) -> (Message, usize) {
         let Some(cache) = self.rendered.as_deref_mut() else {
-            return (spec.message(), Vec::new(), Some(spec.json_chars()));
+            return (spec.message(), spec.json_chars());
         };
-        let (message, keys, json) = cache.assistants.entry(step).or_insert_with(|| {
+        let (message, json) = cache.assistants.entry(step).or_insert_with(|| {
             let message = spec.message();
-            let keys = message
-                .block_list()
-                .iter()
-                .filter_map(|block| match block {
-                    Block::ToolUse { name, input, .. } => {
-                        Some(crate::compaction::world::call_key(name, input))
-                    }
-                    _ => None,
-                })
-                .collect();
             let json = message.json_chars();
-            (message, keys, json)
+            (message, json)
         });
-        (message.clone(), keys.clone(), Some(*json))
+        (message.clone(), *json)
     }
 
     /// The results of step `step` as they arrive: each with the tool name of its call.
@@ -283,16 +268,14 @@ impl Feed<'_> {
 
 /// Appends a message to the history and to the session transcript.
 fn append(world: &mut World, message: Message) -> Result<(), RunError> {
-    append_keyed(world, message, Vec::new(), None)
+    append_with_json(world, message, None)
 }
 
-/// [`append`] of an assistant message whose first calls' keys ([`World::push_keyed`]) and
-/// `json.dumps` length are known where given; the length is measured once here when the session
-/// transcript needs it, and the history keeps it.
-fn append_keyed(
+/// [`append`] of a message whose `json.dumps` length is known where given; the length is
+/// measured once here when the session transcript needs it, and the history keeps it.
+fn append_with_json(
     world: &mut World,
     message: Message,
-    keys: Vec<String>,
     json: Option<usize>,
 ) -> Result<(), RunError> {
     let json = json.or_else(|| {
@@ -305,7 +288,7 @@ fn append_keyed(
     if let Some(json) = json {
         archive::log_sized(world, &message, json + 1)?;
     }
-    world.push_keyed(message, keys, json);
+    world.push_with_json(message, json);
     Ok(())
 }
 
@@ -508,8 +491,8 @@ fn replay_step(
         Step::Turn { assistant, results } => {
             stages::prepare(world)?;
             world.note_peak();
-            let (message, keys, json) = feed.assistant(at, assistant);
-            append_keyed(world, message, keys, json)?;
+            let (message, json) = feed.assistant(at, assistant);
+            append_with_json(world, message, Some(json))?;
             note_usage(world, assistant);
             if !results.is_empty() {
                 arrival::deliver(world, feed.incoming(at, results))?;

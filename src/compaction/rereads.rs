@@ -2,18 +2,21 @@
 //! `reread_after_clear`): which earlier identical call a new one repeats when the model can see
 //! none of their results. A leaf: it reads ids and a status the caller gives.
 
+use smallvec::SmallVec;
 use smol_str::SmolStr;
 
-/// The calls of one identity (`world::call_key`), for the re-read check. A call answered whose
+/// The calls of one identity (`world::CallKey`), for the re-read check. A call answered whose
 /// result is out of context or replaced stays so (unless an id is reused or a result comes back
 /// into context: `at`), so it is looked at once, not at every later identical call.
 #[derive(Debug, Default)]
 pub(crate) struct SameCalls {
-    /// Every id, in order of issue (a short id is held inline: no allocation per call).
-    ids: Vec<SmolStr>,
+    /// Every id, in order of issue. Most calls are made once: the first id, and a short id's
+    /// text, are held inline (issue 13: two lists allocated per call were a tenth of a
+    /// replay's allocations).
+    ids: SmallVec<[SmolStr; 1]>,
     /// Indexes in `ids` of the calls still to look at: not answered yet, or answered with the
     /// result in context as it came.
-    open: Vec<usize>,
+    open: SmallVec<[usize; 2]>,
     /// The newest call answered whose result is out of context or replaced.
     settled: Option<usize>,
     /// `(reused ids, results back in context)` when `open` and `settled` were found.
@@ -37,7 +40,7 @@ impl SameCalls {
         }
         let mut visible = false;
         let (ids, settled) = (&self.ids, &mut self.settled);
-        self.open.retain(|&i| match status(&ids[i]) {
+        self.open.retain(|&mut i| match status(&ids[i]) {
             None => true,
             Some(true) => {
                 *settled = Some(settled.map_or(i, |s| s.max(i)));

@@ -93,9 +93,9 @@ pub(crate) struct Ledger {
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
     pub(crate) read_files: ReadFiles,
-    /// Every tool call by [`call_key`] (name and input): what `reread_after_clear` compares a
+    /// Every tool call by [`CallKey`] (name and input): what `reread_after_clear` compares a
     /// new call with.
-    calls: FastMap<String, SameCalls>,
+    calls: FastMap<CallKey, SameCalls>,
     /// How many results came with an id an earlier result had (its record, tool name included,
     /// is the newer one's): what a stage read of the records by id still holds while it is the
     /// same.
@@ -103,15 +103,41 @@ pub(crate) struct Ledger {
 }
 
 /// A tool call's identity for `reread_after_clear`: its name and its input with object keys
-/// sorted (two calls are the same call when both are equal).
-/// The sorted input is the input's own, computed once for every replay that appends it.
-pub(crate) fn call_key(name: &str, input: &Input) -> String {
-    let sorted = input.sorted_json();
-    let mut key = String::with_capacity(name.len() + 1 + sorted.len());
-    key.push_str(name);
-    key.push('\u{0}');
-    key.push_str(sorted);
-    key
+/// sorted (two calls are the same call when both are equal). The input is the call's own,
+/// shared, and its sorted text is computed once for every replay that appends it: a key copies
+/// no text (issue 13: a key built as one string was an allocation and a copy per call).
+#[derive(Clone, Debug)]
+pub(crate) struct CallKey {
+    name: SmolStr,
+    input: Input,
+}
+
+impl CallKey {
+    pub(crate) fn new(name: &SmolStr, input: &Input) -> Self {
+        CallKey {
+            name: name.clone(),
+            input: input.clone(),
+        }
+    }
+
+    /// The name and the sorted input, which the key is equal and hashed by.
+    fn parts(&self) -> (&str, &str) {
+        (&self.name, self.input.sorted_json())
+    }
+}
+
+impl PartialEq for CallKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for CallKey {}
+
+impl std::hash::Hash for CallKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
 }
 
 impl Ledger {
@@ -271,20 +297,18 @@ impl World {
         });
     }
 
-    /// [`Self::push_keyed`] with no key known (the tests' way to append).
+    /// [`Self::push_with_json`] with no length known (the tests' way to append).
     #[cfg(test)]
     pub(crate) fn push(&mut self, message: Message) {
-        self.push_keyed(message, Vec::new(), None);
+        self.push_with_json(message, None);
     }
 
-    /// Appends a message to the history; an assistant message marks every earlier result as seen
-    /// and traces its re-reads ([`World::note_calls`]), its first calls' keys ([`call_key`])
-    /// taken from `keys` where given (a Monte Carlo session computes each once for all its
-    /// cells), and its `json.dumps` length `json` where known. (The driver logs the message to
-    /// the session transcript.)
-    pub(crate) fn push_keyed(&mut self, message: Message, keys: Vec<String>, json: Option<usize>) {
+    /// Appends a message to the history, with its `json.dumps` length `json` where known; an
+    /// assistant message marks every earlier result as seen and traces its re-reads
+    /// ([`World::note_calls`]). (The driver logs the message to the session transcript.)
+    pub(crate) fn push_with_json(&mut self, message: Message, json: Option<usize>) {
         if message.role == Role::Assistant {
-            self.note_calls(&message, keys);
+            self.note_calls(&message);
             for id in std::mem::take(&mut self.ledger.unseen) {
                 if let Some(record) = self.ledger.results.get_mut(&id) {
                     record.seen = true;
@@ -306,17 +330,15 @@ impl World {
     /// that repeats an earlier one (same name, same input) whose result the model can no longer
     /// see: every earlier identical call that got a result has it replaced in context or out of
     /// context (observable `reread_after_clear`, the re-read loop of anthropics/claude-code#68709).
-    fn note_calls(&mut self, message: &Message, keys: Vec<String>) {
-        let mut keys = keys.into_iter();
+    fn note_calls(&mut self, message: &Message) {
         let stamp = (self.ledger.reused_ids, self.history.returned_results());
         for block in message.block_list() {
             let Block::ToolUse { id, name, input } = block else {
                 continue;
             };
-            let key = keys.next().unwrap_or_else(|| call_key(name, input));
             let Ledger { calls, results, .. } = &mut self.ledger;
             let history = &self.history;
-            let same = calls.entry(key).or_default();
+            let same = calls.entry(CallKey::new(name, input)).or_default();
             let last = same.settle(stamp, |id| {
                 let in_context = in_context(history, results, id);
                 results.contains_key(id).then_some(in_context != Some(true))
@@ -348,7 +370,7 @@ impl World {
     /// came. The profile's arrival rule is the arrival stage's to apply.
     pub(crate) fn push_results(&mut self, results: Vec<IncomingResult>) {
         let mut blocks = Vec::with_capacity(results.len());
-        let mut known = Vec::with_capacity(results.len());
+        let (mut known, mut all_known) = (Vec::with_capacity(results.len()), true);
         // A batch that mixes measured results with literal text (a generated session's edit
         // confirmations beside its outputs) measures the literal ones on their own rather than
         // the whole message again, measured results included.
@@ -362,7 +384,11 @@ impl World {
         {
             let sizes = sizes.or_else(|| mixed.then(|| TextSizes::of(&content)));
             let chars = sizes.map_or_else(|| char_len(&content), |s| s.chars);
-            known.push(sizes);
+            // Sizes are kept while every result so far has them (the list is only read then).
+            match sizes {
+                Some(sizes) if all_known => known.push(sizes),
+                _ => all_known = false,
+            }
             if tool == "Read" {
                 if let Some(path) = self.read_path(&id) {
                     self.ledger.read_files.read(path, content.clone());
@@ -395,9 +421,10 @@ impl World {
             blocks.push(Block::tool_result(id, content));
         }
         let message = Message::blocks(Role::User, blocks);
-        match known.into_iter().collect::<Option<Vec<TextSizes>>>() {
-            Some(sizes) => self.history.push_measured(message, &sizes),
-            None => self.history.push(message),
+        if all_known {
+            self.history.push_measured(message, &known);
+        } else {
+            self.history.push(message);
         }
     }
 

@@ -19,18 +19,33 @@ fn call_keys_sort_object_keys_at_every_depth() {
     let input = Input::from(input);
     let sorted = "{\"a\":{\"x\":{\"c\":\"q\",\"d\":[]},\"y\":true},\
                   \"z\":[{\"a\":\"é\\n\",\"b\":1},2.50,null]}";
-    assert_eq!(call_key("Read", &input), format!("Read\u{0}{sorted}"));
+    let key = |name: &str, input: &Input| CallKey::new(&name.into(), input);
+    assert_eq!(key("Read", &input).parts(), ("Read", sorted));
     // The sorted text is the input's own: a copy of the input (a later replay's) reads it
     // from the same place, and another name makes another key.
-    assert_eq!(
-        call_key("Grep", &input.clone()),
-        format!("Grep\u{0}{sorted}")
-    );
+    assert_eq!(key("Grep", &input.clone()).parts(), ("Grep", sorted));
     assert!(std::ptr::eq(
         input.sorted_json(),
         input.clone().sorted_json()
     ));
-    assert_eq!(call_key("Bash", &Input::default()), "Bash\u{0}{}");
+    assert_eq!(key("Bash", &Input::default()).parts(), ("Bash", "{}"));
+    // Keys are equal (and hash alike) when the name and the sorted input are: another map
+    // with the same entries in another order is the same call.
+    let reordered: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
+        r#"{"a": {"x": {"d": [], "c": "q"}, "y": true}, "z": [{"a": "é\n", "b": 1}, 2.50, null]}"#,
+    )
+    .unwrap();
+    let reordered = Input::from(reordered);
+    let hash = |key: &CallKey| {
+        use std::hash::BuildHasher;
+        crate::hash::FastMap::<(), ()>::default()
+            .hasher()
+            .hash_one(key)
+    };
+    assert!(key("Read", &input) == key("Read", &reordered));
+    assert_eq!(hash(&key("Read", &input)), hash(&key("Read", &reordered)));
+    assert!(key("Read", &input) != key("Grep", &input));
+    assert!(key("Read", &input) != key("Read", &Input::default()));
 }
 use crate::compaction::profile::COURSE_MAIN;
 
