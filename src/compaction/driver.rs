@@ -242,14 +242,14 @@ impl Feed<'_> {
             .enumerate()
             .map(|(at, r)| {
                 let (content, known) = match self.rendered.as_deref_mut() {
-                    // A generated body's sizes come from its shape; literal text is measured
-                    // by the estimate as it enters the history.
-                    None => (r.body.text(&mut self.renderer), r.body.shape_sizes()),
+                    // A generated body's sizes come from its shape; literal text is the
+                    // scenario's, measured once for every replay.
+                    None => (r.body.text(&mut self.renderer), Some(r.body.sizes())),
                     Some(cache) => {
                         let renderer = &mut cache.renderer;
                         let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {
                             let text = r.body.text(renderer);
-                            let sizes = r.body.sizes(&text);
+                            let sizes = r.body.sizes();
                             (text, sizes)
                         });
                         (text.clone(), Some(*sizes))

@@ -175,7 +175,7 @@ fn parse_result(ctx: &Ctx, at: &str, value: &Value) -> Result<ResultSpec, Scenar
         return Err(ctx.err(&at_id, "`width` goes with `lines`"));
     }
     let body = match given[0] {
-        "text" => Body::Text(as_str(ctx, &at_id, "text", &map["text"])?.to_owned()),
+        "text" => Body::Text(as_str(ctx, &at_id, "text", &map["text"])?.into()),
         "chars" => Body::Chars(as_size(ctx, &at_id, "chars", &map["chars"])?),
         _ => Body::Lines {
             lines: as_size(ctx, &at_id, "lines", &map["lines"])?,

@@ -17,7 +17,7 @@ use smol_str::SmolStr;
 
 use crate::compaction::profile::Stage;
 use crate::memory::world::Reply;
-use crate::transcript::{Block, Message, ResultText, Role};
+use crate::transcript::{Block, Message, ResultText, Role, TextSizes};
 
 /// The tool name of every call id of a scenario.
 pub type CallTools = crate::hash::FastMap<SmolStr, SmolStr>;
@@ -39,7 +39,7 @@ pub const DEFAULT_TRANSCRIPT_DIR: &str = "/lab/.transcripts";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body {
     /// Literal text.
-    Text(String),
+    Text(Literal),
     /// `N` times `x`.
     Chars(usize),
     /// `lines` lines of `width` `x`, joined by `\n`.
@@ -50,7 +50,7 @@ impl Body {
     /// The text of the result.
     pub fn render(&self) -> String {
         match self {
-            Body::Text(text) => text.clone(),
+            Body::Text(text) => text.as_str().to_owned(),
             Body::Chars(n) => "x".repeat(*n),
             // No line, no width: `lines: 0` with any `width` is empty (audit D4).
             Body::Lines { lines: 0, .. } => String::new(),
@@ -61,11 +61,11 @@ impl Body {
         }
     }
 
-    /// The text of the result as a replay holds it: literal text as it is, generated text as a
-    /// prefix of `renderer`'s buffer of its shape (no bytes of its own).
+    /// The text of the result as a replay holds it: literal text the scenario's own (shared),
+    /// generated text a prefix of `renderer`'s buffer of its shape (no bytes of its own).
     pub(crate) fn text(&self, renderer: &mut Renderer) -> ResultText {
         let shared = match *self {
-            Body::Text(ref text) => return text.as_str().into(),
+            Body::Text(ref text) => return text.text.clone(),
             Body::Lines { lines: 0, .. } => return ResultText::default(),
             Body::Chars(chars) => renderer.prefix(None, chars, chars),
             Body::Lines { lines, width } => {
@@ -75,22 +75,63 @@ impl Body {
         shared.unwrap_or_else(|| self.render().into())
     }
 
-    /// The sizes of [`Self::render`]'s text (`rendered`) for every estimate, read from the text
-    /// only when it is literal: a run of `x` or lines of them are counted from their shape.
-    pub(crate) fn sizes(&self, rendered: &str) -> crate::transcript::TextSizes {
-        self.shape_sizes()
-            .unwrap_or_else(|| crate::transcript::TextSizes::of(rendered))
+    /// The sizes of the result's text for every estimate: a run of `x` or lines of them counted
+    /// from their shape, literal text read once for every replay of the scenario.
+    pub(crate) fn sizes(&self) -> TextSizes {
+        match self {
+            Body::Text(text) => text.sizes(),
+            Body::Chars(n) => TextSizes::of_plain_lines(1, *n),
+            Body::Lines { lines, width } => TextSizes::of_plain_lines(*lines, *width),
+        }
+    }
+}
+
+/// A result's literal text as a scenario holds it: one buffer that every replay's copy of the
+/// result shares, and its sizes for every estimate, measured the first time a replay asks
+/// (issue 13: each replay copied each literal result and read it twice more, to count its
+/// characters and to measure it).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Literal {
+    text: ResultText,
+    sizes: Memo<TextSizes>,
+}
+
+impl Literal {
+    pub fn as_str(&self) -> &str {
+        self.text.as_str()
     }
 
-    /// The sizes of a generated body's text, counted from its shape without the text; `None`
-    /// for literal text.
-    pub(crate) fn shape_sizes(&self) -> Option<crate::transcript::TextSizes> {
-        use crate::transcript::TextSizes;
-        match self {
-            Body::Text(_) => None,
-            Body::Chars(n) => Some(TextSizes::of_plain_lines(1, *n)),
-            Body::Lines { lines, width } => Some(TextSizes::of_plain_lines(*lines, *width)),
+    /// [`TextSizes::of`] the text, measured once.
+    fn sizes(&self) -> TextSizes {
+        *self.sizes.get_or_init(|| TextSizes::of(&self.text))
+    }
+}
+
+impl std::ops::Deref for Literal {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text.as_str()
+    }
+}
+
+impl From<String> for Literal {
+    fn from(text: String) -> Self {
+        Literal {
+            text: text.into(),
+            sizes: Memo::default(),
         }
+    }
+}
+
+impl From<&str> for Literal {
+    fn from(text: &str) -> Self {
+        Literal::from(text.to_owned())
+    }
+}
+
+impl std::fmt::Debug for Literal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.text.fmt(f)
     }
 }
 
@@ -179,8 +220,14 @@ pub struct AssistantSpec {
 /// A value computed once from its holder and shared by every replay that reads it (issue 13:
 /// each replay of a scenario measured the same messages again). Never part of the holder's
 /// identity: two memos are equal whatever they hold.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct Memo<T>(std::sync::OnceLock<T>);
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo(std::sync::OnceLock::new())
+    }
+}
 
 impl<T> Memo<T> {
     fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
@@ -193,6 +240,8 @@ impl<T> PartialEq for Memo<T> {
         true
     }
 }
+
+impl<T> Eq for Memo<T> {}
 
 impl<T> std::fmt::Debug for Memo<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -429,10 +478,10 @@ mod tests {
         bodies.push(Body::Text("a \"q\"\n\tb é 😀 \\".into()));
         for body in &bodies {
             let text = body.render();
-            assert_eq!(body.sizes(&text), TextSizes::of(&text), "{body:?}");
+            assert_eq!(body.sizes(), TextSizes::of(&text), "{body:?}");
         }
         // By hand: two lines of three, `xxx\nxxx`: 7 characters, 10 once quoted and escaped.
-        let two = Body::Lines { lines: 2, width: 3 }.sizes("");
+        let two = Body::Lines { lines: 2, width: 3 }.sizes();
         assert_eq!((two.chars, two.json, two.utf16), (7, 10, 7));
     }
 
@@ -524,6 +573,25 @@ mod tests {
         );
         let buffer = std::sync::Arc::new("xx\nxxx".to_owned());
         assert_eq!(ResultText::generated(&buffer, 6).unwrap().newlines(), None);
+    }
+
+    /// A literal result is one buffer for every replay (each replay's text is the scenario's, not
+    /// a copy), and its sizes, measured the first time, are those of its text; a clone of the
+    /// scenario shares both.
+    #[test]
+    fn a_literal_result_is_shared_and_measured_once() {
+        let body = Body::Text("a \"q\"\n\tb é 😀 \\ Full output: /x".into());
+        let Body::Text(literal) = &body else {
+            unreachable!()
+        };
+        assert!(literal.sizes.0.get().is_none());
+        let (mut first, mut second) = (Renderer::default(), Renderer::default());
+        let (a, b) = (body.text(&mut first), body.clone().text(&mut second));
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert_eq!(a, body.render());
+        assert_eq!(a.chars(), body.render().chars().count());
+        assert_eq!(body.sizes(), TextSizes::of(&body.render()));
+        assert_eq!(literal.sizes.0.get(), Some(&TextSizes::of(&body.render())));
     }
 
     /// A generated text knows its characters and that it holds only `x` and newlines, as a

@@ -154,12 +154,15 @@ impl GenCall {
                 let mut text = self.injected_header(target);
                 let pad = chars.saturating_sub(text.chars().count());
                 text.push_str(&"x".repeat(pad));
-                Scenario::Text(text)
+                Scenario::Text(text.into())
             }
-            Body::Ack => Scenario::Text(match self.tool {
-                Tool::Write => format!("File created successfully at: {}", self.path()),
-                _ => format!("The file {} has been updated.", self.path()),
-            }),
+            Body::Ack => Scenario::Text(
+                match self.tool {
+                    Tool::Write => format!("File created successfully at: {}", self.path()),
+                    _ => format!("The file {} has been updated.", self.path()),
+                }
+                .into(),
+            ),
         }
     }
 
@@ -167,7 +170,7 @@ impl GenCall {
     pub fn result(&self) -> Value {
         match self.body() {
             crate::scenario::Body::Chars(chars) => json!({ "id": self.id, "chars": chars }),
-            crate::scenario::Body::Text(text) => json!({ "id": self.id, "text": text }),
+            crate::scenario::Body::Text(text) => json!({ "id": self.id, "text": text.as_str() }),
             crate::scenario::Body::Lines { lines, width } => {
                 json!({ "id": self.id, "lines": lines, "width": width })
             }
