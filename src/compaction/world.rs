@@ -223,6 +223,9 @@ pub(crate) struct World {
     pub(crate) mask_scan: MaskScan,
     /// Read's numbered texts of generated results, as prefixes of their buffers' (issue 13).
     pub(crate) numbered: DerivedBuffers,
+    /// The profile's `omitted` placeholder as one text that every result it replaces shares
+    /// (issue 13: a copy each, course micro's thousands).
+    pub(crate) omitted: ResultText,
 }
 
 /// What Gemini masking's passes have read of the history, so that each reads only the messages
@@ -275,6 +278,7 @@ impl World {
             mask_skips: FastMap::default(),
             mask_scan: MaskScan::default(),
             numbered: DerivedBuffers::default(),
+            omitted: ResultText::from(profile.strings.omitted),
         }
     }
 

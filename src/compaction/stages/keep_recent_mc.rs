@@ -63,8 +63,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             format!(
                 "<persisted-output>Tool result saved to: {path}\n\nUse Read to view</persisted-output>"
             )
+            .into()
         } else {
-            world.profile.strings.omitted.to_owned()
+            world.omitted.clone()
         };
         world.replace_result(
             mi,

@@ -42,14 +42,13 @@ fn site(world: &mut World) {
         return;
     }
     let micro_min = world.profile.constants.micro_min;
-    let placeholder = world.profile.strings.omitted;
     for &(mi, bi) in &positions[..positions.len() - keep] {
         let chars = world.history.result_chars(mi, bi);
         if chars > micro_min {
             world.replace_result(
                 mi,
                 bi,
-                placeholder.to_owned(),
+                world.omitted.clone(),
                 "micro",
                 reason!(
                     "micro (site): {chars} chars > micro_min {micro_min} and not among the last {keep} results (no unseen guard, no save)"
@@ -129,8 +128,8 @@ fn course(world: &mut World, target: Option<usize>) -> Result<(), RunError> {
             ),
         };
         let replacement = match &path {
-            Some(path) => fill(strings.saved_at, &[("path", path)]),
-            None => strings.omitted.to_owned(),
+            Some(path) => fill(strings.saved_at, &[("path", path)]).into(),
+            None => world.omitted.clone(),
         };
         world.replace_result(mi, bi, replacement, "micro", reason);
     }

@@ -82,7 +82,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world.replace_result(
             mi,
             bi,
-            cleared.to_owned(),
+            world.omitted.clone(),
             "time_mc",
             format!(
                 "time-based microcompact: {gap} idle minutes ≥ {threshold}, not among the last {keep} compactable results"
