@@ -97,6 +97,7 @@ pub struct Literal {
 }
 
 impl Literal {
+    /// The text.
     pub fn as_str(&self) -> &str {
         self.text.as_str()
     }

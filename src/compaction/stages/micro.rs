@@ -193,6 +193,9 @@ mod tests {
         let site_omitted = COURSE_SITE.strings.omitted;
         assert_eq!(world.result("t0"), Some(site_omitted));
         assert_eq!(world.result("t3").unwrap().len(), 500);
+        // The placeholders are the run's one text, not a copy each.
+        let (t0, t2) = (world.result("t0").unwrap(), world.result("t2").unwrap());
+        assert!(std::ptr::eq(t0, t2) && std::ptr::eq(t0, world.omitted.as_str()));
         let unseen = world.ledger.results.values().filter(|r| r.unseen_compacted);
         assert_eq!(unseen.count(), 3);
     }
