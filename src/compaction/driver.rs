@@ -22,7 +22,7 @@ use crate::scenario::{
     AssistantSpec, ExpectKey, Expectation, Observed, Renderer, ResultSpec, Scenario, Step,
 };
 use crate::trace::{Event, reason};
-use crate::transcript::{Message, ResultText, TextSizes};
+use crate::transcript::{Message, ResultText};
 
 /// Everything a run produced. Serialises as the documented JSON schema.
 #[derive(Debug, Clone, Serialize)]
@@ -196,13 +196,13 @@ fn crashing_constants(profile: &Profile) -> Option<String> {
     None
 }
 
-/// A scenario's results rendered and measured once, for replays of the same scenario under
-/// several profiles (the cells of a Monte Carlo session): each replay shares the text and takes
-/// its sizes instead of rendering and measuring it again.
+/// A scenario's results rendered once, for replays of the same scenario under several profiles
+/// (the cells of a Monte Carlo session): each replay shares the text instead of rendering it
+/// again (the scenario keeps each result's sizes).
 #[derive(Debug, Default)]
 pub struct Rendered {
     /// By (step, position in the step's results).
-    results: FastMap<(usize, usize), (ResultText, TextSizes)>,
+    results: FastMap<(usize, usize), ResultText>,
     /// By step: the assistant message and its `json.dumps` length.
     assistants: FastMap<usize, (Message, usize)>,
     /// The buffers the generated results are prefixes of.
@@ -241,25 +241,21 @@ impl Feed<'_> {
             .iter()
             .enumerate()
             .map(|(at, r)| {
-                let (content, known) = match self.rendered.as_deref_mut() {
-                    // A generated body's sizes come from its shape; literal text is the
-                    // scenario's, measured once for every replay.
-                    None => (r.body.text(&mut self.renderer), Some(r.body.sizes())),
+                // A generated body's sizes come from its shape; literal text is the
+                // scenario's, measured once for every replay.
+                let content = match self.rendered.as_deref_mut() {
+                    None => r.body.text(&mut self.renderer),
                     Some(cache) => {
                         let renderer = &mut cache.renderer;
-                        let (text, sizes) = cache.results.entry((step, at)).or_insert_with(|| {
-                            let text = r.body.text(renderer);
-                            let sizes = r.body.sizes();
-                            (text, sizes)
-                        });
-                        (text.clone(), Some(*sizes))
+                        let text = cache.results.entry((step, at));
+                        text.or_insert_with(|| r.body.text(renderer)).clone()
                     }
                 };
                 IncomingResult {
                     id: r.id.clone(),
                     tool: scenario.calls.get(&r.id).cloned().unwrap_or_default(),
                     content,
-                    known,
+                    sizes: r.body.sizes(),
                 }
             })
             .collect()

@@ -144,12 +144,7 @@ mod tests {
         let answered: Vec<IncomingResult> = calls
             .iter()
             .filter(|_| rng.next_u64() % 10 != 0)
-            .map(|(id, tool)| IncomingResult {
-                id: id.clone().into(),
-                tool: (*tool).to_owned().into(),
-                content: format!("out of {id}").into(),
-                known: None,
-            })
+            .map(|(id, tool)| IncomingResult::measured(id.as_str(), *tool, format!("out of {id}")))
             .collect();
         if !answered.is_empty() {
             world.push_results(answered);

@@ -18,7 +18,6 @@ use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
 use crate::hash::FastMap;
-use crate::python::json::char_len;
 use crate::result_text::DerivedBuffers;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
@@ -75,9 +74,26 @@ pub(crate) struct IncomingResult {
     pub(crate) tool: SmolStr,
     /// The result's text.
     pub(crate) content: ResultText,
-    /// Its sizes, when measured already (a Monte Carlo session measures each result once for
-    /// all its cells); `None`: measured as it enters the history.
-    pub(crate) known: Option<TextSizes>,
+    /// Its sizes for every estimate: a scenario's result is measured once for every replay
+    /// (a generated one from its shape), one the lab makes where it is made.
+    pub(crate) sizes: TextSizes,
+}
+
+impl IncomingResult {
+    /// A result the lab makes itself (the compact tool's answer, a test's), measured here.
+    pub(crate) fn measured(
+        id: impl Into<SmolStr>,
+        tool: impl Into<SmolStr>,
+        content: impl Into<ResultText>,
+    ) -> Self {
+        let content = content.into();
+        IncomingResult {
+            id: id.into(),
+            tool: tool.into(),
+            sizes: TextSizes::of(&content),
+            content,
+        }
+    }
 }
 
 /// The per-result bookkeeping: what arrived, in which order, what the model has seen, and what
@@ -374,25 +390,16 @@ impl World {
     /// came. The profile's arrival rule is the arrival stage's to apply.
     pub(crate) fn push_results(&mut self, results: Vec<IncomingResult>) {
         let mut blocks = Vec::with_capacity(results.len());
-        let (mut known, mut all_known) = (Vec::with_capacity(results.len()), true);
-        // A batch that mixes measured results with literal text (a generated session's edit
-        // confirmations beside its outputs) measures the literal ones on their own rather than
-        // the whole message again, measured results included.
-        let mixed = results.iter().any(|r| r.known.is_some());
+        let mut known = Vec::with_capacity(results.len());
         for IncomingResult {
             id,
             tool,
             content,
-            known: sizes,
+            sizes,
         } in results
         {
-            let sizes = sizes.or_else(|| mixed.then(|| TextSizes::of(&content)));
-            let chars = sizes.map_or_else(|| char_len(&content), |s| s.chars);
-            // Sizes are kept while every result so far has them (the list is only read then).
-            match sizes {
-                Some(sizes) if all_known => known.push(sizes),
-                _ => all_known = false,
-            }
+            let chars = sizes.chars;
+            known.push(sizes);
             if tool == "Read" {
                 if let Some(path) = self.read_path(&id) {
                     self.ledger.read_files.read(path, content.clone());
@@ -425,11 +432,7 @@ impl World {
             blocks.push(Block::tool_result(id, content));
         }
         let message = Message::blocks(Role::User, blocks);
-        if all_known {
-            self.history.push_measured(message, &known);
-        } else {
-            self.history.push(message);
-        }
+        self.history.push_measured(message, &known);
     }
 
     /// The `file_path` input of the `Read` call with this id.
@@ -651,12 +654,7 @@ impl World {
         self.push_results(
             calls
                 .iter()
-                .map(|(id, tool, content)| IncomingResult {
-                    id: (*id).to_owned().into(),
-                    tool: (*tool).to_owned().into(),
-                    content: content.clone().into(),
-                    known: None,
-                })
+                .map(|(id, tool, content)| IncomingResult::measured(*id, *tool, content.clone()))
                 .collect(),
         );
     }

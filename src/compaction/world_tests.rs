@@ -77,12 +77,7 @@ fn read(world: &mut World, id: &str, input: serde_json::Value) {
             input: input.into(),
         }],
     ));
-    world.push_results(vec![IncomingResult {
-        id: id.to_owned().into(),
-        tool: "Read".to_owned().into(),
-        content: "fn main() {}".into(),
-        known: None,
-    }]);
+    world.push_results(vec![IncomingResult::measured(id, "Read", "fn main() {}")]);
 }
 
 fn rereads(world: &World) -> Vec<&str> {

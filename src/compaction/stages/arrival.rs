@@ -323,12 +323,7 @@ mod tests {
     use crate::compaction::profile::{CLAUDE_CODE, COURSE_MAIN};
 
     fn incoming(id: &str, tool: &str, content: String) -> IncomingResult {
-        IncomingResult {
-            id: id.to_owned().into(),
-            tool: tool.to_owned().into(),
-            content: content.into(),
-            known: None,
-        }
+        IncomingResult::measured(id, tool, content)
     }
 
     #[test]

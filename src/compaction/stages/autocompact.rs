@@ -236,12 +236,11 @@ mod tests {
                     input: input.into(),
                 }],
             ));
-            world.push_results(vec![IncomingResult {
-                id: id.into(),
-                tool: "Read".into(),
-                content: format!("fn {id}() {{}}").into(),
-                known: None,
-            }]);
+            world.push_results(vec![IncomingResult::measured(
+                id,
+                "Read",
+                format!("fn {id}() {{}}"),
+            )]);
         }
         run(&mut world).unwrap();
         // D9: one user message of restored blocks (oldest read first), then the summary; D8:

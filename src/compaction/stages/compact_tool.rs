@@ -25,12 +25,11 @@ pub(crate) fn run(
     calls: &[SmolStr],
     results: &[IncomingResult],
 ) -> Result<(), RunError> {
-    let compact_result = IncomingResult {
-        id: SmolStr::new(compact_id),
-        tool: SmolStr::new_static("compact"),
-        content: world.profile.strings.compact_tool_result().into(),
-        known: None,
-    };
+    let compact_result = IncomingResult::measured(
+        compact_id,
+        SmolStr::new_static("compact"),
+        world.profile.strings.compact_tool_result(),
+    );
     let result_of = |id: &SmolStr| results.iter().find(|r| &r.id == id).cloned();
     match world.profile.compact_tool {
         CompactTool::Absent => unreachable!("rejected before running"),
@@ -77,12 +76,7 @@ mod tests {
     use crate::transcript::Message;
 
     fn incoming(id: &str) -> IncomingResult {
-        IncomingResult {
-            id: id.to_owned().into(),
-            tool: "bash".to_owned().into(),
-            content: format!("{id} output").into(),
-            known: None,
-        }
+        IncomingResult::measured(id, "bash", format!("{id} output"))
     }
 
     fn compact_call(world: &mut World) -> Result<(), RunError> {

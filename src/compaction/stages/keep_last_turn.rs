@@ -278,12 +278,7 @@ mod tests {
     }
 
     fn answer(world: &mut World, id: &str, tool: &str, content: &str) {
-        world.push_results(vec![IncomingResult {
-            id: id.into(),
-            tool: tool.into(),
-            content: content.into(),
-            known: None,
-        }]);
+        world.push_results(vec![IncomingResult::measured(id, tool, content)]);
     }
 
     fn texts(message: &Message) -> Vec<&str> {

@@ -116,17 +116,9 @@ mod tests {
         world.history.push(Message::tool_uses(&calls));
         let batch = ids
             .iter()
-            .map(|id| {
-                // Sizes known on entry, as a replay knows them: the history keeps the
-                // results' `json.dumps` lengths from there on.
-                let content = format!("out {id}");
-                IncomingResult {
-                    id: (*id).to_owned().into(),
-                    tool: tool.to_owned().into(),
-                    known: Some(crate::transcript::TextSizes::of(&content)),
-                    content: content.into(),
-                }
-            })
+            // Sizes known on entry, as a replay knows them: the history keeps the results'
+            // `json.dumps` lengths from there on.
+            .map(|id| IncomingResult::measured(*id, tool, format!("out {id}")))
             .collect();
         deliver(world, batch).unwrap();
     }
