@@ -55,6 +55,24 @@ impl ResultText {
         self.chars == self.len
     }
 
+    /// Python's `text[:n]` on characters: an ASCII text (known from its counts) is cut at byte
+    /// `n` without being read (issue 13: every preview and masked output read its first
+    /// characters again to find where they end).
+    pub fn char_prefix(&self, n: usize) -> &str {
+        if self.is_ascii() {
+            return &self.as_str()[..n.min(self.len)];
+        }
+        crate::python::json::char_prefix(self.as_str(), n)
+    }
+
+    /// The last `n` characters (all of them when there are fewer), as [`Self::char_prefix`].
+    pub fn char_suffix(&self, n: usize) -> &str {
+        if self.is_ascii() {
+            return &self.as_str()[self.len - n.min(self.len)..];
+        }
+        crate::python::json::char_suffix(self.as_str(), n)
+    }
+
     /// Whether the text may hold `pattern`: false only when it certainly does not (a generated
     /// text and a pattern with a character other than `x` or a newline); else a search.
     pub fn contains(&self, pattern: &str) -> bool {
@@ -323,6 +341,30 @@ pub fn find_text(haystack: &str, needle: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text's first and last `n` characters are `json::char_prefix`'s and `char_suffix`'s,
+    /// whether it is ASCII (cut by bytes, unread) or not, a generated one included.
+    #[test]
+    fn a_texts_ends_are_its_first_and_last_characters() {
+        let generated = ResultText::generated(&std::sync::Arc::new("x".repeat(40)), 30);
+        let texts: Vec<ResultText> = ["", "abc", "a\nb\tc\"d", "é", "aé中😀b", "xé"]
+            .into_iter()
+            .map(ResultText::from)
+            .chain(generated)
+            .collect();
+        assert_eq!(texts.len(), 7, "the generated text is one of them");
+        for text in &texts {
+            for n in [0, 1, 2, 3, 5, 29, 30, 31, 100] {
+                let (prefix, suffix) = (
+                    crate::python::json::char_prefix(text.as_str(), n),
+                    crate::python::json::char_suffix(text.as_str(), n),
+                );
+                assert_eq!(text.char_prefix(n), prefix, "{:?} {n}", text.as_str());
+                assert_eq!(text.char_suffix(n), suffix, "{:?} {n}", text.as_str());
+                assert_eq!(prefix.chars().count(), n.min(text.chars()));
+            }
+        }
+    }
 
     /// `find_text` finds what `str::find` finds, the first occurrence, on texts dense with the
     /// needle's first character, its near misses and multi-byte characters.

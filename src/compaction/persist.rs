@@ -65,7 +65,7 @@ fn persist_if_absent(
         write_new_spill_file(world, &id, &path, &content)?;
         "written"
     };
-    let preview = json::char_prefix(&content, preview_chars);
+    let preview = content.char_prefix(preview_chars);
     Ok((
         persisted_block(world, &path, preview),
         reason!("persisted to {path} ({note})"),
@@ -85,7 +85,7 @@ pub(crate) fn persisted_preview(
         // `path.open(encoding="utf-8")` reads the file back in text mode: universal newlines.
         let preview = match world.store.read_spill(&path) {
             Some(saved) => json::char_prefix(&universal_newlines(&saved), preview_chars).to_owned(),
-            None => json::char_prefix(&content, preview_chars).to_owned(),
+            None => content.char_prefix(preview_chars).to_owned(),
         };
         return Ok((
             persisted_block(world, &path, &preview),
@@ -93,7 +93,7 @@ pub(crate) fn persisted_preview(
         ));
     }
     let path = save_output(world, &id, &content)?;
-    let preview = json::char_prefix(&content, preview_chars);
+    let preview = content.char_prefix(preview_chars);
     Ok((
         persisted_block(world, &path, preview),
         reason!("saved to {path}"),

@@ -80,13 +80,18 @@ impl SpillText {
             out.push_str(char_prefix(&self.text(), n));
             return;
         };
-        let end = char_prefix(output, n).len();
+        let end = output.char_prefix(n).len();
         let mark = out.len();
         out.push_str(OPEN);
         // When the output is cut, the closing quote written after the cut lies past `n`.
         write_js_string(out, &output[..end]);
         out.push_str(CLOSE);
-        let kept = char_prefix(&out[mark..], n).len();
+        // An ASCII output's escapes are ASCII too: its saved text is a byte a character.
+        let kept = if output.is_ascii() {
+            n.min(out.len() - mark)
+        } else {
+            char_prefix(&out[mark..], n).len()
+        };
         out.truncate(mark + kept);
     }
 
@@ -97,7 +102,7 @@ impl SpillText {
             out.push_str(char_suffix(&self.text(), n));
             return;
         };
-        let start = output.len() - char_suffix(output, n).len();
+        let start = output.len() - output.char_suffix(n).len();
         let mark = out.len();
         if start == 0 {
             out.push_str(OPEN);
@@ -106,7 +111,12 @@ impl SpillText {
         // last `n`.
         write_js_string(out, &output[start..]);
         out.push_str(CLOSE);
-        let before = out.len() - mark - char_suffix(&out[mark..], n).len();
+        let written = out.len() - mark;
+        let before = if output.is_ascii() {
+            written - n.min(written)
+        } else {
+            written - char_suffix(&out[mark..], n).len()
+        };
         out.replace_range(mark..mark + before, "");
     }
 }
@@ -139,14 +149,19 @@ mod tests {
     /// characters, and wherever the cut falls.
     #[test]
     fn a_saved_output_is_its_json_without_being_written() {
-        let pieces = ["x", "\n", "\"", "\\", "é", "中", "😀", "\u{1}", "\t", " "];
+        // Outputs with wide characters, and ASCII ones (whose ends are cut by bytes) with
+        // escapes.
+        let wide = ["x", "\n", "\"", "\\", "é", "中", "😀", "\u{1}", "\t", " "];
+        let ascii = ["x", "\n", "\"", "\\", "\u{1}", "\t", " "];
         let mut outputs = vec![String::new()];
-        for len in [1, 2, 5, 13, 40, 120, 260, 499, 501, 600] {
-            for offset in 0..pieces.len() {
-                let text: String = (0..len)
-                    .map(|i| pieces[(i * (offset + 1) + offset) % pieces.len()])
-                    .collect();
-                outputs.push(text);
+        for pieces in [&wide[..], &ascii[..]] {
+            for len in [1, 2, 5, 13, 40, 120, 260, 499, 501, 600] {
+                for offset in 0..pieces.len() {
+                    let text: String = (0..len)
+                        .map(|i| pieces[(i * (offset + 1) + offset) % pieces.len()])
+                        .collect();
+                    outputs.push(text);
+                }
             }
         }
         for output in &outputs {

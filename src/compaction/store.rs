@@ -99,6 +99,30 @@ fn name_order_key(name: &[u8]) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
+/// Sorts `order`, each entry a key and an index into names that agree on their first `at`
+/// bytes, into the order of those names (then of the indices), 16 bytes at a time: the entries
+/// are keyed by the names' next 16 bytes ([`name_order_key`] from `at`), and the runs whose keys
+/// are equal are keyed again from 16 bytes further (issue 13: gemini-cli's 8 000 names share
+/// `run_shell_command` and more, and comparing them whole cost 70 instructions a step). A run
+/// whose names all end within the bytes read is ordered whole, exactly as the names compare.
+fn order_by_name<'a>(order: &mut [(u128, usize)], name: &impl Fn(usize) -> &'a [u8], at: usize) {
+    for entry in order.iter_mut() {
+        entry.0 = name_order_key(name(entry.1).get(at..).unwrap_or_default());
+    }
+    order.sort_unstable();
+    let next = at + 16;
+    for run in order.chunk_by_mut(|(key_a, _), (key_b, _)| key_a == key_b) {
+        if run.len() < 2 {
+            continue;
+        }
+        if run.iter().all(|&(_, index)| name(index).len() <= next) {
+            run.sort_unstable_by(|&(_, a), &(_, b)| name(a).cmp(name(b)).then(a.cmp(&b)));
+        } else {
+            order_by_name(run, name, next);
+        }
+    }
+}
+
 /// In-memory backend with virtual absolute paths.
 #[derive(Debug, Default)]
 pub(crate) struct MemoryStore {
@@ -202,10 +226,10 @@ impl Store for MemoryStore {
         // Like a real directory listing: a transcript written into the spill directory is a
         // file of that directory too.
         let dir = resolve_lexical(dir);
-        // The parent is what precedes the last `/`, found by a backward byte loop (`rsplit_once`'s
-        // searcher cost more than the rest of the test: issue 13).
+        // The parent is what precedes the last `/`, found by `memrchr` (`rsplit_once`'s searcher,
+        // then a byte loop, cost more than the rest of the test: issue 13).
         let in_dir = |path: &str| {
-            let slash = path.bytes().rposition(|b| b == b'/');
+            let slash = memchr::memrchr(b'/', path.as_bytes());
             slash.is_some_and(|slash| {
                 let parent = &path[..slash];
                 parent == dir || (parent.is_empty() && dir == "/")
@@ -222,22 +246,12 @@ impl Store for MemoryStore {
             .collect();
         // Every listed path is the directory, a `/` and a name: the names alone are compared
         // (issue 13: comparing whole paths read the long common directory again at each step),
-        // and first by their leading bytes as one number, which decides most pairs. The order is
-        // sorted, not the files: gemini-cli lists 8 000 files, named such as `bash_1010.txt`,
-        // and a string comparison each time cost 70 instructions. Equal names keep the listing's
-        // order: a transcript at a spill file's path follows it.
+        // 16 bytes at a time as numbers. The order is sorted, not the files. Equal names keep
+        // the listing's order: a transcript at a spill file's path follows it.
         let names_at = if dir == "/" { 1 } else { dir.len() + 1 };
         let name = |index: usize| &listed[index].0.as_bytes()[names_at..];
-        let mut order: Vec<(u128, usize)> = (0..listed.len())
-            .map(|index| (name_order_key(name(index)), index))
-            .collect();
-        order.sort_unstable();
-        // Names that share their first 16 bytes are next to each other: ordered whole.
-        for run in order.chunk_by_mut(|(key_a, _), (key_b, _)| key_a == key_b) {
-            if run.len() > 1 {
-                run.sort_unstable_by(|&(_, a), &(_, b)| name(a).cmp(name(b)).then(a.cmp(&b)));
-            }
-        }
+        let mut order: Vec<(u128, usize)> = (0..listed.len()).map(|index| (0, index)).collect();
+        order_by_name(&mut order, &name, 0);
         order
             .into_iter()
             .map(|(_, index)| {
@@ -655,6 +669,41 @@ mod tests {
             .map(|file| file.path[9 + 16..].to_owned())
             .collect();
         assert_eq!(listed, ["", "a", "aa", "ab", "b", "\u{e9}"]);
+        // Names that share 16, 31, 32, 33 or 47 bytes, end there or go on with a NUL, a low,
+        // a high byte: listed as their bytes order them, a transcript after the spill file at
+        // the same path.
+        let mut store = MemoryStore::new();
+        let mut expected = Vec::new();
+        for shared in [16, 31, 32, 33, 47] {
+            for end in [
+                "",
+                "\0",
+                "\0a",
+                "0",
+                "a",
+                "\u{e9}",
+                "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0z",
+            ] {
+                let name = format!("{}{end}", "s".repeat(shared));
+                store
+                    .write_spill(&format!("/d/{name}"), "x".into())
+                    .unwrap();
+                expected.push(name);
+            }
+        }
+        store
+            .append_transcript("/d/ssss", &Message::user_text("t"), 9)
+            .unwrap();
+        expected.push("ssss".to_owned());
+        expected.sort();
+        let listed: Vec<(String, usize)> = store
+            .spill_files("/d")
+            .into_iter()
+            .map(|file| (file.path[3..].to_owned(), file.chars))
+            .collect();
+        let names: Vec<&str> = listed.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, expected);
+        assert!(listed.contains(&("ssss".to_owned(), 9)));
     }
 
     #[test]

@@ -23,9 +23,9 @@
 
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::python::json::{char_prefix, char_suffix};
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
+use crate::transcript::ResultText;
 use crate::transcript::{Block, Content, Message, Role};
 
 const STAGE: &str = "gemini_compress";
@@ -83,17 +83,18 @@ pub(super) fn push_sanitized(out: &mut String, part: &str) {
 }
 
 /// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars`, else the first 20%
-/// and the last 80% of `max_chars` characters around the count of those omitted. `chars` is
-/// the content's length in characters (issue 13: the content was copied into a list of its
-/// characters to be cut, at every result step 1 writes).
-fn truncated_output(content: &str, chars: usize, file: &str, max_chars: usize) -> String {
+/// and the last 80% of `max_chars` characters around the count of those omitted (issue 13:
+/// the content was copied into a list of its characters to be cut, at every result step 1
+/// writes; an ASCII one is now cut by bytes unread).
+fn truncated_output(content: &ResultText, file: &str, max_chars: usize) -> String {
+    let chars = content.chars();
     if chars <= max_chars {
-        return content.to_owned();
+        return content.as_str().to_owned();
     }
     let head_chars = max_chars / 5;
     let tail_chars = max_chars - head_chars;
-    let head = char_prefix(content, head_chars);
-    let tail = char_suffix(content, tail_chars);
+    let head = content.char_prefix(head_chars);
+    let tail = content.char_suffix(tail_chars);
     let omitted = chars - head_chars - tail_chars;
     format!(
         "Output too large. Showing first {} and last {} characters. For full output see: {file}\n{head}\n\n... [{} characters omitted] ...\n\n{tail}",
@@ -133,7 +134,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         let path = world.path_in(StoreDir::Spill, &format!("{tool}_{written}.txt"));
         world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
-        let replacement = truncated_output(&content, content.chars(), &path, threshold);
+        let replacement = truncated_output(&content, &path, threshold);
         let replaced = estimator.string(&replacement);
         counter += replaced;
         world.record(
@@ -367,15 +368,15 @@ mod tests {
     fn a_long_output_keeps_a_fifth_of_the_threshold_at_the_head() {
         // 100 chars, threshold 10: head 2, tail 8, 90 omitted.
         let text = "a".repeat(50) + &"b".repeat(50);
-        let out = truncated_output(&text, 100, "/t/x.txt", 10);
+        let out = truncated_output(&text.into(), "/t/x.txt", 10);
         assert_eq!(
             out,
             "Output too large. Showing first 2 and last 8 characters. For full output see: /t/x.txt\naa\n\n... [90 characters omitted] ...\n\nbbbbbbbb"
         );
-        assert_eq!(truncated_output("short", 5, "/t/x.txt", 10), "short");
+        assert_eq!(truncated_output(&"short".into(), "/t/x.txt", 10), "short");
         // Characters, not bytes: 12 characters of two bytes each.
         let wide = "é".repeat(6) + &"ü".repeat(6);
-        let out = truncated_output(&wide, 12, "/t/y.txt", 5);
+        let out = truncated_output(&wide.into(), "/t/y.txt", 5);
         assert_eq!(
             out,
             "Output too large. Showing first 1 and last 4 characters. For full output see: /t/y.txt\né\n\n... [7 characters omitted] ...\n\nüüüü"
