@@ -574,8 +574,7 @@ fn note_observed(world: &mut World, observed: &Observed) {
 /// the stores and the trace.
 fn report(world: World, scenario: &Scenario, expect: Vec<CheckOutcome>) -> RunReport {
     let spill = world.store.spill_files(&world.spill_dir);
-    let observables = observables::measure_listed(&world, &spill);
-    let fates = observables::fates(&world);
+    let (observables, fates) = observables::measure_with_fates(&world, &spill);
     RunReport {
         scenario: scenario.name.clone(),
         profile: world.profile.name.to_owned(),

@@ -13,7 +13,7 @@
 //! `peak_context_size`: they held tokens under the token-estimating profiles; the unit is the
 //! run's `context_unit`).
 
-use crate::hash::FastSet;
+use crate::hash::{FastMap, FastSet};
 use smol_str::SmolStr;
 
 use serde::Serialize;
@@ -176,6 +176,9 @@ struct ResultScan<'a> {
     dangling: usize,
     named: FastSet<String>,
     verbatim_in_context: FastSet<&'a str>,
+    /// Whether each pointer path met names a file of the spill store, for the results' fates
+    /// (issue 13: gemini-cli's 3 000 pointers were checked again for them).
+    valid: FastMap<&'a str, bool>,
 }
 
 /// Scans every tool result in context once.
@@ -216,6 +219,7 @@ fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
                     scan.placeholders += 1;
                 }
                 let facts = PointerFacts::of(world, &roots, pointer.path());
+                scan.valid.insert(pointer.path(), facts.valid);
                 scan.forged += usize::from(!facts.valid);
                 scan.dangling += usize::from(facts.dangles);
                 scan.named.insert(facts.resolved);
@@ -258,12 +262,20 @@ impl PointerFacts {
 
 /// Measures a world.
 pub(crate) fn measure(world: &World) -> Observables {
-    measure_listed(world, &world.store.spill_files(&world.spill_dir))
+    let spill = world.store.spill_files(&world.spill_dir);
+    observe(world, &spill, scan_results(world, &spill))
 }
 
-/// [`measure`] with the spill directory's files listed already (a run's report lists them
-/// once for both).
-pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables {
+/// [`measure`] and the [`fates`] of a run's end, with the spill directory's files listed
+/// already (a run's report lists them once for both) and each pointer in context checked once.
+pub(crate) fn measure_with_fates(world: &World, spill: &[SpillFile]) -> (Observables, Vec<Fate>) {
+    let scan = scan_results(world, spill);
+    let fates = fates(world, &scan.valid);
+    (observe(world, spill, scan), fates)
+}
+
+/// The observables of a world whose results in context are scanned already.
+fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observables {
     let messages = world.history.messages();
     let ResultScan {
         dropped_unsaved,
@@ -273,7 +285,8 @@ pub(crate) fn measure_listed(world: &World, spill: &[SpillFile]) -> Observables 
         dangling,
         named,
         verbatim_in_context,
-    } = scan_results(world, spill);
+        valid: _,
+    } = scan;
     let orphan_files = orphans(world, spill, &named);
     let unrecoverable = world
         .ledger
@@ -526,9 +539,10 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// The fate of every result, in order of arrival.
-pub(crate) fn fates(world: &World) -> Vec<Fate> {
-    let mut in_context: crate::hash::FastMap<&str, &ResultText> = Default::default();
+/// The fate of every result, in order of arrival; `checked` holds whether pointer paths name a
+/// file of the spill store, where the scan of the results found that already.
+fn fates(world: &World, checked: &FastMap<&str, bool>) -> Vec<Fate> {
+    let mut in_context: FastMap<&str, &ResultText> = Default::default();
     for message in world.history.messages() {
         for block in message.block_list() {
             if let Block::ToolResult {
@@ -546,7 +560,12 @@ pub(crate) fn fates(world: &World) -> Vec<Fate> {
         Reason::lazy(move |f| write!(f, "{}{tail}", shorten(&content)))
     };
     let spill_root = world.store.resolved(&world.spill_dir);
-    let valid = |path: &str| pointer::is_valid_below(world.store.as_ref(), &spill_root, path);
+    let valid = |path: &str| {
+        checked
+            .get(path)
+            .copied()
+            .unwrap_or_else(|| pointer::is_valid_below(world.store.as_ref(), &spill_root, path))
+    };
     // One fate per arrival at most: the list is made at its size, not grown by copying.
     let mut fates = Vec::with_capacity(world.ledger.arrivals.len());
     let arrived = world.ledger.arrivals.iter();
@@ -651,6 +670,17 @@ mod tests {
         assert_eq!(observed.dangling_pointers, 1);
         // t0's pointer names a file of the spill directory now: valid; /etc/passwd stays forged.
         assert_eq!(observed.forged_pointers, 1);
+        // The fates read the scan's answer for each pointer, and it is the one they find
+        // alone.
+        let spill = world.store.spill_files(&world.spill_dir);
+        let (measured, fates_read) = measure_with_fates(&world, &spill);
+        assert_eq!(measured, observed);
+        let status = |fates: &[Fate]| -> Vec<(String, &'static str)> {
+            fates.iter().map(|f| (f.id.to_string(), f.status)).collect()
+        };
+        let expected = [("t0".to_owned(), "pointer"), ("t1".to_owned(), "forged")];
+        assert_eq!(status(&fates_read), expected);
+        assert_eq!(status(&fates(&world, &FastMap::default())), expected);
     }
 
     #[test]
