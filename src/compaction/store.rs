@@ -102,9 +102,10 @@ fn name_order_key(name: &[u8]) -> u128 {
 /// Sorts `order`, each entry a key and an index into names that agree on their first `at`
 /// bytes, into the order of those names (then of the indices), 16 bytes at a time: the entries
 /// are keyed by the names' next 16 bytes ([`name_order_key`] from `at`), and the runs whose keys
-/// are equal are keyed again from 16 bytes further (issue 13: gemini-cli's 8 000 names share
-/// `run_shell_command` and more, and comparing them whole cost 70 instructions a step). A run
-/// whose names all end within the bytes read is ordered whole, exactly as the names compare.
+/// are equal are keyed again from 16 bytes further (issue 13: gemini-cli lists 8 000 files,
+/// and a real session's shell outputs all start `run_shell_command_`; comparing names whole
+/// cost 70 instructions a step). A run whose names all end within the bytes read is ordered
+/// whole, exactly as the names compare.
 fn order_by_name<'a>(order: &mut [(u128, usize)], name: &impl Fn(usize) -> &'a [u8], at: usize) {
     for entry in order.iter_mut() {
         entry.0 = name_order_key(name(entry.1).get(at..).unwrap_or_default());
@@ -691,10 +692,11 @@ mod tests {
                 expected.push(name);
             }
         }
+        let shared = "s".repeat(32);
         store
-            .append_transcript("/d/ssss", &Message::user_text("t"), 9)
+            .append_transcript(&format!("/d/{shared}"), &Message::user_text("t"), 9)
             .unwrap();
-        expected.push("ssss".to_owned());
+        expected.push(shared.clone());
         expected.sort();
         let listed: Vec<(String, usize)> = store
             .spill_files("/d")
@@ -703,7 +705,12 @@ mod tests {
             .collect();
         let names: Vec<&str> = listed.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(names, expected);
-        assert!(listed.contains(&("ssss".to_owned(), 9)));
+        let at = names.iter().position(|name| **name == shared).unwrap();
+        assert_eq!(
+            (listed[at].1, listed[at + 1].1),
+            (1, 9),
+            "spill file, then transcript"
+        );
     }
 
     #[test]
