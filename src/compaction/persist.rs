@@ -118,13 +118,11 @@ pub(crate) fn write_spill_file(
     path: &str,
     content: &ResultText,
 ) -> Result<(), RunError> {
+    note_escape(world, id, path);
+    let old = world.store.put_replacing(path, content.clone().into())?;
     // An overwrite with other text (later `save_output` for colliding safe ids) destroys the
     // original another result kept there: it is no longer in the spill store.
-    if world
-        .store
-        .read_spill(path)
-        .is_some_and(|old| old != *content)
-    {
+    if old.is_some_and(|old| old != *content) {
         let others: Vec<SmolStr> = world
             .ledger
             .results
@@ -138,7 +136,8 @@ pub(crate) fn write_spill_file(
             }
         }
     }
-    write_new_spill_file(world, id, path, content)
+    world.ledger.mark_spilled(id, true);
+    Ok(())
 }
 
 /// [`write_spill_file`] of a file the caller has just found absent (write-once and
@@ -149,6 +148,15 @@ pub(crate) fn write_new_spill_file(
     path: &str,
     content: &ResultText,
 ) -> Result<(), RunError> {
+    note_escape(world, id, path);
+    world.store.put_spill(path, content.clone().into())?;
+    world.ledger.mark_spilled(id, true);
+    Ok(())
+}
+
+/// Traces a spill file the modelled code writes outside the spill directory (the file is kept
+/// in memory).
+fn note_escape(world: &mut World, id: &str, path: &str) {
     if !world.owns(path) {
         let reason = format!(
             "the modelled code writes {path} (= {}), outside the spill directory {}: a path \
@@ -159,9 +167,6 @@ pub(crate) fn write_new_spill_file(
         );
         world.record(Event::new("store", "escape").id(id).reason(reason));
     }
-    world.store.put_spill(path, content.clone().into())?;
-    world.ledger.mark_spilled(id, true);
-    Ok(())
 }
 
 #[cfg(test)]
@@ -193,6 +198,35 @@ mod tests {
                 "persisted to {PATH} (file existed with other text, not rewritten (write only if absent)): why"
             )
         );
+    }
+
+    /// Later `save_output` of two ids with one safe name: the second, with other text,
+    /// destroys the first's original (no longer kept verbatim); the same text again destroys
+    /// nothing.
+    #[test]
+    fn an_overwrite_with_other_text_loses_the_original_it_held() {
+        let mut world = World::for_test(COURSE_LATEST);
+        world.turn(&[
+            ("a:b", "bash", "first".into()),
+            ("a?b", "bash", "second".into()),
+        ]);
+        let spilled = |world: &World, id: &str| world.ledger.results[id].spilled_verbatim;
+        let path = save_output(&mut world, "a:b", &"first".into()).unwrap();
+        assert!(spilled(&world, "a:b"));
+        assert_eq!(
+            save_output(&mut world, "a?b", &"first".into()).unwrap(),
+            path
+        );
+        assert!(
+            spilled(&world, "a:b") && spilled(&world, "a?b"),
+            "same text"
+        );
+        save_output(&mut world, "a?b", &"second".into()).unwrap();
+        assert!(
+            !spilled(&world, "a:b") && spilled(&world, "a?b"),
+            "other text"
+        );
+        assert_eq!(world.store.read_spill(&path).as_deref(), Some("second"));
     }
 
     #[test]

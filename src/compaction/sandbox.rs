@@ -61,6 +61,14 @@ impl Store for Sandbox {
         self.inner.write_spill(path, content)
     }
 
+    fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
+        if self.escapes(path) {
+            let old = self.outside.insert(resolve_lexical(path), content);
+            return Ok(old.map(|old| old.text()));
+        }
+        self.inner.replace_spill(path, content)
+    }
+
     fn read_spill(&self, path: &str) -> Option<ResultText> {
         if self.escapes(path) {
             return self

@@ -54,6 +54,27 @@ pub(crate) trait Store {
                 source,
             })
     }
+    /// [`Self::put_spill`], returning the text the file held before (none for a new file): an
+    /// overwrite reads and writes the path once (issue 13: later `save_output` checks what it
+    /// destroys at every result it persists).
+    fn put_replacing(
+        &mut self,
+        path: &str,
+        content: SpillText,
+    ) -> Result<Option<ResultText>, RunError> {
+        self.replace_spill(path, content)
+            .map_err(|source| RunError::Store {
+                path: path.to_owned(),
+                source,
+            })
+    }
+    /// [`Self::write_spill`], returning the text the file held before; a store that keeps its
+    /// files in memory finds both in one lookup.
+    fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
+        let old = self.read_spill(path);
+        self.write_spill(path, content)?;
+        Ok(old)
+    }
     /// Reads a spill file.
     fn read_spill(&self, path: &str) -> Option<ResultText>;
     /// Every file of the spill directory `dir`, sorted by path.
@@ -214,9 +235,12 @@ impl Store for MemoryStore {
     }
 
     fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
+        self.replace_spill(path, content).map(drop)
+    }
+
+    fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
         let key = self.writable(path)?.into_owned();
-        self.spill.insert(key, content);
-        Ok(())
+        Ok(self.spill.insert(key, content).map(|old| old.text()))
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
