@@ -175,6 +175,12 @@ impl MemoryStore {
         }
     }
 
+    /// Writes the spill file at `path` and returns what it held, as the store keeps it.
+    fn insert_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<SpillText>> {
+        let key = self.writable(path)?.into_owned();
+        Ok(self.spill.insert(key, content))
+    }
+
     /// The key of a file written at `path`: its lexical resolution, when the write is allowed.
     fn writable<'a>(&self, path: &'a str) -> io::Result<Cow<'a, str>> {
         let resolved = match &self.roots {
@@ -235,12 +241,12 @@ impl Store for MemoryStore {
     }
 
     fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
-        self.replace_spill(path, content).map(drop)
+        self.insert_spill(path, content).map(drop)
     }
 
     fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
-        let key = self.writable(path)?.into_owned();
-        Ok(self.spill.insert(key, content).map(|old| old.text()))
+        // Only an overwrite's caller reads the old text (a saved output's is written out).
+        Ok(self.insert_spill(path, content)?.map(|old| old.text()))
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {

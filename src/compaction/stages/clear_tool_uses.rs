@@ -42,7 +42,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world.replace_result(
             mi,
             bi,
-            placeholder.to_owned(),
+            world.omitted.clone(),
             "clear_tool_uses",
             format!(
                 "context editing: input {estimate} > trigger {}, not among the last {keep} tool uses",
