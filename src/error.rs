@@ -53,6 +53,16 @@ pub enum RunError {
     },
 }
 
+impl RunError {
+    /// The [`RunError::Store`] of a failed write of `path`, for `map_err`.
+    pub(crate) fn store(path: &str) -> impl FnOnce(io::Error) -> RunError + '_ {
+        move |source| RunError::Store {
+            path: path.to_owned(),
+            source,
+        }
+    }
+}
+
 /// Any error of a `lab` command.
 #[derive(Debug, thiserror::Error)]
 pub enum LabError {

@@ -32,10 +32,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
     let chars = world
         .store
         .write_transcript(&path, world.history.messages(), dialect, expected)
-        .map_err(|source| RunError::Store {
-            path: path.clone(),
-            source,
-        })?;
+        .map_err(RunError::store(&path))?;
     let Held {
         originals,
         placeholders,
@@ -345,10 +342,7 @@ impl<'a> SessionLog<'a> {
         let path = &self.archive.transcripts[self.index].path;
         self.store
             .append_transcript(path, message, chars)
-            .map_err(|source| RunError::Store {
-                path: path.clone(),
-                source,
-            })?;
+            .map_err(RunError::store(path))?;
         let mut originals = 0;
         let mut placeholders = 0;
         for (id, _) in message.tool_results() {

@@ -1,7 +1,8 @@
 //! Paths as the modelled code and the sandbox see them, by their text alone: Python
 //! `PurePosixPath` normalisation, lexical resolution (`.` and `..` collapsed, never above the
-//! root) and the inside/outside rule of the run's directories. A leaf: nothing here touches a
-//! file system; the stores ([`crate::compaction::store`]) build on it.
+//! root), the inside/outside rule of the run's directories and the order of a listing's names.
+//! A leaf: nothing here touches a file system; the stores ([`crate::compaction::store`]) build
+//! on it.
 
 use std::borrow::Cow;
 
@@ -197,6 +198,46 @@ impl Roots {
 }
 
 /// [`Roots::hold`] of directories given as they are.
+/// A number whose order is the order of the names that start with `name`'s first 16 bytes:
+/// those bytes, big-endian, padded with zeros. When two keys differ, the names compare as their
+/// keys do (a name that ends first is padded with zeros, the least byte: it is a prefix of the
+/// other, and sorts first); equal keys leave the names to be compared whole.
+pub(crate) fn name_order_key(name: &[u8]) -> u128 {
+    let mut bytes = [0u8; 16];
+    let len = name.len().min(16);
+    bytes[..len].copy_from_slice(&name[..len]);
+    u128::from_be_bytes(bytes)
+}
+
+/// Sorts `order`, each entry a key and an index into names that agree on their first `at`
+/// bytes, into the order of those names (then of the indices), 16 bytes at a time: the entries
+/// are keyed by the names' next 16 bytes ([`name_order_key`] from `at`), and the runs whose keys
+/// are equal are keyed again from 16 bytes further (issue 13: gemini-cli lists 8 000 files,
+/// and a real session's shell outputs all start `run_shell_command_`; comparing names whole
+/// cost 70 instructions a step). A run whose names all end within the bytes read is ordered
+/// whole, exactly as the names compare.
+pub(crate) fn order_by_name<'a>(
+    order: &mut [(u128, usize)],
+    name: &impl Fn(usize) -> &'a [u8],
+    at: usize,
+) {
+    for entry in order.iter_mut() {
+        entry.0 = name_order_key(name(entry.1).get(at..).unwrap_or_default());
+    }
+    order.sort_unstable();
+    let next = at + 16;
+    for run in order.chunk_by_mut(|(key_a, _), (key_b, _)| key_a == key_b) {
+        if run.len() < 2 {
+            continue;
+        }
+        if run.iter().all(|&(_, index)| name(index).len() <= next) {
+            run.sort_unstable_by(|&(_, a), &(_, b)| name(a).cmp(name(b)).then(a.cmp(&b)));
+        } else {
+            order_by_name(run, name, next);
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
     Roots::new(roots).hold(path)

@@ -83,6 +83,10 @@ impl Store for Sandbox {
         self.inner.spill_files(dir)
     }
 
+    fn expect_files(&mut self, spill: usize, transcripts: usize) {
+        self.inner.expect_files(spill, transcripts);
+    }
+
     /// The listing is the inner store's, of a directory inside the roots: resolved as it
     /// resolves them.
     fn lists_resolved(&self) -> bool {

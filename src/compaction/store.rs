@@ -16,7 +16,7 @@ use std::path::{Component, Path, PathBuf};
 pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
     Roots, basename, is_within, join, join_normal, join_normal_ext, lexical, normalize,
-    resolve_lexical,
+    order_by_name, resolve_lexical,
 };
 use crate::error::RunError;
 use crate::hash::FastMap;
@@ -49,10 +49,7 @@ pub(crate) trait Store {
     /// [`Self::write_spill`], its failure the run's error naming `path`.
     fn put_spill(&mut self, path: &str, content: SpillText) -> Result<(), RunError> {
         self.write_spill(path, content)
-            .map_err(|source| RunError::Store {
-                path: path.to_owned(),
-                source,
-            })
+            .map_err(RunError::store(path))
     }
     /// [`Self::put_spill`], returning the text the file held before (none for a new file): an
     /// overwrite reads and writes the path once (issue 13: later `save_output` checks what it
@@ -63,10 +60,7 @@ pub(crate) trait Store {
         content: SpillText,
     ) -> Result<Option<ResultText>, RunError> {
         self.replace_spill(path, content)
-            .map_err(|source| RunError::Store {
-                path: path.to_owned(),
-                source,
-            })
+            .map_err(RunError::store(path))
     }
     /// [`Self::write_spill`], returning the text the file held before; a store that keeps its
     /// files in memory finds both in one lookup.
@@ -107,42 +101,10 @@ pub(crate) trait Store {
     }
     /// Deletes the file at `path` (a spill file or a transcript); false when there is none.
     fn remove(&mut self, path: &str) -> io::Result<bool>;
-}
-
-/// A number whose order is the order of the names that start with `name`'s first 16 bytes:
-/// those bytes, big-endian, padded with zeros. When two keys differ, the names compare as their
-/// keys do (a name that ends first is padded with zeros, the least byte: it is a prefix of the
-/// other, and sorts first); equal keys leave the names to be compared whole.
-fn name_order_key(name: &[u8]) -> u128 {
-    let mut bytes = [0u8; 16];
-    let len = name.len().min(16);
-    bytes[..len].copy_from_slice(&name[..len]);
-    u128::from_be_bytes(bytes)
-}
-
-/// Sorts `order`, each entry a key and an index into names that agree on their first `at`
-/// bytes, into the order of those names (then of the indices), 16 bytes at a time: the entries
-/// are keyed by the names' next 16 bytes ([`name_order_key`] from `at`), and the runs whose keys
-/// are equal are keyed again from 16 bytes further (issue 13: gemini-cli lists 8 000 files,
-/// and a real session's shell outputs all start `run_shell_command_`; comparing names whole
-/// cost 70 instructions a step). A run whose names all end within the bytes read is ordered
-/// whole, exactly as the names compare.
-fn order_by_name<'a>(order: &mut [(u128, usize)], name: &impl Fn(usize) -> &'a [u8], at: usize) {
-    for entry in order.iter_mut() {
-        entry.0 = name_order_key(name(entry.1).get(at..).unwrap_or_default());
-    }
-    order.sort_unstable();
-    let next = at + 16;
-    for run in order.chunk_by_mut(|(key_a, _), (key_b, _)| key_a == key_b) {
-        if run.len() < 2 {
-            continue;
-        }
-        if run.iter().all(|&(_, index)| name(index).len() <= next) {
-            run.sort_unstable_by(|&(_, a), &(_, b)| name(a).cmp(name(b)).then(a.cmp(&b)));
-        } else {
-            order_by_name(run, name, next);
-        }
-    }
+    /// Room for a run that may write up to about `spill` spill files and `transcripts`
+    /// transcripts: a store that keeps them in memory makes it once it holds a few of either,
+    /// instead of growing by rehashing every path again (issue 13: gemini-cli writes 8 000).
+    fn expect_files(&mut self, _spill: usize, _transcripts: usize) {}
 }
 
 /// In-memory backend with virtual absolute paths.
@@ -155,6 +117,8 @@ pub(crate) struct MemoryStore {
     /// Transcripts' lengths by resolved path, hashed for the same reason (a course-latest
     /// replay writes one per turn, named by a 32-digit counter: long common prefixes).
     transcripts: FastMap<String, usize>,
+    /// How many spill files and transcripts the run may write ([`Store::expect_files`]).
+    expected: (usize, usize),
     /// The run's directories; when set, a write that leaves them is refused, as the
     /// real-directory store refuses it, so that both stores agree (audit D11).
     roots: Option<Roots>,
@@ -178,6 +142,7 @@ impl MemoryStore {
     /// Writes the spill file at `path` and returns what it held, as the store keeps it.
     fn insert_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<SpillText>> {
         let key = self.writable(path)?.into_owned();
+        make_room(&mut self.spill, self.expected.0);
         Ok(self.spill.insert(key, content))
     }
 
@@ -191,6 +156,17 @@ impl MemoryStore {
         Ok(resolved)
     }
 }
+
+/// Sizes `files` for `expected` entries once it holds [`ROOM_AFTER`]: a run that writes a
+/// handful of files allocates nothing for the rest.
+fn make_room<V>(files: &mut FastMap<String, V>, expected: usize) {
+    if files.len() == ROOM_AFTER {
+        files.reserve(expected.saturating_sub(ROOM_AFTER));
+    }
+}
+
+/// How many files a map of [`MemoryStore`] holds before it is sized for the run.
+const ROOM_AFTER: usize = 16;
 
 /// Linux's `NAME_MAX`: the longest file name (one path component), in bytes.
 const NAME_MAX: usize = 255;
@@ -303,6 +279,7 @@ impl Store for MemoryStore {
         chars: usize,
     ) -> io::Result<usize> {
         let key = self.writable(path)?.into_owned();
+        make_room(&mut self.transcripts, self.expected.1);
         self.transcripts.insert(key, chars);
         Ok(chars)
     }
@@ -323,6 +300,7 @@ impl Store for MemoryStore {
         match self.transcripts.get_mut(path.as_ref()) {
             Some(total) => *total += chars,
             None => {
+                make_room(&mut self.transcripts, self.expected.1);
                 self.transcripts.insert(path.into_owned(), chars);
             }
         }
@@ -345,6 +323,10 @@ impl Store for MemoryStore {
     fn remove(&mut self, path: &str) -> io::Result<bool> {
         let path = resolve_lexical(path);
         Ok(self.spill.remove(&path).is_some() || self.transcripts.remove(&path).is_some())
+    }
+
+    fn expect_files(&mut self, spill: usize, transcripts: usize) {
+        self.expected = (spill, transcripts);
     }
 }
 
@@ -604,6 +586,7 @@ impl Store for DirStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compaction::paths::name_order_key;
 
     #[cfg(unix)]
     #[test]
@@ -626,6 +609,21 @@ mod tests {
         // Long paths of short components pass: only a component counts.
         let deep = format!("/{}", vec![name(200); 5].join("/"));
         assert!(deep.len() > 1000 && name_max(&deep).is_ok());
+    }
+
+    #[test]
+    fn a_store_told_how_many_files_makes_room_once_it_holds_a_few() {
+        let mut store = MemoryStore::new();
+        store.expect_files(500, 300);
+        for i in 0..=ROOM_AFTER {
+            store.write_spill(&format!("/d/{i}"), "x".into()).unwrap();
+            store
+                .write_transcript(&format!("/t/{i}"), &[], Dialect::Json, 1)
+                .unwrap();
+            let sized = i == ROOM_AFTER;
+            assert_eq!(store.spill.capacity() >= 500, sized, "{i}");
+            assert_eq!(store.transcripts.capacity() >= 300, sized, "{i}");
+        }
     }
 
     #[test]

@@ -300,13 +300,17 @@ impl World {
 
     /// Room for a run of `results` tool results answering `calls` calls, so that the ledger's
     /// maps and lists, the trace (an `append` and a `seen` event per result at least) and the
-    /// history's set of results gone from it do not grow by copying and rehashing as they fill.
+    /// history's set of results gone from it, and the store's files, do not grow by copying and rehashing as they fill.
     pub(crate) fn reserve(&mut self, calls: usize, results: usize) {
         self.ledger.results.reserve(results);
         self.ledger.arrivals.reserve(results);
         self.ledger.calls.reserve(calls);
         self.trace.reserve(8 * results);
         self.history.expect_results(results);
+        // A result is written to at most two spill files (gemini-cli's truncation, then its
+        // mask; the other profiles', one); course-latest writes a transcript at about every
+        // turn, fewer than its results.
+        self.store.expect_files(2 * results, results);
     }
 
     /// Records one event at the current step.

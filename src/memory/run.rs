@@ -266,10 +266,7 @@ fn write_file(world: &mut World, name: &str, text: &str) -> Result<(), LabError>
             format!("write reaches {path}"),
         );
     }
-    world.fs.write(name, text).map_err(|e| RunError::Store {
-        path: name.to_owned(),
-        source: e,
-    })?;
+    world.fs.write(name, text).map_err(RunError::store(name))?;
     world.event(
         "write_file",
         "write",
@@ -284,10 +281,7 @@ fn symlink(world: &mut World, name: &str, target: &str, text: &str) -> Result<()
     world
         .fs
         .symlink(name, target, text)
-        .map_err(|e| RunError::Store {
-            path: name.to_owned(),
-            source: e,
-        })?;
+        .map_err(RunError::store(name))?;
     world.event(
         "symlink",
         "link",
