@@ -1,6 +1,8 @@
 //! The text of a tool result as a replay holds it: one immutable buffer shared by every copy of
 //! the result (issue 13). A leaf; [`crate::transcript`] re-exports it.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 /// The text of a tool result, shared by its copies: the Monte Carlo cells of one session replay
@@ -18,9 +20,13 @@ use serde::Serialize;
 /// spill store) do not read it again; and a generated text knows it holds only `x` and
 /// newlines, so that a search for a marker with any other character is answered without
 /// reading it.
+///
+/// The buffer's count is not atomic: a replay runs on one thread (a Monte Carlo worker renders
+/// its own sessions), and an atomic count cost about 10 ns a copy and drop, tens of thousands
+/// of them a replay (issue 13: 9% of a course-latest replay, with its trace's shared paths).
 #[derive(Clone, Default)]
 pub struct ResultText {
-    buffer: std::sync::Arc<String>,
+    buffer: Rc<String>,
     len: usize,
     chars: usize,
     only_x: bool,
@@ -95,17 +101,17 @@ impl ResultText {
             chars,
             only_x: false,
             newline_every: 0,
-            buffer: std::sync::Arc::new(text),
+            buffer: Rc::new(text),
         }
     }
 
     /// The first `len` bytes of a buffer of generated text, shared: the buffer holds only `x`
     /// and newlines, so its characters are its bytes and nothing is read. `None` if `len` is
     /// past the end.
-    pub(crate) fn generated(buffer: &std::sync::Arc<String>, len: usize) -> Option<ResultText> {
+    pub(crate) fn generated(buffer: &Rc<String>, len: usize) -> Option<ResultText> {
         debug_assert!(buffer.bytes().all(|b| b == b'x' || b == b'\n'));
         (len <= buffer.len()).then(|| ResultText {
-            buffer: std::sync::Arc::clone(buffer),
+            buffer: Rc::clone(buffer),
             len,
             chars: len,
             only_x: true,
@@ -117,7 +123,7 @@ impl ResultText {
     /// `width` `x` joined by newlines, so that its newlines are counted without reading it
     /// ([`Self::newlines`]).
     pub(crate) fn generated_shape(
-        buffer: &std::sync::Arc<String>,
+        buffer: &Rc<String>,
         len: usize,
         width: Option<usize>,
     ) -> Option<ResultText> {
@@ -153,7 +159,7 @@ impl ResultText {
 impl PartialEq for ResultText {
     fn eq(&self, other: &Self) -> bool {
         // Two prefixes of one length of the same buffer are the same text, unread.
-        let shared = std::sync::Arc::ptr_eq(&self.buffer, &other.buffer) && self.len == other.len;
+        let shared = Rc::ptr_eq(&self.buffer, &other.buffer) && self.len == other.len;
         shared || self.as_str() == other.as_str()
     }
 }
@@ -231,7 +237,7 @@ impl From<&String> for ResultText {
 impl From<ResultText> for String {
     fn from(text: ResultText) -> Self {
         if text.len == text.buffer.len() {
-            std::sync::Arc::unwrap_or_clone(text.buffer)
+            Rc::unwrap_or_clone(text.buffer)
         } else {
             text.as_str().to_owned()
         }
@@ -270,7 +276,7 @@ impl Serialize for ResultText {
 pub(crate) struct DerivedBuffers {
     /// Per buffer of generated text, held so that its address stays its own: the rule's text of
     /// the whole buffer.
-    by_buffer: Vec<(std::sync::Arc<String>, std::sync::Arc<String>)>,
+    by_buffer: Vec<(Rc<String>, Rc<String>)>,
 }
 
 impl DerivedBuffers {
@@ -291,17 +297,16 @@ impl DerivedBuffers {
         let known = self
             .by_buffer
             .iter()
-            .find(|(source, _)| std::sync::Arc::ptr_eq(source, &text.buffer));
+            .find(|(source, _)| Rc::ptr_eq(source, &text.buffer));
         let derived = match known {
-            Some((_, derived)) => std::sync::Arc::clone(derived),
+            Some((_, derived)) => Rc::clone(derived),
             None => {
                 // A buffer that only this holds any more has been outgrown: no text will ask.
                 self.by_buffer
-                    .retain(|(source, _)| std::sync::Arc::strong_count(source) > 1);
-                let derived = std::sync::Arc::new(rule(text.buffer.as_str()));
-                let source = std::sync::Arc::clone(&text.buffer);
-                self.by_buffer
-                    .push((source, std::sync::Arc::clone(&derived)));
+                    .retain(|(source, _)| Rc::strong_count(source) > 1);
+                let derived = Rc::new(rule(text.buffer.as_str()));
+                let source = Rc::clone(&text.buffer);
+                self.by_buffer.push((source, Rc::clone(&derived)));
                 derived
             }
         };
@@ -346,7 +351,7 @@ mod tests {
     /// whether it is ASCII (cut by bytes, unread) or not, a generated one included.
     #[test]
     fn a_texts_ends_are_its_first_and_last_characters() {
-        let generated = ResultText::generated(&std::sync::Arc::new("x".repeat(40)), 30);
+        let generated = ResultText::generated(&Rc::new("x".repeat(40)), 30);
         let texts: Vec<ResultText> = ["", "abc", "a\nb\tc\"d", "é", "aé中😀b", "xé"]
             .into_iter()
             .map(ResultText::from)

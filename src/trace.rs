@@ -116,7 +116,7 @@ enum Text {
     Owned(String),
     /// Boxed, not shared: a replay makes and drops tens of thousands, and a shared pointer's
     /// count is two atomic operations per reason. A copy is the text, formatted once.
-    Lazy(Box<dyn Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync>),
+    Lazy(Box<dyn Fn(&mut fmt::Formatter<'_>) -> fmt::Result>),
 }
 
 impl Clone for Reason {
@@ -132,9 +132,7 @@ impl Clone for Reason {
 impl Reason {
     /// A reason written by `write` when it is read (the [`reason!`] macro builds one from a
     /// format string and the values it names).
-    pub fn lazy(
-        write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + 'static,
-    ) -> Self {
+    pub fn lazy(write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result + 'static) -> Self {
         Reason(Text::Lazy(Box::new(write)))
     }
 

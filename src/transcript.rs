@@ -6,6 +6,9 @@
 //! documented modelling choice). Key order is exactly `type, text` / `type, id, name, input` /
 //! `type, tool_use_id, content`, and `role, content` for messages.
 
+use std::cell::OnceCell;
+use std::rc::Rc;
+
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
@@ -34,15 +37,16 @@ impl Role {
 /// A tool call's input, shared by the copies of its message: each replay of a scenario (and
 /// each Monte Carlo cell) appends the same calls, and an input is never changed once made. Its
 /// `JSON.stringify` length, which Claude Code's and Cline's estimates count, and its JSON with
-/// keys sorted, which identifies a repeated call, are each computed once.
+/// keys sorted, which identifies a repeated call, are each computed once. Counted and computed
+/// without atomics, as [`ResultText`] is: a replay is one thread's.
 #[derive(Clone, Default)]
-pub struct Input(std::sync::Arc<InputData>);
+pub struct Input(Rc<InputData>);
 
 #[derive(Default)]
 struct InputData {
     map: Map<String, Value>,
-    js_len: std::sync::OnceLock<usize>,
-    sorted: std::sync::OnceLock<String>,
+    js_len: OnceCell<usize>,
+    sorted: OnceCell<String>,
 }
 
 impl Input {
@@ -71,10 +75,10 @@ impl std::ops::Deref for Input {
 
 impl From<Map<String, Value>> for Input {
     fn from(map: Map<String, Value>) -> Self {
-        Input(std::sync::Arc::new(InputData {
+        Input(Rc::new(InputData {
             map,
-            js_len: std::sync::OnceLock::new(),
-            sorted: std::sync::OnceLock::new(),
+            js_len: OnceCell::new(),
+            sorted: OnceCell::new(),
         }))
     }
 }

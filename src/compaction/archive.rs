@@ -38,7 +38,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         placeholders,
         first_copies,
     } = held(world, &path);
-    let shared: std::sync::Arc<str> = path.as_str().into();
+    let shared: std::rc::Rc<str> = path.as_str().into();
     for id in first_copies {
         let path = shared.clone();
         world.record(

@@ -462,7 +462,7 @@ fn the_result_index_follows_every_change() {
 /// the results' sizes were known when they entered or not.
 #[test]
 fn the_ascii_jsonl_length_takes_generated_results_as_measured() {
-    let buffer = std::sync::Arc::new("xxxx\nxxxxx\nxx".repeat(20));
+    let buffer = std::rc::Rc::new("xxxx\nxxxxx\nxx".repeat(20));
     for estimator in ESTIMATORS {
         for sized in [false, true] {
             let mut history = History::new(estimator);

@@ -10,7 +10,7 @@
 //!   switches, constants), also run before anything runs.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::rc::Rc;
 
 use serde_json::Value;
 use smol_str::SmolStr;
@@ -144,7 +144,7 @@ impl std::fmt::Debug for Literal {
 #[derive(Debug, Default)]
 pub struct Renderer {
     /// By line width (`None`: the run of `x`): the buffer and how many chars or lines it holds.
-    buffers: BTreeMap<Option<usize>, (usize, Arc<String>)>,
+    buffers: BTreeMap<Option<usize>, (usize, Rc<String>)>,
 }
 
 impl Renderer {
@@ -161,7 +161,7 @@ impl Renderer {
                     width,
                 },
             };
-            *buffer = Arc::new(body.render());
+            *buffer = Rc::new(body.render());
         }
         ResultText::generated_shape(buffer, len, width)
     }
@@ -572,7 +572,7 @@ mod tests {
             Body::Text("a\nb".into()).text(&mut renderer).newlines(),
             None
         );
-        let buffer = std::sync::Arc::new("xx\nxxx".to_owned());
+        let buffer = std::rc::Rc::new("xx\nxxx".to_owned());
         assert_eq!(ResultText::generated(&buffer, 6).unwrap().newlines(), None);
     }
 
@@ -617,7 +617,7 @@ mod tests {
             }
         }
         assert_eq!(ResultText::from("中文abc".to_owned()).chars(), 5);
-        let buffer = std::sync::Arc::new("xxx".to_owned());
+        let buffer = std::rc::Rc::new("xxx".to_owned());
         assert_eq!(ResultText::generated(&buffer, 3).as_deref(), Some("xxx"));
         assert_eq!(ResultText::generated(&buffer, 4), None);
     }

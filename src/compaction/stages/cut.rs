@@ -2,7 +2,7 @@
 //! step-back at the tail (course s08 at f9e8b28, docs/profiles.md "pair protection"), and the trace
 //! of every result that leaves the context, naming the archive that still holds it.
 
-use std::sync::Arc;
+use std::rc::Rc;
 
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
@@ -36,8 +36,8 @@ pub(super) fn note_removed(
 ) {
     // One copy of the words and the path for all the events; each reason is written only
     // when it is read.
-    let how = Arc::new(how.into());
-    let transcript: Option<Arc<str>> = transcript.map(Into::into);
+    let how = Rc::new(how.into());
+    let transcript: Option<Rc<str>> = transcript.map(Into::into);
     let mut removed = Vec::new();
     // The results of the range's user messages, in order, read from those messages only.
     let messages = &world.history.messages()[range];
