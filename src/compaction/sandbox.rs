@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::io;
 
 use crate::compaction::paths::Roots;
-use crate::compaction::store::{SpillFile, SpillText, Store, lexical, resolve_lexical};
+use crate::compaction::store::{Checked, SpillFile, SpillText, Store, lexical, resolve_lexical};
 use crate::python::json::Dialect;
 use crate::transcript::{Message, ResultText};
 
@@ -43,6 +43,23 @@ impl Sandbox {
     fn escapes(&self, path: &str) -> bool {
         !self.roots.hold(path)
     }
+
+    /// Writes a spill file inside the roots through the inner store, with the path checked
+    /// here (it is not checked again), or outside them in memory; with `replacing`, returns
+    /// what the file held.
+    fn write_either(
+        &mut self,
+        path: &str,
+        content: SpillText,
+        replacing: bool,
+    ) -> io::Result<Option<ResultText>> {
+        let Some(key) = self.roots.resolve(path) else {
+            let old = self.outside.insert(resolve_lexical(path), content);
+            return Ok(old.filter(|_| replacing).map(|old| old.text()));
+        };
+        let checked = Checked { path, key: &key };
+        self.inner.write_checked(checked, content, replacing)
+    }
 }
 
 impl Store for Sandbox {
@@ -54,19 +71,11 @@ impl Store for Sandbox {
     }
 
     fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
-        if self.escapes(path) {
-            self.outside.insert(resolve_lexical(path), content);
-            return Ok(());
-        }
-        self.inner.write_spill(path, content)
+        self.write_either(path, content, false).map(drop)
     }
 
     fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
-        if self.escapes(path) {
-            let old = self.outside.insert(resolve_lexical(path), content);
-            return Ok(old.map(|old| old.text()));
-        }
-        self.inner.replace_spill(path, content)
+        self.write_either(path, content, true)
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
@@ -100,10 +109,12 @@ impl Store for Sandbox {
         dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
-        if self.escapes(path) {
+        let Some(key) = self.roots.resolve(path) else {
             return Ok(chars);
-        }
-        self.inner.write_transcript(path, messages, dialect, chars)
+        };
+        let checked = Checked { path, key: &key };
+        self.inner
+            .write_transcript_checked(checked, messages, dialect, chars)
     }
 
     fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()> {
@@ -222,6 +233,39 @@ mod tests {
             "kept"
         );
         assert_eq!(store.spill_files(&root).len(), 1);
+    }
+
+    /// A write the sandbox checked is the inner store's write, in either store: keyed by the
+    /// path's resolution, returning what it replaced when asked, refusing a name over
+    /// `NAME_MAX`; a transcript likewise.
+    #[test]
+    fn a_checked_write_is_the_inner_stores_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run/res").to_string_lossy().into_owned();
+        let stores: [Box<dyn Store>; 2] = [
+            Box::new(Sandbox::new(
+                Box::new(MemoryStore::within(&[&root])),
+                &[&root],
+            )),
+            Box::new(Sandbox::new(Box::new(DirStore::new(&[&root])), &[&root])),
+        ];
+        for mut store in stores {
+            let (unresolved, resolved) = (join(&root, "./d/../t.txt"), join(&root, "t.txt"));
+            store.write_spill(&unresolved, "one".into()).unwrap();
+            let old = store.replace_spill(&unresolved, "three".into()).unwrap();
+            assert_eq!(old.as_deref(), Some("one"));
+            let chars = store.write_transcript(&join(&root, "s.jsonl"), &[], Dialect::Json, 0);
+            assert_eq!(chars.unwrap(), 0);
+            let listed: Vec<(String, usize)> = store
+                .spill_files(&root)
+                .into_iter()
+                .map(|file| (file.path, file.chars))
+                .collect();
+            assert_eq!(listed, [(join(&root, "s.jsonl"), 0), (resolved, 5)]);
+            let long = join(&root, &"n".repeat(256));
+            assert!(store.write_spill(&long, "x".into()).is_err());
+            assert!(store.replace_spill(&long, "x".into()).is_err());
+        }
     }
 
     /// A transcript appended to outside the run's directories never reaches the store behind,

@@ -40,6 +40,14 @@ pub struct SpillFile {
     pub chars: usize,
 }
 
+/// A path the sandbox found inside the run's directories, and its lexical resolution (the key
+/// of an in-memory store's file).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checked<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) key: &'a str,
+}
+
 /// Storage for spilled results and archived transcripts.
 pub(crate) trait Store {
     /// True if a regular file exists at `path` (Python `Path.is_file`/`exists`).
@@ -101,6 +109,32 @@ pub(crate) trait Store {
     }
     /// Deletes the file at `path` (a spill file or a transcript); false when there is none.
     fn remove(&mut self, path: &str) -> io::Result<bool>;
+    /// [`Self::write_spill`] of a path found inside the run's directories, or with `replacing`
+    /// [`Self::replace_spill`]: a store that checks paths by the sandbox's rule keys the file
+    /// by the resolution the sandbox found, without checking again (issue 13: a spill write
+    /// checked its path three times).
+    fn write_checked(
+        &mut self,
+        checked: Checked<'_>,
+        content: SpillText,
+        replacing: bool,
+    ) -> io::Result<Option<ResultText>> {
+        if replacing {
+            return self.replace_spill(checked.path, content);
+        }
+        self.write_spill(checked.path, content).map(|()| None)
+    }
+    /// [`Self::write_transcript`] of a path found inside the run's directories, as
+    /// [`Self::write_checked`] writes a spill file.
+    fn write_transcript_checked(
+        &mut self,
+        checked: Checked<'_>,
+        messages: &[Message],
+        dialect: Dialect,
+        chars: usize,
+    ) -> io::Result<usize> {
+        self.write_transcript(checked.path, messages, dialect, chars)
+    }
     /// Room for a run that may write up to about `spill` spill files and `transcripts`
     /// transcripts: a store that keeps them in memory makes it once it holds a few of either,
     /// instead of growing by rehashing every path again (issue 13: gemini-cli writes 8 000).
@@ -144,6 +178,19 @@ impl MemoryStore {
         let key = self.writable(path)?.into_owned();
         make_room(&mut self.spill, self.expected.0);
         Ok(self.spill.insert(key, content))
+    }
+
+    /// The key of a file written at a path the sandbox checked: the resolution it found, once
+    /// the name's length is checked (debug builds check that this store's rule agrees).
+    fn checked_key(&self, checked: Checked<'_>) -> io::Result<String> {
+        debug_assert_eq!(
+            self.writable(checked.path).ok().as_deref(),
+            Some(checked.key),
+            "the sandbox and the store disagree on {}",
+            checked.path
+        );
+        name_max(checked.path)?;
+        Ok(checked.key.to_owned())
     }
 
     /// The key of a file written at `path`: its lexical resolution, when the write is allowed.
@@ -327,6 +374,32 @@ impl Store for MemoryStore {
 
     fn expect_files(&mut self, spill: usize, transcripts: usize) {
         self.expected = (spill, transcripts);
+    }
+
+    fn write_checked(
+        &mut self,
+        checked: Checked<'_>,
+        content: SpillText,
+        replacing: bool,
+    ) -> io::Result<Option<ResultText>> {
+        let key = self.checked_key(checked)?;
+        make_room(&mut self.spill, self.expected.0);
+        let old = self.spill.insert(key, content);
+        // Only an overwrite's caller reads the old text (a saved output's is written out).
+        Ok(old.filter(|_| replacing).map(|old| old.text()))
+    }
+
+    fn write_transcript_checked(
+        &mut self,
+        checked: Checked<'_>,
+        _messages: &[Message],
+        _dialect: Dialect,
+        chars: usize,
+    ) -> io::Result<usize> {
+        let key = self.checked_key(checked)?;
+        make_room(&mut self.transcripts, self.expected.1);
+        self.transcripts.insert(key, chars);
+        Ok(chars)
     }
 }
 
