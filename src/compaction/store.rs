@@ -176,8 +176,19 @@ impl MemoryStore {
     /// Writes the spill file at `path` and returns what it held, as the store keeps it.
     fn insert_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<SpillText>> {
         let key = self.writable(path)?.into_owned();
+        Ok(self.insert_at(key, content))
+    }
+
+    /// Writes the spill file whose key is `key`; returns what it held.
+    fn insert_at(&mut self, key: String, content: SpillText) -> Option<SpillText> {
         make_room(&mut self.spill, self.expected.0);
-        Ok(self.spill.insert(key, content))
+        self.spill.insert(key, content)
+    }
+
+    /// Writes the transcript whose key is `key`, `chars` long.
+    fn insert_transcript(&mut self, key: String, chars: usize) {
+        make_room(&mut self.transcripts, self.expected.1);
+        self.transcripts.insert(key, chars);
     }
 
     /// The key of a file written at a path the sandbox checked: the resolution it found, once
@@ -325,9 +336,7 @@ impl Store for MemoryStore {
         _dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
-        let key = self.writable(path)?.into_owned();
-        make_room(&mut self.transcripts, self.expected.1);
-        self.transcripts.insert(key, chars);
+        self.insert_transcript(self.writable(path)?.into_owned(), chars);
         Ok(chars)
     }
 
@@ -346,10 +355,7 @@ impl Store for MemoryStore {
         let path = self.writable(path)?;
         match self.transcripts.get_mut(path.as_ref()) {
             Some(total) => *total += chars,
-            None => {
-                make_room(&mut self.transcripts, self.expected.1);
-                self.transcripts.insert(path.into_owned(), chars);
-            }
+            None => self.insert_transcript(path.into_owned(), chars),
         }
         Ok(())
     }
@@ -382,9 +388,7 @@ impl Store for MemoryStore {
         content: SpillText,
         replacing: bool,
     ) -> io::Result<Option<ResultText>> {
-        let key = self.checked_key(checked)?;
-        make_room(&mut self.spill, self.expected.0);
-        let old = self.spill.insert(key, content);
+        let old = self.insert_at(self.checked_key(checked)?, content);
         // Only an overwrite's caller reads the old text (a saved output's is written out).
         Ok(old.filter(|_| replacing).map(|old| old.text()))
     }
@@ -396,9 +400,7 @@ impl Store for MemoryStore {
         _dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
-        let key = self.checked_key(checked)?;
-        make_room(&mut self.transcripts, self.expected.1);
-        self.transcripts.insert(key, chars);
+        self.insert_transcript(self.checked_key(checked)?, chars);
         Ok(chars)
     }
 }
