@@ -23,7 +23,7 @@ use serde::Serialize;
 ///
 /// The buffer's count is not atomic: a replay runs on one thread (a Monte Carlo worker renders
 /// its own sessions), and an atomic count cost about 10 ns a copy and drop, tens of thousands
-/// of them a replay (issue 13: 9% of a course-latest replay, with its trace's shared paths).
+/// of them a replay (issue 13: 8-10% of a course-latest replay, with its trace's shared paths).
 #[derive(Clone, Default)]
 pub struct ResultText {
     buffer: Rc<String>,

@@ -197,7 +197,6 @@ impl Roots {
     }
 }
 
-/// [`Roots::hold`] of directories given as they are.
 /// A number whose order is the order of the names that start with `name`'s first 16 bytes:
 /// those bytes, big-endian, padded with zeros. When two keys differ, the names compare as their
 /// keys do (a name that ends first is padded with zeros, the least byte: it is a prefix of the
@@ -238,6 +237,7 @@ pub(crate) fn order_by_name<'a>(
     }
 }
 
+/// [`Roots::hold`] of directories given as they are.
 #[cfg(test)]
 pub(crate) fn is_inside<R: AsRef<str>>(roots: &[R], path: &str) -> bool {
     Roots::new(roots).hold(path)

@@ -195,7 +195,7 @@ impl MemoryStore {
     /// the name's length is checked (debug builds check that this store's rule agrees).
     fn checked_key(&self, checked: Checked<'_>) -> io::Result<String> {
         debug_assert_eq!(
-            self.writable(checked.path).ok().as_deref(),
+            self.inside(checked.path).ok().as_deref(),
             Some(checked.key),
             "the sandbox and the store disagree on {}",
             checked.path
@@ -206,12 +206,17 @@ impl MemoryStore {
 
     /// The key of a file written at `path`: its lexical resolution, when the write is allowed.
     fn writable<'a>(&self, path: &'a str) -> io::Result<Cow<'a, str>> {
-        let resolved = match &self.roots {
-            Some(roots) => roots.resolve(path).ok_or_else(outside_error)?,
-            None => lexical(path),
-        };
+        let resolved = self.inside(path)?;
         name_max(path)?;
         Ok(resolved)
+    }
+
+    /// `path`'s lexical resolution, when it lies inside the store's directories.
+    fn inside<'a>(&self, path: &'a str) -> io::Result<Cow<'a, str>> {
+        match &self.roots {
+            Some(roots) => roots.resolve(path).ok_or_else(outside_error),
+            None => Ok(lexical(path)),
+        }
     }
 }
 

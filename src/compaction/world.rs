@@ -299,8 +299,9 @@ impl World {
     }
 
     /// Room for a run of `results` tool results answering `calls` calls, so that the ledger's
-    /// maps and lists, the trace (an `append` and a `seen` event per result at least) and the
-    /// history's set of results gone from it, and the store's files, do not grow by copying and rehashing as they fill.
+    /// maps and lists, the trace (an `append` and a `seen` event per result at least), the
+    /// history's set of results gone from it and the store's files do not grow by copying and
+    /// rehashing as they fill.
     pub(crate) fn reserve(&mut self, calls: usize, results: usize) {
         self.ledger.results.reserve(results);
         self.ledger.arrivals.reserve(results);
