@@ -173,16 +173,18 @@ impl MemoryStore {
         }
     }
 
-    /// Writes the spill file at `path` and returns what it held, as the store keeps it.
-    fn insert_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<SpillText>> {
-        let key = self.writable(path)?.into_owned();
-        Ok(self.insert_at(key, content))
-    }
-
-    /// Writes the spill file whose key is `key`; returns what it held.
-    fn insert_at(&mut self, key: String, content: SpillText) -> Option<SpillText> {
+    /// Writes the spill file whose key is `key`; with `replacing`, returns what it held. Only
+    /// an overwrite's caller reads the old text, which is converted for it alone (a saved
+    /// output's is written out).
+    fn insert_at(
+        &mut self,
+        key: String,
+        content: SpillText,
+        replacing: bool,
+    ) -> Option<ResultText> {
         make_room(&mut self.spill, self.expected.0);
-        self.spill.insert(key, content)
+        let old = self.spill.insert(key, content);
+        old.filter(|_| replacing).map(|old| old.text())
     }
 
     /// Writes the transcript whose key is `key`, `chars` long.
@@ -280,12 +282,12 @@ impl Store for MemoryStore {
     }
 
     fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
-        self.insert_spill(path, content).map(drop)
+        self.insert_at(self.writable(path)?.into_owned(), content, false);
+        Ok(())
     }
 
     fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
-        // Only an overwrite's caller reads the old text (a saved output's is written out).
-        Ok(self.insert_spill(path, content)?.map(|old| old.text()))
+        Ok(self.insert_at(self.writable(path)?.into_owned(), content, true))
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
@@ -393,9 +395,7 @@ impl Store for MemoryStore {
         content: SpillText,
         replacing: bool,
     ) -> io::Result<Option<ResultText>> {
-        let old = self.insert_at(self.checked_key(checked)?, content);
-        // Only an overwrite's caller reads the old text (a saved output's is written out).
-        Ok(old.filter(|_| replacing).map(|old| old.text()))
+        Ok(self.insert_at(self.checked_key(checked)?, content, replacing))
     }
 
     fn write_transcript_checked(
