@@ -7,6 +7,7 @@
 //! command line into that call, and the binary only parses arguments and prints.
 
 mod allocator;
+pub mod call_id;
 pub mod check;
 pub mod cli;
 pub mod commands;

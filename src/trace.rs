@@ -6,28 +6,29 @@
 use std::fmt;
 
 use serde::Serialize;
-use smol_str::SmolStr;
 
-/// A tool_use id as an event keeps it: shared when it already is, copied when borrowed.
+use crate::call_id::CallId;
+
+/// A tool_use id as an event keeps it: the id itself, or a borrowed text's id.
 pub trait IntoId {
-    fn into_id(self) -> SmolStr;
+    fn into_id(self) -> CallId;
 }
 
-impl IntoId for SmolStr {
-    fn into_id(self) -> SmolStr {
+impl IntoId for CallId {
+    fn into_id(self) -> CallId {
         self
     }
 }
 
-impl IntoId for &SmolStr {
-    fn into_id(self) -> SmolStr {
-        self.clone()
+impl IntoId for &CallId {
+    fn into_id(self) -> CallId {
+        *self
     }
 }
 
 impl IntoId for &str {
-    fn into_id(self) -> SmolStr {
-        SmolStr::new(self)
+    fn into_id(self) -> CallId {
+        CallId::new(self)
     }
 }
 
@@ -42,7 +43,7 @@ pub struct Event {
     /// `compact`, `summary`, `check`.
     pub kind: &'static str,
     /// The tool_use_id concerned, if any.
-    pub id: Option<SmolStr>,
+    pub id: Option<CallId>,
     /// Characters before the action (a result's content, or the context estimate).
     pub before: Option<usize>,
     /// Characters after the action.
@@ -230,20 +231,15 @@ impl From<&String> for Reason {
 mod tests {
     use super::*;
 
-    /// An event keeps a shared id by sharing it (a real session's 30-character Claude ids are
-    /// past the inline length), copies a borrowed one, and writes either as the id's text.
+    /// An event keeps an id, given as one or as its text, and writes it as the id's text.
     #[test]
-    fn an_event_shares_a_shared_id() {
-        let long = SmolStr::new("toolu_01ABCDEFGHJKLMNOPQRSTUVW");
-        assert!(long.is_heap_allocated());
-        let shared = Event::new("scenario", "append").id(&long);
-        let kept = shared.id.as_deref().unwrap();
-        assert_eq!(kept.as_ptr(), long.as_ptr());
-        let copied = Event::new("scenario", "append").id(long.as_str());
-        let kept = copied.id.as_deref().unwrap();
-        assert_ne!(kept.as_ptr(), long.as_ptr());
-        assert_eq!(kept, long.as_str());
-        let json = serde_json::to_string(&shared).unwrap();
+    fn an_event_keeps_its_id() {
+        let long = CallId::new("toolu_01ABCDEFGHJKLMNOPQRSTUVW");
+        let given = Event::new("scenario", "append").id(long);
+        assert_eq!(given.id, Some(long));
+        let from_text = Event::new("scenario", "append").id("toolu_01ABCDEFGHJKLMNOPQRSTUVW");
+        assert_eq!(from_text.id, Some(long));
+        let json = serde_json::to_string(&given).unwrap();
         assert!(
             json.contains(r#""id":"toolu_01ABCDEFGHJKLMNOPQRSTUVW""#),
             "{json}"

@@ -14,6 +14,7 @@ use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 use smol_str::SmolStr;
 
+use crate::call_id::CallId;
 use crate::python::json::{self, Counter, Dialect, Sink};
 use crate::python::weigh::weigh;
 pub use crate::result_text::ResultText;
@@ -138,12 +139,12 @@ pub enum Block {
         text: String,
     },
     ToolUse {
-        id: SmolStr,
+        id: CallId,
         name: SmolStr,
         input: Input,
     },
     ToolResult {
-        tool_use_id: SmolStr,
+        tool_use_id: CallId,
         content: ResultText,
     },
 }
@@ -220,7 +221,7 @@ impl Message {
     }
 
     /// The ids of this message's tool_use blocks, in order.
-    pub fn tool_use_ids(&self) -> impl Iterator<Item = &SmolStr> {
+    pub fn tool_use_ids(&self) -> impl Iterator<Item = &CallId> {
         self.block_list().iter().filter_map(|block| match block {
             Block::ToolUse { id, .. } => Some(id),
             _ => None,
@@ -228,13 +229,13 @@ impl Message {
     }
 
     /// `(tool_use_id, content)` of this message's tool_result blocks, in order.
-    pub fn tool_results(&self) -> impl Iterator<Item = (&str, &str)> {
+    pub fn tool_results(&self) -> impl Iterator<Item = (&CallId, &str)> {
         let results = self.result_texts();
-        results.map(|(id, content)| (id.as_str(), content.as_str()))
+        results.map(|(id, content)| (id, content.as_str()))
     }
 
     /// [`Self::tool_results`] with each content as its [`ResultText`] (its counts known).
-    pub fn result_texts(&self) -> impl Iterator<Item = (&SmolStr, &ResultText)> {
+    pub fn result_texts(&self) -> impl Iterator<Item = (&CallId, &ResultText)> {
         self.block_list().iter().filter_map(|block| match block {
             Block::ToolResult {
                 tool_use_id,
@@ -358,7 +359,7 @@ impl Message {
 
 impl Block {
     /// A tool_result block answering `tool_use_id`.
-    pub fn tool_result(tool_use_id: impl Into<SmolStr>, content: impl Into<ResultText>) -> Self {
+    pub fn tool_result(tool_use_id: impl Into<CallId>, content: impl Into<ResultText>) -> Self {
         Block::ToolResult {
             tool_use_id: tool_use_id.into(),
             content: content.into(),

@@ -4,6 +4,7 @@
 //! enters the history (v2.1.88 `sessionStorage.ts`; docs/profiles.md). What an archive holds
 //! decides whether a result that left the context is still recoverable (finding F9, C5).
 
+use crate::call_id::CallId;
 use crate::compaction::profile::TranscriptName;
 use crate::compaction::store::Store;
 use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
@@ -12,7 +13,6 @@ use crate::python::json::Dialect;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Message, Role};
-use smol_str::SmolStr;
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
 /// profile's name), marks the results it holds verbatim, and returns its path.
@@ -70,7 +70,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
 struct Held {
     originals: usize,
     placeholders: usize,
-    first_copies: Vec<SmolStr>,
+    first_copies: Vec<CallId>,
 }
 
 /// [`Held`] for a transcript at `path`, noting in [`crate::compaction::holds::Holds`] what it
@@ -120,7 +120,7 @@ fn count_held(world: &mut World, archived_at: Option<&str>) -> Held {
     let mark = archived_at.is_some();
     let noted = archived_at.filter(|_| !world.archive.holds.unread);
     let (mut originals, mut placeholders) = (0, 0);
-    let mut first_copies: Vec<SmolStr> = Vec::new();
+    let mut first_copies: Vec<CallId> = Vec::new();
     let users = world
         .history
         .messages()
@@ -137,7 +137,7 @@ fn count_held(world: &mut World, archived_at: Option<&str>) -> Held {
             Some(record) if record.is_original => {
                 if !record.archived_verbatim && (mark || !first_copies.contains(id)) {
                     record.archived_verbatim = mark;
-                    first_copies.push(id.clone());
+                    first_copies.push(*id);
                 }
                 if let Some(path) = noted {
                     world.archive.holds.note(path, id);
@@ -156,8 +156,8 @@ fn count_held(world: &mut World, archived_at: Option<&str>) -> Held {
 
 /// [`Held`] from the tally of the last transcript and the results that changed since: each
 /// changed id's count and record are read again.
-fn tallied(world: &mut World, changed: Vec<SmolStr>) -> Held {
-    let mut fresh: Vec<SmolStr> = Vec::new();
+fn tallied(world: &mut World, changed: Vec<CallId>) -> Held {
+    let mut fresh: Vec<CallId> = Vec::new();
     for id in changed {
         let count = world.history.result_count(&id);
         let record = world.ledger.results.get(&id);
@@ -179,7 +179,7 @@ fn tallied(world: &mut World, changed: Vec<SmolStr>) -> Held {
 /// `ids` (each held by the history) ordered by where each first appears. The history is read
 /// from its end, where new results are, until every id was met; an id held more than once is
 /// placed by a read from the start.
-fn in_history_order(world: &World, mut ids: Vec<SmolStr>) -> Vec<SmolStr> {
+fn in_history_order(world: &World, mut ids: Vec<CallId>) -> Vec<CallId> {
     if ids.len() < 2 {
         return ids;
     }
@@ -222,7 +222,7 @@ fn in_history_order(world: &World, mut ids: Vec<SmolStr>) -> Vec<SmolStr> {
 }
 
 /// Marks each result as held verbatim by a transcript.
-fn mark_archived(world: &mut World, ids: &[SmolStr]) {
+fn mark_archived(world: &mut World, ids: &[CallId]) {
     for id in ids {
         if let Some(record) = world.ledger.results.get_mut(id) {
             record.archived_verbatim = true;
@@ -443,8 +443,8 @@ mod tests {
             (2, 1, 1)
         );
         assert_eq!(record.chars, world.history.jsonl_chars());
-        assert!(world.ledger.results["t0"].archived_verbatim);
-        assert!(!world.ledger.results["t1"].archived_verbatim);
+        assert!(world.ledger.results[&CallId::new("t0")].archived_verbatim);
+        assert!(!world.ledger.results[&CallId::new("t1")].archived_verbatim);
         // A second archive names the next counter and notes no first copy again.
         write_transcript(&mut world, "compact").unwrap();
         let first_copies = world

@@ -6,9 +6,9 @@
 //! tool_result content in it are kept, so replacing a result, cutting the middle out or archiving
 //! the list rescans nothing kept.
 
-use smol_str::SmolStr;
 use std::ops::Range;
 
+use crate::call_id::CallId;
 use crate::compaction::pairs::{Before, PairCheck};
 use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_round, cline_units};
@@ -193,17 +193,17 @@ impl History {
     }
 
     /// Whether a tool_result block for `id` is in the list.
-    pub(crate) fn holds_result(&self, id: &str) -> bool {
+    pub(crate) fn holds_result(&self, id: &CallId) -> bool {
         self.result_ids.holds_result(id)
     }
 
     /// How many tool_result blocks for `id` the list holds.
-    pub(crate) fn result_count(&self, id: &str) -> usize {
+    pub(crate) fn result_count(&self, id: &CallId) -> usize {
         self.result_ids.result_count(id)
     }
 
     /// Every tool_result id the list holds, with its count of blocks, in no set order.
-    pub(crate) fn result_counts(&self) -> impl Iterator<Item = (&SmolStr, usize)> {
+    pub(crate) fn result_counts(&self) -> impl Iterator<Item = (&CallId, usize)> {
         self.result_ids
             .counts
             .iter()
@@ -217,12 +217,12 @@ impl History {
     }
 
     /// [`ResultIndex::take_changes`].
-    pub(crate) fn take_result_changes(&mut self) -> Option<Vec<SmolStr>> {
+    pub(crate) fn take_result_changes(&mut self) -> Option<Vec<CallId>> {
         self.result_ids.take_changes()
     }
 
     /// Marks a result as changed for whoever keeps the changes: its ledger record changed.
-    pub(crate) fn note_result_change(&mut self, id: &SmolStr) {
+    pub(crate) fn note_result_change(&mut self, id: &CallId) {
         self.result_ids.note_change(id);
     }
 
@@ -307,7 +307,7 @@ impl History {
 
     /// Stops watching; the pairs intact before the first cut or rebuild that are no longer
     /// intact although one half is still in the list, in id order ([`pairs::split`]).
-    pub(crate) fn pairs_split(&mut self) -> Vec<SmolStr> {
+    pub(crate) fn pairs_split(&mut self) -> Vec<CallId> {
         match self.watch.take().flatten() {
             Some(before) => before.split(&self.messages, &self.result_ids),
             None => Vec::new(),
@@ -709,7 +709,7 @@ impl History {
     }
 
     /// `(tool_use_id, content)` of the tool_result block at a position.
-    pub(crate) fn result_at(&self, message: usize, block: usize) -> (&SmolStr, &str) {
+    pub(crate) fn result_at(&self, message: usize, block: usize) -> (&CallId, &str) {
         match &self.messages[message].block_list()[block] {
             Block::ToolResult {
                 tool_use_id,
@@ -730,12 +730,12 @@ impl History {
 
     /// [`Self::result_at`] owned, for a stage that changes the history afterwards (the text is
     /// shared, not copied).
-    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (SmolStr, ResultText) {
+    pub(crate) fn owned_result_at(&self, message: usize, block: usize) -> (CallId, ResultText) {
         match &self.messages[message].block_list()[block] {
             Block::ToolResult {
                 tool_use_id,
                 content,
-            } => (tool_use_id.clone(), content.clone()),
+            } => (*tool_use_id, content.clone()),
             _ => unreachable!("owned_result_at on a block that is not a tool_result"),
         }
     }

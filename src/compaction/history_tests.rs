@@ -412,7 +412,7 @@ fn the_result_index_follows_every_change() {
     let scan = |h: &History, id: &str| {
         h.messages()
             .iter()
-            .any(|m| m.tool_results().any(|(r, _)| r == id))
+            .any(|m| m.tool_results().any(|(r, _)| *r == id))
     };
     let used = |h: &History, id: &str| {
         h.messages()
@@ -421,9 +421,10 @@ fn the_result_index_follows_every_change() {
     };
     let check = |h: &History| {
         for id in ["t0", "t1", "t2", "t3", "t9"] {
-            assert_eq!(h.holds_result(id), scan(h, id), "{id}");
+            let call = CallId::new(id);
+            assert_eq!(h.holds_result(&call), scan(h, id), "{id}");
             let half = scan(h, id) || used(h, id);
-            assert_eq!(h.result_ids.holds_half(id), half, "{id}");
+            assert_eq!(h.result_ids.holds_half(&call), half, "{id}");
         }
     };
     let mut history = History::new(Estimator::PythonJson);
@@ -434,25 +435,31 @@ fn the_result_index_follows_every_change() {
     }
     history.push(Message::tool_result("t1", "twice"));
     check(&history);
-    assert!(history.holds_result("t3") && !history.holds_result("t9"));
+    assert!(history.holds_result(&CallId::new("t3")) && !history.holds_result(&CallId::new("t9")));
     history.splice(2, vec![Message::tool_result("t9", "summary")], 4);
     check(&history);
     assert!(
-        history.holds_result("t1"),
+        history.holds_result(&CallId::new("t1")),
         "t1's second result is still there"
     );
     history.set_result(2, 0, "[cleared]");
     check(&history);
     // t1's tool_use went with the splice, its second result stays; t0 has both halves.
-    assert!(!used(&history, "t1") && history.result_ids.holds_half("t1"));
+    assert!(!used(&history, "t1") && history.result_ids.holds_half(&CallId::new("t1")));
     assert!(used(&history, "t0"));
     history.replace_all(vec![
         Message::user_text("summary"),
         Message::tool_uses(&[("t3", "Read")]),
     ]);
     check(&history);
-    assert!(!history.holds_result("t0") && !history.result_ids.holds_half("t0"));
-    assert!(history.result_ids.holds_half("t3") && !history.holds_result("t3"));
+    assert!(
+        !history.holds_result(&CallId::new("t0"))
+            && !history.result_ids.holds_half(&CallId::new("t0"))
+    );
+    assert!(
+        history.result_ids.holds_half(&CallId::new("t3"))
+            && !history.holds_result(&CallId::new("t3"))
+    );
 }
 
 /// The history's `ensure_ascii` JSONL length (the course site's archive) takes a generated

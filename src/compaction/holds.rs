@@ -3,15 +3,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use smol_str::SmolStr;
-
+use crate::call_id::CallId;
 use crate::hash::FastMap;
 
 /// By transcript path: the results that file holds verbatim (what a `remove_file` step takes
 /// away).
 #[derive(Debug, Default)]
 pub(crate) struct Holds {
-    pub(crate) by_path: BTreeMap<String, BTreeSet<String>>,
+    pub(crate) by_path: BTreeMap<String, BTreeSet<CallId>>,
     /// No step of the scenario removes a file: `by_path` would never be read and is not kept
     /// (issue 13: course-latest archives the whole history at almost every turn).
     pub(crate) unread: bool,
@@ -19,17 +18,13 @@ pub(crate) struct Holds {
 
 impl Holds {
     /// Notes that the transcript at `path` holds the result `id` verbatim.
-    pub(crate) fn note(&mut self, path: &str, id: &str) {
+    pub(crate) fn note(&mut self, path: &str, id: &CallId) {
         if self.unread {
             return;
         }
         match self.by_path.get_mut(path) {
-            Some(ids) => ids.insert(id.to_owned()),
-            None => self
-                .by_path
-                .entry(path.to_owned())
-                .or_default()
-                .insert(id.to_owned()),
+            Some(ids) => ids.insert(*id),
+            None => self.by_path.entry(path.to_owned()).or_default().insert(*id),
         };
     }
 }
@@ -41,7 +36,7 @@ impl Holds {
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
     /// By id: its blocks, and whether they held the original when last counted.
-    by_id: FastMap<SmolStr, (usize, bool)>,
+    by_id: FastMap<CallId, (usize, bool)>,
     /// Blocks in all.
     pub(crate) blocks: usize,
     /// Blocks that hold their original.
@@ -66,12 +61,12 @@ impl Tally {
     }
 
     /// Records that the history holds `count` blocks of `id`, holding its original or not.
-    pub(crate) fn set(&mut self, id: &SmolStr, count: usize, original: bool) {
+    pub(crate) fn set(&mut self, id: &CallId, count: usize, original: bool) {
         // One lookup: an id leaves the map when its last block leaves the history.
         let (was, was_original) = if count == 0 {
             self.by_id.remove(id).unwrap_or((0, false))
         } else {
-            let slot = self.by_id.entry(id.clone()).or_insert((0, false));
+            let slot = self.by_id.entry(*id).or_insert((0, false));
             std::mem::replace(slot, (count, original))
         };
         let weigh = |count: usize, original: bool| if original { count } else { 0 };
@@ -87,7 +82,7 @@ mod tests {
     #[test]
     fn a_tally_counts_blocks_and_originals_as_ids_change() {
         let mut tally = Tally::default();
-        let (a, b) = (SmolStr::new("a"), SmolStr::new("b"));
+        let (a, b) = (CallId::new("a"), CallId::new("b"));
         tally.set(&a, 2, true);
         tally.set(&b, 1, false);
         assert_eq!((tally.blocks, tally.originals), (3, 2));
@@ -99,7 +94,7 @@ mod tests {
         assert_eq!((tally.blocks, tally.originals), (4, 4));
         tally.set(&a, 0, true);
         assert_eq!((tally.blocks, tally.originals), (3, 3));
-        assert!(!tally.by_id.contains_key("a"));
+        assert!(!tally.by_id.contains_key(&CallId::new("a")));
         tally.set(&b, 3, false);
         assert_eq!((tally.blocks, tally.originals), (3, 0));
         tally.refused = true;
@@ -112,15 +107,15 @@ mod tests {
     fn held_ids_are_kept_per_path_once_each_unless_nothing_reads_them() {
         let mut holds = Holds::default();
         for (path, id) in [("/t/a", "x"), ("/t/a", "y"), ("/t/a", "x"), ("/t/b", "x")] {
-            holds.note(path, id);
+            holds.note(path, &CallId::new(id));
         }
-        let ids = |holds: &Holds, path: &str| -> Vec<String> {
+        let ids = |holds: &Holds, path: &str| -> Vec<&str> {
             holds
                 .by_path
                 .get(path)
                 .into_iter()
                 .flatten()
-                .cloned()
+                .map(CallId::as_str)
                 .collect()
         };
         assert_eq!(ids(&holds, "/t/a"), ["x", "y"]);
@@ -129,7 +124,7 @@ mod tests {
             unread: true,
             ..Holds::default()
         };
-        unread.note("/t/a", "x");
+        unread.note("/t/a", &CallId::new("x"));
         assert!(unread.by_path.is_empty());
     }
 }

@@ -13,6 +13,7 @@
 //! `peak_context_size`: they held tokens under the token-estimating profiles; the unit is the
 //! run's `context_unit`).
 
+use crate::call_id::CallId;
 use crate::hash::{FastMap, FastSet};
 use smol_str::SmolStr;
 
@@ -481,12 +482,12 @@ fn pairs_intact(world: &World) -> bool {
 fn api_valid(world: &World) -> bool {
     let messages = world.history.messages();
     for (index, message) in messages.iter().enumerate() {
-        let uses: Vec<&str> = message.tool_use_ids().map(SmolStr::as_str).collect();
+        let uses: Vec<&str> = message.tool_use_ids().map(CallId::as_str).collect();
         if message.role == Role::Assistant && !uses.is_empty() {
             let Some(next) = messages.get(index + 1).filter(|m| m.role == Role::User) else {
                 return false;
             };
-            let answers: Vec<&str> = next.tool_results().map(|(id, _)| id).collect();
+            let answers: Vec<&str> = next.tool_results().map(|(id, _)| id.as_str()).collect();
             if uses
                 .iter()
                 .any(|id| answers.iter().filter(|a| *a == id).count() != 1)
@@ -497,11 +498,11 @@ fn api_valid(world: &World) -> bool {
         if message.role == Role::User {
             let previous: Vec<&str> = index
                 .checked_sub(1)
-                .map(|p| messages[p].tool_use_ids().map(SmolStr::as_str).collect())
+                .map(|p| messages[p].tool_use_ids().map(CallId::as_str).collect())
                 .unwrap_or_default();
             if message
                 .tool_results()
-                .any(|(id, _)| !previous.contains(&id))
+                .any(|(id, _)| !previous.contains(&id.as_str()))
             {
                 return false;
             }
@@ -513,7 +514,7 @@ fn api_valid(world: &World) -> bool {
 /// What became of one result, for tables and `lab explain`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fate {
-    pub id: SmolStr,
+    pub id: CallId,
     pub name: SmolStr,
     /// Length of the original.
     pub chars: usize,
@@ -606,7 +607,7 @@ fn fates(world: &World, checked: &FastMap<&str, bool>) -> Vec<Fate> {
             None => ("unrecoverable", "not in context and not archived".into()),
         };
         Fate {
-            id: id.clone(),
+            id: *id,
             name: record.name.clone(),
             chars: record.original_chars,
             status,

@@ -10,10 +10,10 @@
 //! split; a pair that was not intact before the stage is not counted either (`api_valid` covers
 //! the end state). A leaf: it reads messages and the history's index of ids only.
 
+use crate::call_id::CallId;
 use crate::compaction::result_index::ResultIndex;
 use crate::hash::FastSet;
 use crate::transcript::{Content, Message, Role};
-use smol_str::SmolStr;
 
 /// Whether Claude Code's `ensureToolResultPairing` would leave a list unchanged, checked without
 /// building anything and kept between requests (issue 13, audit D8): the prefix already found
@@ -27,7 +27,7 @@ pub(crate) struct PairCheck {
     /// `messages[..resume]` is intact.
     pub(super) resume: usize,
     /// tool_use ids of the assistant messages in `messages[..resume]`.
-    seen: FastSet<SmolStr>,
+    seen: FastSet<CallId>,
 }
 
 impl PairCheck {
@@ -112,16 +112,16 @@ fn answers_exactly(call: &Message, count: usize, next: &Message) -> bool {
 }
 
 /// The tool_use ids whose pair is intact, each once, in id order.
-pub(crate) fn intact(messages: &[Message]) -> Vec<SmolStr> {
+pub(crate) fn intact(messages: &[Message]) -> Vec<CallId> {
     let mut ids = Vec::new();
-    intact_ids(messages, |id| ids.push(id.clone()));
+    intact_ids(messages, |id| ids.push(*id));
     ids.sort_unstable();
     ids.dedup();
     ids
 }
 
 /// Calls `found` with the tool_use id of each intact pair of `messages`, in message order.
-fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a SmolStr)) {
+fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a CallId)) {
     for (index, message) in messages.iter().enumerate() {
         if message.role != Role::Assistant {
             continue;
@@ -147,7 +147,7 @@ fn intact_ids<'a>(messages: &'a [Message], mut found: impl FnMut(&'a SmolStr)) {
 #[derive(Debug)]
 pub(crate) enum Before {
     /// Every intact pair's id, in id order, as [`intact`] gives them.
-    All(Vec<SmolStr>),
+    All(Vec<CallId>),
     /// The stage has cut once, by a splice that replaced `head..tail` with `inserted`
     /// messages, leaving the list `end` long. A pair with both halves before `head` or both from
     /// `tail` on kept its messages and its neighbour, so it is still intact; only the intact
@@ -159,7 +159,7 @@ pub(crate) enum Before {
         inserted: usize,
         end: usize,
         /// The ids of the intact pairs the splice could break, in list order.
-        disturbed: Vec<SmolStr>,
+        disturbed: Vec<CallId>,
     },
     /// The stage has rebuilt the list: the list it replaced, whose intact pairs are read once
     /// the stage is done, and only those with a half in the list then (issue 13: a compaction
@@ -173,7 +173,7 @@ impl Before {
     pub(crate) fn splice(messages: &[Message], head: usize, tail: usize, inserted: usize) -> Self {
         let around = head.saturating_sub(1)..(tail + 1).min(messages.len());
         let mut disturbed = Vec::new();
-        intact_ids(&messages[around], |id| disturbed.push(id.clone()));
+        intact_ids(&messages[around], |id| disturbed.push(*id));
         Before::Splice {
             head,
             inserted,
@@ -185,7 +185,7 @@ impl Before {
     /// Every intact pair of the list before the stage's cut, in id order, read from `messages`,
     /// the list after it: the parts the splice kept are still there (a later append does not
     /// reach them, a result's new text changes no pair).
-    pub(crate) fn into_all(self, messages: &[Message]) -> Vec<SmolStr> {
+    pub(crate) fn into_all(self, messages: &[Message]) -> Vec<CallId> {
         match self {
             Before::All(ids) => ids,
             Before::Rebuilt(old) => intact(&old),
@@ -195,10 +195,8 @@ impl Before {
                 end,
                 mut disturbed,
             } => {
-                intact_ids(&messages[..head], |id| disturbed.push(id.clone()));
-                intact_ids(&messages[head + inserted..end], |id| {
-                    disturbed.push(id.clone())
-                });
+                intact_ids(&messages[..head], |id| disturbed.push(*id));
+                intact_ids(&messages[head + inserted..end], |id| disturbed.push(*id));
                 disturbed.sort_unstable();
                 disturbed.dedup();
                 disturbed
@@ -208,7 +206,7 @@ impl Before {
 
     /// The pairs intact before the stage's cut that are no longer intact in `messages` although
     /// one half is still there, in id order. `index` counts the ids `messages` hold.
-    pub(crate) fn split(self, messages: &[Message], index: &ResultIndex) -> Vec<SmolStr> {
+    pub(crate) fn split(self, messages: &[Message], index: &ResultIndex) -> Vec<CallId> {
         let mut lost = match self {
             Before::All(before) => return split(&before, messages, index),
             Before::Rebuilt(old) => {
@@ -216,7 +214,7 @@ impl Before {
                 let mut kept = Vec::new();
                 intact_ids(&old, |id| {
                     if index.holds_half(id) {
-                        kept.push(id.clone());
+                        kept.push(*id);
                     }
                 });
                 kept.sort_unstable();
@@ -249,7 +247,7 @@ impl Before {
 /// no longer intact in `messages` although one half (the tool_use or a tool_result) is still
 /// there, in id order; `index` counts the ids `messages` hold. The pairs still intact are
 /// sorted and walked beside `before`.
-pub(crate) fn split(before: &[SmolStr], messages: &[Message], index: &ResultIndex) -> Vec<SmolStr> {
+pub(crate) fn split(before: &[CallId], messages: &[Message], index: &ResultIndex) -> Vec<CallId> {
     let mut after: Vec<&str> = Vec::with_capacity(before.len());
     intact_ids(messages, |id| after.push(id.as_str()));
     after.sort_unstable();
@@ -288,7 +286,7 @@ mod tests {
             Message::user_text("no results"),
             Message::tool_uses(&[("e", "bash")]),
         ];
-        let ids: Vec<SmolStr> = intact(&messages);
+        let ids: Vec<CallId> = intact(&messages);
         assert_eq!(ids, ["a"]);
     }
 
@@ -315,17 +313,17 @@ mod tests {
     }
 
     /// `split` as a set difference, the way it was written before the sorted walk (issue 13).
-    fn split_by_sets(before: &[SmolStr], messages: &[Message]) -> Vec<SmolStr> {
+    fn split_by_sets(before: &[CallId], messages: &[Message]) -> Vec<CallId> {
         let mut after = std::collections::BTreeSet::new();
         intact_ids(messages, |id| {
             after.insert(id.as_str());
         });
         let mut present = std::collections::BTreeSet::new();
         for message in messages {
-            present.extend(message.tool_use_ids().map(SmolStr::as_str));
-            present.extend(message.tool_results().map(|(id, _)| id));
+            present.extend(message.tool_use_ids().map(CallId::as_str));
+            present.extend(message.tool_results().map(|(id, _)| id.as_str()));
         }
-        let kept = |id: &&SmolStr| !after.contains(id.as_str()) && present.contains(id.as_str());
+        let kept = |id: &&CallId| !after.contains(id.as_str()) && present.contains(id.as_str());
         before.iter().filter(kept).cloned().collect()
     }
 

@@ -8,6 +8,7 @@
 //! with the profile's rule, fit builds previews, micro with `save_before_replace` saves, and Claude
 //! Code's arrival writes once.
 
+use crate::call_id::CallId;
 use crate::compaction::profile::{Persist, fill};
 use crate::compaction::world::World;
 use crate::error::RunError;
@@ -15,7 +16,6 @@ use crate::python::json;
 use crate::python::str::universal_newlines;
 use crate::trace::{Event, Reason, reason};
 use crate::transcript::ResultText;
-use smol_str::SmolStr;
 
 /// Budget's persistence of a large result, by the profile's rule: f9e8b28's
 /// `persist_large_output` (write only if absent) or the later `persisted_preview` (keep a
@@ -103,7 +103,7 @@ pub(crate) fn persisted_preview(
 /// Later `save_output`: always writes (overwrites) `spill_dir/<safe_id>.txt`.
 pub(crate) fn save_output(
     world: &mut World,
-    id: &str,
+    id: &CallId,
     content: &ResultText,
 ) -> Result<String, RunError> {
     let path = world.spill_path(id);
@@ -114,7 +114,7 @@ pub(crate) fn save_output(
 /// Writes a spill file and marks the result as kept verbatim.
 pub(crate) fn write_spill_file(
     world: &mut World,
-    id: &str,
+    id: &CallId,
     path: &str,
     content: &ResultText,
 ) -> Result<(), RunError> {
@@ -123,7 +123,7 @@ pub(crate) fn write_spill_file(
     // An overwrite with other text (later `save_output` for colliding safe ids) destroys the
     // original another result kept there: it is no longer in the spill store.
     if old.is_some_and(|old| old != *content) {
-        let others: Vec<SmolStr> = world
+        let others: Vec<CallId> = world
             .ledger
             .results
             .keys()
@@ -144,7 +144,7 @@ pub(crate) fn write_spill_file(
 /// write-if-absent rules): no original can be overwritten, so the store is not read first.
 pub(crate) fn write_new_spill_file(
     world: &mut World,
-    id: &str,
+    id: &CallId,
     path: &str,
     content: &ResultText,
 ) -> Result<(), RunError> {
@@ -156,7 +156,7 @@ pub(crate) fn write_new_spill_file(
 
 /// Traces a spill file the modelled code writes outside the spill directory (the file is kept
 /// in memory).
-fn note_escape(world: &mut World, id: &str, path: &str) {
+fn note_escape(world: &mut World, id: &CallId, path: &str) {
     if !world.owns(path) {
         let reason = format!(
             "the modelled code writes {path} (= {}), outside the spill directory {}: a path \
@@ -190,7 +190,7 @@ mod tests {
     fn write_if_absent_keeps_a_stale_file() {
         let world = stale_file(COURSE_MAIN);
         assert_eq!(world.store.read_spill(PATH).as_deref(), Some("stale"));
-        assert!(!world.ledger.results["t0"].spilled_verbatim);
+        assert!(!world.ledger.results[&CallId::new("t0")].spilled_verbatim);
         let event = world.trace.last().unwrap();
         assert_eq!(
             event.reason.to_string(),
@@ -210,20 +210,20 @@ mod tests {
             ("a:b", "bash", "first".into()),
             ("a?b", "bash", "second".into()),
         ]);
-        let spilled = |world: &World, id: &str| world.ledger.results[id].spilled_verbatim;
-        let path = save_output(&mut world, "a:b", &"first".into()).unwrap();
-        assert!(spilled(&world, "a:b"));
+        let spilled = |world: &World, id: &CallId| world.ledger.results[id].spilled_verbatim;
+        let path = save_output(&mut world, &CallId::new("a:b"), &"first".into()).unwrap();
+        assert!(spilled(&world, &CallId::new("a:b")));
         assert_eq!(
-            save_output(&mut world, "a?b", &"first".into()).unwrap(),
+            save_output(&mut world, &CallId::new("a?b"), &"first".into()).unwrap(),
             path
         );
         assert!(
-            spilled(&world, "a:b") && spilled(&world, "a?b"),
+            spilled(&world, &CallId::new("a:b")) && spilled(&world, &CallId::new("a?b")),
             "same text"
         );
-        save_output(&mut world, "a?b", &"second".into()).unwrap();
+        save_output(&mut world, &CallId::new("a?b"), &"second".into()).unwrap();
         assert!(
-            !spilled(&world, "a:b") && spilled(&world, "a?b"),
+            !spilled(&world, &CallId::new("a:b")) && spilled(&world, &CallId::new("a?b")),
             "other text"
         );
         assert_eq!(world.store.read_spill(&path).as_deref(), Some("second"));
@@ -233,7 +233,7 @@ mod tests {
     fn save_output_overwrites_it() {
         let world = stale_file(COURSE_LATEST);
         assert_eq!(world.store.read_spill(PATH).map(|t| t.len()), Some(40_000));
-        assert!(world.ledger.results["t0"].spilled_verbatim);
+        assert!(world.ledger.results[&CallId::new("t0")].spilled_verbatim);
         assert!(world.result("t0").unwrap().starts_with(&format!(
             "<persisted-output>\nFull output: {PATH}\nPreview:\n"
         )));

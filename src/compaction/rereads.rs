@@ -3,7 +3,8 @@
 //! none of their results. A leaf: it reads ids and a status the caller gives.
 
 use smallvec::SmallVec;
-use smol_str::SmolStr;
+
+use crate::call_id::CallId;
 
 /// The calls of one identity (`world::CallKey`), for the re-read check. A call answered whose
 /// result is out of context or replaced stays so (unless an id is reused or a result comes back
@@ -13,7 +14,7 @@ pub(crate) struct SameCalls {
     /// Every id, in order of issue. Most calls are made once: the first id, and a short id's
     /// text, are held inline (issue 13: two lists allocated per call were a tenth of a
     /// replay's allocations).
-    ids: SmallVec<[SmolStr; 1]>,
+    ids: SmallVec<[CallId; 1]>,
     /// Indexes in `ids` of the calls still to look at: not answered yet, or answered with the
     /// result in context as it came.
     open: SmallVec<[usize; 2]>,
@@ -31,8 +32,8 @@ impl SameCalls {
     pub(crate) fn settle(
         &mut self,
         at: (u64, u64),
-        status: impl Fn(&str) -> Option<bool>,
-    ) -> Option<SmolStr> {
+        status: impl Fn(&CallId) -> Option<bool>,
+    ) -> Option<CallId> {
         if self.at != at {
             self.open = (0..self.ids.len()).collect();
             self.settled = None;
@@ -54,13 +55,13 @@ impl SameCalls {
         if visible {
             return None;
         }
-        self.settled.map(|i| self.ids[i].clone())
+        self.settled.map(|i| self.ids[i])
     }
 
     /// Registers a new call of this identity.
-    pub(crate) fn push(&mut self, id: &SmolStr) {
+    pub(crate) fn push(&mut self, id: &CallId) {
         self.open.push(self.ids.len());
-        self.ids.push(id.clone());
+        self.ids.push(*id);
     }
 }
 
@@ -69,6 +70,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    use crate::call_id::CallId;
     use crate::compaction::profile::COURSE_MAIN;
     use crate::compaction::world::{IncomingResult, World};
     use crate::transcript::Message;
@@ -86,13 +88,15 @@ mod tests {
         for (id, tool) in calls {
             let answered: Vec<&String> = issued
                 .iter()
-                .filter(|(name, e)| name == tool && world.ledger.results.contains_key(e.as_str()))
+                .filter(|(name, e)| {
+                    name == tool && world.ledger.results.contains_key(&CallId::new(e))
+                })
                 .map(|(_, e)| e)
                 .collect();
             if let Some(last) = answered.last() {
                 if answered
                     .iter()
-                    .all(|e| world.result_in_context(e) != Some(true))
+                    .all(|e| world.result_in_context(&CallId::new(e)) != Some(true))
                 {
                     expected.push((id.clone(), (*last).clone()));
                 }

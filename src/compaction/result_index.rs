@@ -4,28 +4,28 @@
 
 use std::collections::hash_map::Entry;
 
+use crate::call_id::CallId;
 use crate::hash::{FastMap, FastSet};
 use crate::transcript::{Block, Message, Role};
-use smol_str::SmolStr;
 
 /// The tool_result ids a history holds: how many blocks of each (looked up, never iterated),
 /// and whether an id that left the list ever came back; and how many tool_use blocks of each id.
 #[derive(Debug, Default)]
 pub(crate) struct ResultIndex {
-    pub(crate) counts: FastMap<SmolStr, usize>,
+    pub(crate) counts: FastMap<CallId, usize>,
     /// Ids whose last tool_result block left the list (nearly every result of a session, in a
     /// profile that compacts: room for them is made once, [`Self::expect_results`]).
-    pub(crate) gone: FastSet<SmolStr>,
+    pub(crate) gone: FastSet<CallId>,
     /// How many times an id in `gone` came back.
     pub(crate) returned: u64,
     /// How many tool_use blocks of each id the list holds.
-    pub(crate) uses: FastMap<SmolStr, usize>,
+    pub(crate) uses: FastMap<CallId, usize>,
     /// What changed since [`Self::take_changes`] last took it, when watched.
     changes: Option<Changes>,
     /// An empty map with room for the ids the list held at its last rebuild: the next rebuild
     /// counts into it without growing a map from nothing (issue 13: course-main rebuilt its
     /// list at each compaction, and the growth cost 3% of a replay).
-    spare: FastMap<SmolStr, usize>,
+    spare: FastMap<CallId, usize>,
 }
 
 /// The tool_result ids whose count changed since they were last taken, for a tally kept of
@@ -33,7 +33,7 @@ pub(crate) struct ResultIndex {
 #[derive(Debug, Default)]
 struct Changes {
     /// The ids, in the order they changed (an id may appear more than once).
-    ids: Vec<SmolStr>,
+    ids: Vec<CallId>,
     /// Every id was forgotten at once ([`ResultIndex::take_all`]): the changes do not say
     /// which left.
     rebuilt: bool,
@@ -46,7 +46,7 @@ impl Changes {
     fn note(&mut self, message: &Message, add: bool) {
         let foreign = message.role != Role::User;
         for (id, _) in message.result_texts() {
-            self.ids.push(id.clone());
+            self.ids.push(*id);
             if foreign {
                 self.foreign = if add {
                     self.foreign + 1
@@ -79,7 +79,7 @@ impl ResultIndex {
                 }
                 Block::ToolResult { tool_use_id, .. } => {
                     if decrement(&mut self.counts, tool_use_id) {
-                        self.gone.insert(tool_use_id.clone());
+                        self.gone.insert(*tool_use_id);
                     }
                 }
                 Block::ToolUse { id, .. } if add => {
@@ -95,7 +95,7 @@ impl ResultIndex {
 
     /// Forgets every id the list held, as a rebuild that pushes its messages again does; the
     /// tool_result ids it held are returned, to be marked gone if they do not come back.
-    pub(crate) fn take_all(&mut self) -> FastMap<SmolStr, usize> {
+    pub(crate) fn take_all(&mut self) -> FastMap<CallId, usize> {
         self.uses.clear();
         if let Some(changes) = &mut self.changes {
             *changes = Changes {
@@ -108,7 +108,7 @@ impl ResultIndex {
 
     /// Takes back the map [`Self::take_all`] returned, emptied, for the next rebuild to count
     /// into.
-    pub(crate) fn recycle(&mut self, mut counts: FastMap<SmolStr, usize>) {
+    pub(crate) fn recycle(&mut self, mut counts: FastMap<CallId, usize>) {
         counts.clear();
         self.spare = counts;
     }
@@ -123,7 +123,7 @@ impl ResultIndex {
     /// The ids whose tool_result count changed since the changes were watched or last taken,
     /// and then forgets them; `None` when they are not watched or cannot say it (the list was
     /// rebuilt, or a message other than the user's holds a tool_result block).
-    pub(crate) fn take_changes(&mut self) -> Option<Vec<SmolStr>> {
+    pub(crate) fn take_changes(&mut self) -> Option<Vec<CallId>> {
         let changes = self.changes.as_mut()?;
         let usable = !changes.rebuilt && changes.foreign == 0;
         changes.rebuilt = false;
@@ -135,24 +135,24 @@ impl ResultIndex {
 
     /// Marks an id as changed (its ledger record changed, not its count), when changes are
     /// watched.
-    pub(crate) fn note_change(&mut self, id: &SmolStr) {
+    pub(crate) fn note_change(&mut self, id: &CallId) {
         if let Some(changes) = &mut self.changes {
-            changes.ids.push(id.clone());
+            changes.ids.push(*id);
         }
     }
 
     /// How many tool_result blocks with this id the list holds.
-    pub(crate) fn result_count(&self, id: &str) -> usize {
+    pub(crate) fn result_count(&self, id: &CallId) -> usize {
         self.counts.get(id).copied().unwrap_or(0)
     }
 
     /// Whether the list holds a tool_result block with this id.
-    pub(crate) fn holds_result(&self, id: &str) -> bool {
+    pub(crate) fn holds_result(&self, id: &CallId) -> bool {
         self.counts.contains_key(id)
     }
 
     /// Whether the list holds a tool_use or a tool_result block with this id.
-    pub(crate) fn holds_half(&self, id: &str) -> bool {
+    pub(crate) fn holds_half(&self, id: &CallId) -> bool {
         self.holds_result(id) || self.uses.contains_key(id)
     }
 
@@ -168,17 +168,17 @@ impl ResultIndex {
 }
 
 /// Adds one block of `id`; whether it is the first.
-fn increment(counts: &mut FastMap<SmolStr, usize>, id: &SmolStr) -> bool {
-    let count = counts.entry(id.clone()).or_insert(0);
+fn increment(counts: &mut FastMap<CallId, usize>, id: &CallId) -> bool {
+    let count = counts.entry(*id).or_insert(0);
     *count += 1;
     *count == 1
 }
 
 /// Removes one block of `id`; whether it was the last.
-fn decrement(counts: &mut FastMap<SmolStr, usize>, id: &SmolStr) -> bool {
+fn decrement(counts: &mut FastMap<CallId, usize>, id: &CallId) -> bool {
     // One lookup for the count and its removal (an id's copy is a few bytes; a long one's is
     // shared).
-    let Entry::Occupied(mut entry) = counts.entry(id.clone()) else {
+    let Entry::Occupied(mut entry) = counts.entry(*id) else {
         return false;
     };
     *entry.get_mut() -= 1;
@@ -207,10 +207,16 @@ mod tests {
         index.watch_changes(true);
         index.count(&results(Role::User, &["b", "c"]), true);
         index.count(&results(Role::User, &["a"]), false);
-        index.note_change(&SmolStr::new("z"));
+        index.note_change(&CallId::new("z"));
         assert_eq!(index.take_changes().unwrap(), ["b", "c", "a", "z"]);
-        assert_eq!(index.take_changes().unwrap(), Vec::<SmolStr>::new());
-        assert_eq!((index.result_count("a"), index.result_count("b")), (0, 1));
+        assert_eq!(index.take_changes().unwrap(), Vec::<CallId>::new());
+        assert_eq!(
+            (
+                index.result_count(&CallId::new("a")),
+                index.result_count(&CallId::new("b"))
+            ),
+            (0, 1)
+        );
         // A result in an assistant message: the changes cannot say what users hold until it
         // leaves.
         let foreign = results(Role::Assistant, &["d"]);

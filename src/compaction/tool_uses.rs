@@ -10,9 +10,9 @@
 //! setting any result's text) updates it in place. A cut or a rebuild of the list drops the index
 //! (the history builds it again on the next request).
 
-use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
+use crate::call_id::CallId;
 use crate::hash::FastMap;
 
 use crate::transcript::{Block, Message, Role};
@@ -29,12 +29,12 @@ pub(crate) struct ClearIndex {
     /// The placeholder's size, by the history's estimator.
     placeholder_size: usize,
     /// Tool_use ids of assistant messages, in order.
-    uses: Vec<SmolStr>,
+    uses: Vec<CallId>,
     /// Index in `uses` of each id's first occurrence: the id is to clear once that index is
     /// below `boundary`.
-    first_use: FastMap<SmolStr, usize>,
+    first_use: FastMap<CallId, usize>,
     /// Results whose id is not to clear (yet), by id.
-    waiting: FastMap<SmolStr, Vec<Position>>,
+    waiting: FastMap<CallId, Vec<Position>>,
     /// `uses[..boundary]` have been taken into the clear set.
     boundary: usize,
     /// The targets, in list order, with the tokens clearing each would save.
@@ -65,7 +65,7 @@ impl ClearIndex {
         self.keep == keep && self.placeholder == placeholder
     }
 
-    fn is_clear(&self, id: &str) -> bool {
+    fn is_clear(&self, id: &CallId) -> bool {
         self.first_use
             .get(id)
             .is_some_and(|&first| first < self.boundary)
@@ -78,8 +78,8 @@ impl ClearIndex {
             Role::Assistant => {
                 for id in message.tool_use_ids() {
                     let index = self.uses.len();
-                    self.first_use.entry(id.clone()).or_insert(index);
-                    self.uses.push(id.clone());
+                    self.first_use.entry(*id).or_insert(index);
+                    self.uses.push(*id);
                 }
             }
             Role::User => {
@@ -98,7 +98,7 @@ impl ClearIndex {
                     if self.is_clear(id) {
                         self.target(at, block, content, sizes[ordinal]);
                     } else {
-                        let waiting = self.waiting.entry(id.clone()).or_default();
+                        let waiting = self.waiting.entry(*id).or_default();
                         waiting.push((at, block, ordinal));
                     }
                 }
@@ -107,7 +107,7 @@ impl ClearIndex {
     }
 
     /// Takes in a result whose text became `content` (of size `size`).
-    pub(crate) fn set(&mut self, at: (usize, usize), id: &str, content: &str, size: usize) {
+    pub(crate) fn set(&mut self, at: (usize, usize), id: &CallId, content: &str, size: usize) {
         if !self.is_clear(id) {
             return;
         }
@@ -175,7 +175,7 @@ mod tests {
             .messages()
             .iter()
             .filter(|m| m.role == Role::Assistant)
-            .flat_map(|m| m.tool_use_ids().map(smol_str::SmolStr::as_str))
+            .flat_map(|m| m.tool_use_ids().map(crate::call_id::CallId::as_str))
             .collect();
         if ids.len() <= keep {
             return None;

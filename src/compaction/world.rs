@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 
+use crate::call_id::CallId;
 use crate::compaction::history::History;
 use crate::compaction::holds::{Holds, Tally};
 use crate::compaction::paths::Roots;
@@ -69,7 +70,7 @@ pub struct TranscriptRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct IncomingResult {
     /// The tool_use_id it answers.
-    pub(crate) id: SmolStr,
+    pub(crate) id: CallId,
     /// The tool's name (empty when the scenario names no call).
     pub(crate) tool: SmolStr,
     /// The result's text.
@@ -82,7 +83,7 @@ pub(crate) struct IncomingResult {
 impl IncomingResult {
     /// A result the lab makes itself (the compact tool's answer, a test's), measured here.
     pub(crate) fn measured(
-        id: impl Into<SmolStr>,
+        id: impl Into<CallId>,
         tool: impl Into<SmolStr>,
         content: impl Into<ResultText>,
     ) -> Self {
@@ -101,11 +102,11 @@ impl IncomingResult {
 #[derive(Debug, Default)]
 pub(crate) struct Ledger {
     /// Every result of the run by tool_use_id.
-    pub(crate) results: FastMap<SmolStr, ResultRecord>,
+    pub(crate) results: FastMap<CallId, ResultRecord>,
     /// Result ids in order of arrival.
-    pub(crate) arrivals: Vec<SmolStr>,
+    pub(crate) arrivals: Vec<CallId>,
     /// Results that arrived since the last assistant message (what the unseen guard protects).
-    unseen: Vec<SmolStr>,
+    unseen: Vec<CallId>,
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
     /// original text (Claude Code's readFileState).
     pub(crate) read_files: ReadFiles,
@@ -158,7 +159,7 @@ impl std::hash::Hash for CallKey {
 
 impl Ledger {
     /// Marks a result as kept verbatim in the spill store when the file holds its original.
-    pub(crate) fn mark_spilled(&mut self, id: &str, same_text: bool) {
+    pub(crate) fn mark_spilled(&mut self, id: &CallId, same_text: bool) {
         if let Some(record) = self.results.get_mut(id) {
             if same_text && record.is_original {
                 record.spilled_verbatim = true;
@@ -234,7 +235,7 @@ pub(crate) struct World {
     /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`; a
     /// reused id can name several). Looked up at every output a pass meets, never listed: a
     /// hash, not an ordered map (issue 13: a string compare at each level of the tree).
-    pub(crate) mask_skips: FastMap<String, Vec<MaskSkip>>,
+    pub(crate) mask_skips: FastMap<CallId, Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
     /// Read's numbered texts of generated results, as prefixes of their buffers' (issue 13).
@@ -254,7 +255,7 @@ pub(crate) struct MaskScan {
     pub(crate) read: usize,
     /// Every output read that is neither masked nor exempt, in list order: `(message, block,
     /// id, tokens)`.
-    pub(crate) outputs: Vec<(usize, usize, SmolStr, usize)>,
+    pub(crate) outputs: Vec<(usize, usize, CallId, usize)>,
     /// The sum of their tokens.
     pub(crate) tokens: usize,
     /// How many outputs at the head of `outputs` a pass has left in place.
@@ -340,7 +341,7 @@ impl World {
                 }
                 self.record(
                     Event::new("scenario", "seen")
-                        .id(&id)
+                        .id(id)
                         .reason("an assistant message followed: the model has seen it"),
                 );
             }
@@ -387,7 +388,7 @@ impl World {
     /// original text. The history keeps an index of its result ids, so this costs a lookup, not
     /// a scan of the history (issue 13: the re-read check rebuilt a map of every result in
     /// context at each repeated call, quadratic for anthropic-api, whose history is never cut).
-    pub(crate) fn result_in_context(&self, id: &str) -> Option<bool> {
+    pub(crate) fn result_in_context(&self, id: &CallId) -> Option<bool> {
         in_context(&self.history, &self.ledger.results, id)
     }
 
@@ -411,7 +412,7 @@ impl World {
                 }
             }
             let earlier = self.ledger.results.insert(
-                id.clone(),
+                id,
                 ResultRecord {
                     name: tool,
                     original_chars: chars,
@@ -428,12 +429,12 @@ impl World {
             }
             self.record(
                 Event::new("scenario", "append")
-                    .id(&id)
+                    .id(id)
                     .after(chars)
                     .reason("result arrived"),
             );
-            self.ledger.unseen.push(id.clone());
-            self.ledger.arrivals.push(id.clone());
+            self.ledger.unseen.push(id);
+            self.ledger.arrivals.push(id);
             blocks.push(Block::tool_result(id, content));
         }
         let message = Message::blocks(Role::User, blocks);
@@ -482,7 +483,7 @@ impl World {
         if current == content.as_str() {
             return;
         }
-        let id = id.clone();
+        let id = *id;
         let after = content.chars();
         let placeholder = pointer::is_placeholder(&self.profile, &content);
         let old = self
@@ -507,7 +508,7 @@ impl World {
     /// The spill path of a tool_use_id: `spill_dir/<safe_id>.txt`; under Claude Code's
     /// per-tool arrival a Bash result's file is named by its shell task id instead
     /// ([`bash_task_id`], D1).
-    pub(crate) fn spill_path(&self, id: &str) -> String {
+    pub(crate) fn spill_path(&self, id: &CallId) -> String {
         let bash = self.profile.arrival == crate::compaction::profile::Arrival::PersistPerTool
             && self
                 .ledger
@@ -567,14 +568,14 @@ impl World {
             return Ok(());
         }
         let resolved = self.store.resolve(&path);
-        let spilled: Vec<SmolStr> = self
+        let spilled: Vec<CallId> = self
             .ledger
             .results
             .iter()
             .filter(|(id, r)| {
                 r.spilled_verbatim && self.store.resolve(&self.spill_path(id)) == resolved
             })
-            .map(|(id, _)| id.clone())
+            .map(|(id, _)| *id)
             .collect();
         for id in &spilled {
             if let Some(record) = self.ledger.results.get_mut(id) {
@@ -589,9 +590,9 @@ impl World {
                 .by_path
                 .values()
                 .any(|ids| ids.contains(id));
-            if let Some(record) = self.ledger.results.get_mut(id.as_str()) {
+            if let Some(record) = self.ledger.results.get_mut(id) {
                 record.archived_verbatim = elsewhere;
-                self.history.note_result_change(&SmolStr::new(id));
+                self.history.note_result_change(id);
             }
         }
         self.record(Event::new("scenario", "remove").reason(reason!(
@@ -611,8 +612,8 @@ impl World {
 /// holds part of the ledger mutably.
 fn in_context(
     history: &History,
-    results: &FastMap<SmolStr, ResultRecord>,
-    id: &str,
+    results: &FastMap<CallId, ResultRecord>,
+    id: &CallId,
 ) -> Option<bool> {
     history
         .holds_result(id)

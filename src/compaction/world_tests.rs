@@ -53,9 +53,9 @@ use crate::compaction::profile::COURSE_MAIN;
 fn an_assistant_message_marks_earlier_results_seen() {
     let mut world = World::for_test(COURSE_MAIN);
     world.turn(&[("t0", "bash", "x".into())]);
-    assert!(!world.ledger.results["t0"].seen);
+    assert!(!world.ledger.results[&CallId::new("t0")].seen);
     world.push(Message::tool_uses(&[("t1", "bash")]));
-    assert!(world.ledger.results["t0"].seen);
+    assert!(world.ledger.results[&CallId::new("t0")].seen);
     let seen: Vec<&str> = world
         .trace
         .iter()
@@ -145,15 +145,15 @@ fn removing_a_file_takes_the_copies_it_held() {
         .store
         .write_spill("/lab/tool-results/t0.txt", "x".into())
         .unwrap();
-    world.ledger.mark_spilled("t0", true);
+    world.ledger.mark_spilled(&CallId::new("t0"), true);
     crate::compaction::archive::write_transcript(&mut world, "compact").unwrap();
-    assert!(world.ledger.results["t0"].archived_verbatim);
+    assert!(world.ledger.results[&CallId::new("t0")].archived_verbatim);
     world.remove_file(StoreDir::Spill, "t0.txt").unwrap();
-    assert!(!world.ledger.results["t0"].spilled_verbatim);
-    assert!(world.ledger.results["t0"].archived_verbatim);
+    assert!(!world.ledger.results[&CallId::new("t0")].spilled_verbatim);
+    assert!(world.ledger.results[&CallId::new("t0")].archived_verbatim);
     let name = format!("transcript_{:032x}.jsonl", 0);
     world.remove_file(StoreDir::Transcript, &name).unwrap();
-    assert!(!world.ledger.results["t0"].archived_verbatim);
+    assert!(!world.ledger.results[&CallId::new("t0")].archived_verbatim);
     assert!(!world.store.is_file(&format!("/lab/.transcripts/{name}")));
     world.remove_file(StoreDir::Spill, "t0.txt").unwrap();
     let last = world.trace.last().unwrap();
@@ -171,9 +171,9 @@ fn only_a_placeholder_before_the_model_saw_it_counts_as_unseen_compaction() {
     let preview = "<persisted-output>\nFull output: /p\nPreview:\nx\n</persisted-output>";
     world.replace_result(1, 0, preview, "budget", "r");
     world.replace_result(1, 1, "[Earlier tool result omitted.]", "micro", "r");
-    assert!(!world.ledger.results["t0"].unseen_compacted);
-    assert!(world.ledger.results["t1"].unseen_compacted);
-    assert!(!world.ledger.results["t0"].is_original);
+    assert!(!world.ledger.results[&CallId::new("t0")].unseen_compacted);
+    assert!(world.ledger.results[&CallId::new("t1")].unseen_compacted);
+    assert!(!world.ledger.results[&CallId::new("t0")].is_original);
     let last = world.trace.last().unwrap();
     assert_eq!((last.step, last.before, last.after), (4, Some(1), Some(30)));
 }

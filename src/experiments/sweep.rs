@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::matrix::check_observe;
 use super::observe::flatten;
 use super::spill::{reference_file, refuse_real_paths, spill_dir_for};
+use crate::call_id::CallId;
 use crate::compaction::driver::{self, resolve_profile};
 use crate::diff::observable_value;
 use crate::error::LabError;
@@ -35,7 +36,7 @@ impl Vary {
             return Ok(Vary::Path);
         }
         if let Some(id) = text.strip_prefix("size:") {
-            if !scenario.calls.contains_key(id) {
+            if !scenario.calls.contains_key(&CallId::new(id)) {
                 return Err(LabError::Usage(format!(
                     "--vary {text}: {} has no call `{id}`",
                     scenario.file

@@ -223,7 +223,7 @@ fn push_results(world: &mut World, results: &[ResultSpec]) {
     let blocks = results
         .iter()
         .map(|r| Block::ToolResult {
-            tool_use_id: r.id.clone(),
+            tool_use_id: r.id,
             content: r.body.render().into(),
         })
         .collect();

@@ -4,12 +4,12 @@
 //! that change it live in files named after them (the index is in `memory/mod.rs`) and take the
 //! world explicitly; this file depends on nothing above it.
 
-use smol_str::SmolStr;
 use std::collections::VecDeque;
 
 use super::fs::MemoryFs;
 use super::profile::MemoryProfile;
 use super::record::Record;
+use crate::call_id::CallId;
 use crate::trace::Event;
 use crate::transcript::Message;
 
@@ -134,7 +134,7 @@ impl World {
             step: self.step,
             stage,
             kind,
-            id: id.map(SmolStr::new),
+            id: id.map(CallId::new),
             before: None,
             after: None,
             reason: reason.into(),

@@ -28,6 +28,7 @@ use serde_json::{Map, Value, json};
 use super::ProbeError;
 use super::agent::PROMPT;
 use super::script::{Block, Script, Turn, Usage};
+use crate::call_id::CallId;
 use crate::scenario::{Call, ResultSpec, Scenario, Step};
 
 /// Where fixtures go, relative to the working directory.
@@ -74,7 +75,7 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ProbeError> {
     let mut turns = Vec::new();
     let mut fixtures = BTreeMap::new();
     let mut mtimes = BTreeMap::new();
-    let mut pending: BTreeMap<SmolStr, SmolStr> = BTreeMap::new();
+    let mut pending: BTreeMap<CallId, SmolStr> = BTreeMap::new();
     for (index, step) in rewritten.steps.iter_mut().enumerate() {
         let number = index + 1;
         let (calls, results, reported) = match step {
@@ -173,10 +174,10 @@ fn glob_files(result: &ResultSpec) -> Result<impl Iterator<Item = String>, Strin
 /// before the next.
 fn tool_uses(
     calls: &mut [Call],
-    pending: &mut BTreeMap<SmolStr, SmolStr>,
+    pending: &mut BTreeMap<CallId, SmolStr>,
 ) -> Result<Vec<Block>, String> {
     if !pending.is_empty() {
-        let ids: Vec<&str> = pending.keys().map(SmolStr::as_str).collect();
+        let ids: Vec<&str> = pending.keys().map(CallId::as_str).collect();
         return Err(format!(
             "calls {} are still unanswered; the agent answers every call of a turn before the next",
             ids.join(", ")
@@ -185,7 +186,7 @@ fn tool_uses(
     let mut blocks = Vec::new();
     for call in calls.iter_mut() {
         call.input = real_input(call)?.into();
-        pending.insert(call.id.clone(), call.name.clone());
+        pending.insert(call.id, call.name.clone());
         blocks.push(Block::ToolUse {
             id: call.id.to_string(),
             name: call.name.to_string(),

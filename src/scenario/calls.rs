@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::fields::{Ctx, as_array, as_object, as_size, as_str, check_keys};
 use super::{AssistantSpec, Body, Call, CallTools, ResultSpec, Usage};
+use crate::call_id::CallId;
 use crate::error::ScenarioError;
 use crate::limits;
 
@@ -49,13 +50,13 @@ impl Ids {
                 ),
             ));
         }
-        self.calls.insert(call.id.clone(), call.name.clone());
+        self.calls.insert(call.id, call.name.clone());
         Ok(())
     }
 
     /// Records the result for `id`: it must have been called and not answered yet.
     pub(super) fn answer(&mut self, ctx: &Ctx, at: &str, id: &str) -> Result<(), ScenarioError> {
-        if !self.calls.contains_key(id) {
+        if !self.calls.contains_key(&CallId::new(id)) {
             return Err(ctx.err(
                 at,
                 format!("result for `{id}`, which no earlier assistant message called"),

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::fields::{Ctx, as_object};
 use super::{ExpectKey, Expectation};
+use crate::call_id::CallId;
 use crate::compaction::observables::OBSERVABLE_NAMES;
 use crate::error::ScenarioError;
 use crate::memory::observables::MEMORY_OBSERVABLE_NAMES;
@@ -108,7 +109,7 @@ pub(super) fn check_expect_ids(
 ) -> Result<(), ScenarioError> {
     for expectation in expect {
         if let ExpectKey::Result(id) = &expectation.key {
-            if !calls.contains_key(id.as_str()) {
+            if !calls.contains_key(&CallId::new(id)) {
                 return Err(ctx.err(at, format!("`result:{id}` names an id no step calls")));
             }
         }

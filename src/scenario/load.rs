@@ -267,7 +267,7 @@ mod tests {
         .unwrap();
         assert_eq!(s.name, "s");
         assert_eq!(s.spill_dir, DEFAULT_SPILL_DIR);
-        assert_eq!(s.calls["t1"], "bash");
+        assert_eq!(s.calls[&crate::call_id::CallId::new("t1")], "bash");
         match &s.steps[1] {
             Step::Results(results) => assert_eq!(results[0].body.render(), "xxx\nxxx"),
             other => panic!("{other:?}"),

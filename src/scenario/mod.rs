@@ -15,12 +15,13 @@ use std::rc::Rc;
 use serde_json::Value;
 use smol_str::SmolStr;
 
+use crate::call_id::CallId;
 use crate::compaction::profile::Stage;
 use crate::memory::world::Reply;
 use crate::transcript::{Block, Message, ResultText, Role, TextSizes};
 
 /// The tool name of every call id of a scenario.
-pub type CallTools = crate::hash::FastMap<SmolStr, SmolStr>;
+pub type CallTools = crate::hash::FastMap<CallId, SmolStr>;
 
 mod calls;
 mod duplicates;
@@ -171,7 +172,7 @@ impl Renderer {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     /// The tool_use id, unique in the scenario.
-    pub id: SmolStr,
+    pub id: CallId,
     /// The tool's name (`bash` unless given).
     pub name: SmolStr,
     /// The tool's input (`{}` unless given).
@@ -181,7 +182,7 @@ pub struct Call {
 /// One tool result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultSpec {
-    pub id: SmolStr,
+    pub id: CallId,
     pub body: Body,
 }
 
@@ -265,7 +266,7 @@ impl AssistantSpec {
         }
         for call in &self.calls {
             blocks.push(Block::ToolUse {
-                id: call.id.clone(),
+                id: call.id,
                 name: call.name.clone(),
                 input: call.input.clone(),
             });
@@ -348,9 +349,9 @@ pub enum Step {
     /// its other calls, and the profile's compact-tool behaviour.
     CompactTool {
         /// The id of the `compact` call.
-        id: SmolStr,
+        id: CallId,
         /// The calls of that assistant message, in order (compact included).
-        calls: Vec<SmolStr>,
+        calls: Vec<CallId>,
         /// Results of the other calls.
         results: Vec<ResultSpec>,
     },

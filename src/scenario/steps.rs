@@ -424,8 +424,8 @@ fn parse_compact_tool(p: Payload, ids: &mut Ids) -> Result<Step, ScenarioError> 
     }
     ids.answer(p.ctx, p.at, &compact.id)?;
     Ok(Step::CompactTool {
-        id: compact.id.clone(),
-        calls: calls.iter().map(|c| c.id.clone()).collect(),
+        id: compact.id,
+        calls: calls.iter().map(|c| c.id).collect(),
         results,
     })
 }

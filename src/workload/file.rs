@@ -9,6 +9,7 @@ use smol_str::SmolStr;
 use super::call::GenCall;
 use super::generate::{GenStep, Workload, spill_dir};
 use super::params::GenParams;
+use crate::call_id::CallId;
 use crate::error::LabError;
 use crate::python::json;
 use crate::scenario::{
@@ -139,11 +140,11 @@ impl Workload {
                         if total_chars > crate::limits::MAX_TOTAL_RESULT_CHARS {
                             return self.scenario(frame, file);
                         }
-                        let id = SmolStr::new(&call.id);
+                        let id = CallId::new(&call.id);
                         let name = SmolStr::new(call.tool.name());
-                        calls.insert(id.clone(), name.clone());
+                        calls.insert(id, name.clone());
                         specs.push(Call {
-                            id: id.clone(),
+                            id,
                             name,
                             input: input.into(),
                         });

@@ -10,6 +10,7 @@
 //! leading blank lines and trailing white space removed (`replace(/^(\s*\n)+/, "").trimEnd()`);
 //! a persisted one names its size in bytes and previews the trimmed first 30000 bytes.
 
+use crate::call_id::CallId;
 use crate::compaction::js_str::{js_is_space, js_trim};
 use crate::compaction::profile::{Arrival, fill};
 use crate::compaction::switches::SwitchName;
@@ -45,7 +46,7 @@ fn absent_tool(world: &World, tool: &str) -> Option<String> {
 /// Replaces the result of a call to a tool the agent does not have by its refusal
 /// ([`absent_tool`]); false when the agent has the tool. The tool never ran, so the refusal is
 /// the only output there is: the original.
-fn refuse_absent(world: &mut World, message: usize, block: usize, id: &str, tool: &str) -> bool {
+fn refuse_absent(world: &mut World, message: usize, block: usize, id: &CallId, tool: &str) -> bool {
     let Some(refusal) = absent_tool(world, tool) else {
         return false;
     };
@@ -141,7 +142,13 @@ fn bash_text(raw: &str) -> &str {
 ///
 /// An output with no blank lines around it is shown as it is: it is neither copied nor
 /// compared again (issue 13: most outputs, each up to the 30000-unit threshold).
-fn show_trimmed_bash(world: &mut World, message: usize, block: usize, id: &str, raw: &ResultText) {
+fn show_trimmed_bash(
+    world: &mut World,
+    message: usize,
+    block: usize,
+    id: &CallId,
+    raw: &ResultText,
+) {
     let shown = bash_text(raw);
     let chars = if shown.len() == raw.len() {
         raw.chars()
@@ -185,11 +192,11 @@ pub(crate) fn deliver(world: &mut World, batch: Vec<IncomingResult>) -> Result<(
 }
 
 /// The tool_result blocks of a message: block index, tool_use id and tool name.
-fn results_of(world: &World, message: usize) -> Vec<(usize, SmolStr, SmolStr)> {
+fn results_of(world: &World, message: usize) -> Vec<(usize, CallId, SmolStr)> {
     let Content::Blocks(blocks) = &world.history.messages()[message].content else {
         return Vec::new();
     };
-    let tool = |id: &str| {
+    let tool = |id: &CallId| {
         world
             .ledger
             .results
@@ -201,9 +208,7 @@ fn results_of(world: &World, message: usize) -> Vec<(usize, SmolStr, SmolStr)> {
         .iter()
         .enumerate()
         .filter_map(|(bi, b)| match b {
-            Block::ToolResult { tool_use_id, .. } => {
-                Some((bi, tool_use_id.clone(), tool(tool_use_id)))
-            }
+            Block::ToolResult { tool_use_id, .. } => Some((bi, *tool_use_id, tool(tool_use_id))),
             _ => None,
         })
         .collect()
@@ -214,7 +219,7 @@ fn results_of(world: &World, message: usize) -> Vec<(usize, SmolStr, SmolStr)> {
 fn persist_with_preview(
     world: &mut World,
     (message, bi): (usize, usize),
-    id: &str,
+    id: &CallId,
     tool: &str,
     content: &ResultText,
     limit: usize,
@@ -294,7 +299,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
         let Some(limit) = threshold(world, &tool) else {
             world.record(
                 Event::new("arrival", "keep")
-                    .id(&id)
+                    .id(id)
                     .sizes(size, size)
                     .reason(reason!("{tool} results are never persisted")),
             );
@@ -303,7 +308,7 @@ fn run(world: &mut World) -> Result<(), RunError> {
         if size <= limit {
             world.record(
                 Event::new("arrival", "keep")
-                    .id(&id)
+                    .id(id)
                     .sizes(size, size)
                     .reason(reason!("{size} ≤ {tool} threshold {limit}")),
             );
@@ -376,7 +381,7 @@ mod tests {
             ]
         );
         // A persisted result is the designed path, not an unseen compaction.
-        assert!(!world.ledger.results["b2"].unseen_compacted);
+        assert!(!world.ledger.results[&CallId::new("b2")].unseen_compacted);
     }
 
     #[test]
@@ -404,9 +409,9 @@ mod tests {
                 .any(|e| e.kind == "replace" && e.id.as_deref() == Some(id))
         };
         assert!(!replaced("s1") && replaced("n1"));
-        let record = &world.ledger.results["s1"];
+        let record = &world.ledger.results[&CallId::new("s1")];
         assert!(record.is_original && record.original_chars == 6);
-        let record = &world.ledger.results["n1"];
+        let record = &world.ledger.results[&CallId::new("n1")];
         assert!(record.is_original && record.original_chars == 29_996);
         let u1 = format!(
             "<persisted-output>\nOutput too large (29.3KB). Full output saved to: /lab/tool-results/b7m3d87m6.txt\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",

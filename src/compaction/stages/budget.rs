@@ -6,12 +6,12 @@
 //! recompute the total. Whatever is still under the budget is never spilled: that is the coverage
 //! gap of finding F1.
 
+use crate::call_id::CallId;
 use crate::compaction::persist;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Content, Role};
-use smol_str::SmolStr;
 
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let Some(last) = world.history.messages().last() else {
@@ -27,7 +27,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let mut total: usize = batch.iter().map(|(_, len)| len).sum();
     // Python's sorted(..., reverse=True) is stable: equal lengths keep batch order.
     batch.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
-    let mut persisted: Vec<SmolStr> = Vec::new();
+    let mut persisted: Vec<CallId> = Vec::new();
     for (bi, len) in batch {
         let id = world.history.result_at(message, bi).0.to_owned();
         if total <= budget {
@@ -45,7 +45,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             });
             world.record(
                 Event::new("budget", "keep")
-                    .id(&id)
+                    .id(id)
                     .sizes(len, len)
                     .reason(reason),
             );
@@ -57,7 +57,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             );
             world.record(
                 Event::new("budget", "keep")
-                    .id(&id)
+                    .id(id)
                     .sizes(len, len)
                     .reason(reason),
             );
@@ -108,7 +108,7 @@ mod tests {
         assert_eq!(world.store.read_spill(path).map(|t| t.len()), Some(120_000));
         assert_eq!(world.result("t1").unwrap().len(), 120_000);
         assert_eq!(world.store.spill_files("/lab/tool-results").len(), 1);
-        assert!(world.ledger.results["t0"].spilled_verbatim);
+        assert!(world.ledger.results[&CallId::new("t0")].spilled_verbatim);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! 21cb8d25).
 
 use serde_json::{Map, Value};
-use smol_str::SmolStr;
 
+use crate::call_id::CallId;
 use crate::transcript::{Block, Content, Message, Role, utf16_len};
 
 /// COMMAND_SUMMARY_CHAR_LIMIT: longer commands are cut to this many UTF-16 units and `...`.
@@ -148,7 +148,7 @@ pub(crate) fn diff_range(content: &str) -> Option<(u64, u64)> {
 /// diff when the result is in the span), `run_commands` the commands.
 pub(crate) fn summarize(messages: &[Message]) -> Activity {
     let mut activity = Activity::default();
-    let mut editors: Vec<(SmolStr, String)> = Vec::new();
+    let mut editors: Vec<(CallId, String)> = Vec::new();
     for message in messages {
         let Content::Blocks(blocks) = &message.content else {
             continue;
@@ -181,7 +181,7 @@ pub(crate) fn summarize(messages: &[Message]) -> Activity {
                             // A JavaScript Map keeps a key's first position when it is set again.
                             match editors.iter_mut().find(|(e, _)| e == id) {
                                 Some(slot) => slot.1 = path,
-                                None => editors.push((id.clone(), path)),
+                                None => editors.push((*id, path)),
                             }
                         }
                     }

@@ -316,6 +316,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call_id::CallId;
     use crate::compaction::profile::CLINE;
 
     fn assistant(text: &str) -> Message {
@@ -384,7 +385,7 @@ mod tests {
         run(&mut world).unwrap();
         assert_eq!(world.history.len(), 1);
         assert_eq!(world.result("t1"), None);
-        assert!(world.ledger.results["t1"].unseen_compacted);
+        assert!(world.ledger.results[&CallId::new("t1")].unseen_compacted);
         assert_eq!(world.counters.model_calls, 0);
     }
 }

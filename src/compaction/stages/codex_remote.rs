@@ -14,6 +14,7 @@
 //! and the replacement history.
 
 use super::codex_compact::user_text;
+use crate::call_id::CallId;
 use crate::compaction::archive;
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;
@@ -21,7 +22,6 @@ use crate::error::RunError;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
-use smol_str::SmolStr;
 
 const STAGE: &str = "codex_remote";
 
@@ -35,10 +35,7 @@ fn trim(world: &mut World, path: &str) -> usize {
         let Some(last) = messages.last().filter(|m| m.is_tool_result()) else {
             break;
         };
-        let ids: Vec<SmolStr> = last
-            .tool_results()
-            .map(|(id, _)| SmolStr::new(id))
-            .collect();
+        let ids: Vec<CallId> = last.tool_results().map(|(id, _)| *id).collect();
         let len = messages.len();
         let mut kept = messages[..len - 1].to_vec();
         if let Some(call) = kept.last_mut().filter(|m| m.role == Role::Assistant) {

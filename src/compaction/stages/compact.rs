@@ -47,6 +47,7 @@ pub(super) fn summary_message(world: &World, label: &str, summary: &str, path: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call_id::CallId;
     use crate::compaction::profile::COURSE_MAIN;
 
     #[test]
@@ -65,6 +66,6 @@ mod tests {
         assert_eq!(world.history.messages(), [Message::user_text(expected)]);
         assert_eq!(world.archive.transcripts[0].messages, 4);
         assert_eq!(world.archive.transcripts[0].originals, 1);
-        assert!(world.ledger.results["t1"].archived_verbatim);
+        assert!(world.ledger.results[&CallId::new("t1")].archived_verbatim);
     }
 }

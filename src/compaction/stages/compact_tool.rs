@@ -9,6 +9,7 @@
 //! out: the calls after it never run and the compact result answers a tool_use that was summarised
 //! away (`CompactTool::Immediate`).
 
+use crate::call_id::CallId;
 use crate::compaction::profile::{CompactTool, Stage};
 use crate::compaction::world::{IncomingResult, World};
 use crate::error::RunError;
@@ -22,7 +23,7 @@ use super::{arrival, pipeline};
 pub(crate) fn run(
     world: &mut World,
     compact_id: &str,
-    calls: &[SmolStr],
+    calls: &[CallId],
     results: &[IncomingResult],
 ) -> Result<(), RunError> {
     let compact_result = IncomingResult::measured(
@@ -30,7 +31,7 @@ pub(crate) fn run(
         SmolStr::new_static("compact"),
         world.profile.strings.compact_tool_result(),
     );
-    let result_of = |id: &SmolStr| results.iter().find(|r| &r.id == id).cloned();
+    let result_of = |id: &CallId| results.iter().find(|r| &r.id == id).cloned();
     match world.profile.compact_tool {
         CompactTool::Absent => unreachable!("rejected before running"),
         CompactTool::AfterBatch => {
@@ -86,7 +87,7 @@ mod tests {
             ("c", "compact"),
             ("b", "bash"),
         ]));
-        let calls = ["a", "c", "b"].map(SmolStr::new);
+        let calls = ["a", "c", "b"].map(CallId::new);
         run(world, "c", &calls, &[incoming("a"), incoming("b")])
     }
 
@@ -96,7 +97,10 @@ mod tests {
         compact_call(&mut world).unwrap();
         let messages = world.history.messages();
         assert_eq!(messages.len(), 2);
-        let results: Vec<(&str, &str)> = messages[1].tool_results().collect();
+        let results: Vec<(&str, &str)> = messages[1]
+            .tool_results()
+            .map(|(id, content)| (id.as_str(), content))
+            .collect();
         assert_eq!(
             results,
             [

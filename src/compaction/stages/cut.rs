@@ -47,7 +47,7 @@ pub(super) fn note_removed(
             Some(record) if record.is_original => "verbatim",
             _ => "as replaced",
         };
-        removed.push((id.clone(), content.chars(), kept));
+        removed.push((*id, content.chars(), kept));
     }
     for (id, chars, kept) in removed {
         let (how, transcript) = (how.clone(), transcript.clone());

@@ -50,7 +50,7 @@ pub(super) fn run(world: &mut World, target: usize) -> Result<(), RunError> {
             let id = world.history.result_at(mi, bi).0.to_owned();
             world.record(
                 Event::new("fit", "keep")
-                    .id(&id)
+                    .id(id)
                     .sizes(len, len)
                     .reason(reason!(
                         "fit: the preview block would not be shorter ({note})"

@@ -139,7 +139,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         counter += replaced;
         world.record(
             Event::new(STAGE, "spill")
-                .id(&id)
+                .id(id)
                 .sizes(tokens, replaced)
                 .reason(reason!(
                     "function responses past the {budget}-token budget: written to {path}"

@@ -10,6 +10,7 @@
 //! preview and the file's path. The call and its response stay paired.
 
 use super::gemini_compress::push_sanitized;
+use crate::call_id::CallId;
 use crate::compaction::profile::fill;
 use crate::compaction::store::SpillText;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
@@ -153,7 +154,7 @@ fn scan(world: &mut World) -> (usize, usize) {
             if EXEMPT_TOOLS.contains(&tool) || masked {
                 continue;
             }
-            world.mask_scan.outputs.push((mi, bi, id.clone(), tokens));
+            world.mask_scan.outputs.push((mi, bi, *id, tokens));
             world.mask_scan.tokens += tokens;
         }
         world.mask_scan.read = last;
@@ -214,7 +215,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
 }
 
 /// The tool `id` answered, as its file is named.
-fn tool_name(world: &World, id: &str) -> SmolStr {
+fn tool_name(world: &World, id: &CallId) -> SmolStr {
     world
         .ledger
         .results
@@ -227,7 +228,7 @@ fn tool_name(world: &World, id: &str) -> SmolStr {
 /// An output an earlier pass wrote but left in place (its masked form saves nothing), unchanged
 /// since, met again after the list changed: its file holds what the agent would write again, so
 /// nothing is rebuilt (file text, preview, masked form). False when there is no such output.
-fn was_left(world: &mut World, mi: usize, bi: usize, id: &str) -> bool {
+fn was_left(world: &mut World, mi: usize, bi: usize, id: &CallId) -> bool {
     let tool = tool_name(world, id);
     let (_, output) = world.history.result_at(mi, bi);
     let left = world.mask_skips.get(id).is_some_and(|skips| {
@@ -247,7 +248,7 @@ fn mask_one(
     world: &mut World,
     mi: usize,
     bi: usize,
-    id: &str,
+    id: &CallId,
     tokens: usize,
 ) -> Result<bool, RunError> {
     let estimator = world.profile.estimator;
@@ -280,11 +281,7 @@ fn mask_one(
             "written to {path}, but the masked form saves nothing"
         )));
         let skip = MaskSkip { output, tool };
-        world
-            .mask_skips
-            .entry(id.to_owned())
-            .or_default()
-            .push(skip);
+        world.mask_skips.entry(*id).or_default().push(skip);
         return Ok(false);
     }
     world.replace_result(

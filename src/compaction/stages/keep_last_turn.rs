@@ -101,7 +101,7 @@ fn bash_reads(world: &mut World) -> Vec<(String, String)> {
                     && !p.contains(|c: char| c.is_whitespace() || "|&;<>$`'\"\\*?".contains(c))
             });
             if let (true, Some(path)) = (name == "Bash", path) {
-                calls.push((id.clone(), path.to_owned()));
+                calls.push((*id, path.to_owned()));
             }
         }
     }

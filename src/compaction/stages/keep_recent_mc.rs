@@ -7,9 +7,9 @@
 //! persisted already, hold at least `keep_recent_min_saved` (20000) tokens. Read in the code only
 //! (docs/probe.md): the scripted model server never rejects a request, so no record shows it.
 
-use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
+use crate::call_id::CallId;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::scenario::StoreDir;
@@ -29,9 +29,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let keep = c.keep_recent.max(1);
     let clear: BTreeSet<&str> = ids[..ids.len().saturating_sub(keep)]
         .iter()
-        .map(SmolStr::as_str)
+        .map(CallId::as_str)
         .collect();
-    let targets: Vec<(usize, usize, SmolStr, ResultText)> = world
+    let targets: Vec<(usize, usize, CallId, ResultText)> = world
         .history
         .result_positions()
         .into_iter()

@@ -24,7 +24,6 @@ use crate::error::RunError;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
-use smol_str::SmolStr;
 
 /// What `toModelMessages` shows for a compacted tool output.
 pub(crate) const CLEARED: &str = "[Old tool result content cleared]";
@@ -136,7 +135,7 @@ pub(super) fn prune(world: &mut World, erase: bool) -> Result<(), RunError> {
         "marked compacted; the database keeps the output"
     };
     for (mi, bi) in marked {
-        let id = SmolStr::new(world.history.result_at(mi, bi).0);
+        let id = *world.history.result_at(mi, bi).0;
         world.replace_result(mi, bi, CLEARED.to_owned(), stage, format!("pruned: {how}"));
         if erase && let Some(record) = world.ledger.results.get_mut(&id) {
             record.archived_verbatim = false;

@@ -9,9 +9,9 @@
 //! user message that follows no assistant message loses its tool results (emptied: dropped, or
 //! `[Orphaned tool result removed due to conversation resume]` when it would be the first).
 
-use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
+use crate::call_id::CallId;
 use crate::compaction::pairs::PairCheck;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
@@ -38,8 +38,8 @@ fn blocks_of(message: &Message) -> Vec<Block> {
 struct Repair {
     output: Vec<Message>,
     /// tool_use ids of the assistant messages repaired so far.
-    seen_uses: BTreeSet<SmolStr>,
-    notes: Vec<(SmolStr, &'static str)>,
+    seen_uses: BTreeSet<CallId>,
+    notes: Vec<(CallId, &'static str)>,
 }
 
 impl Repair {
@@ -48,8 +48,8 @@ impl Repair {
         let mut blocks = Vec::new();
         for block in message.block_list() {
             if let Block::ToolUse { id, .. } = block {
-                if !self.seen_uses.insert(id.clone()) {
-                    self.notes.push((id.clone(), "duplicate tool_use dropped"));
+                if !self.seen_uses.insert(*id) {
+                    self.notes.push((*id, "duplicate tool_use dropped"));
                     continue;
                 }
             }
@@ -69,16 +69,14 @@ impl Repair {
 
     /// The user message after an assistant message calling `uses`: orphan and duplicate
     /// results dropped, a synthetic result for each missing id at its front.
-    fn answer(&mut self, uses: &[SmolStr], next: &Message) -> Message {
+    fn answer(&mut self, uses: &[CallId], next: &Message) -> Message {
         let mut answered = BTreeSet::new();
         let mut kept = Vec::new();
         for block in blocks_of(next) {
             if let Block::ToolResult { tool_use_id, .. } = &block {
-                if !uses.contains(tool_use_id) || !answered.insert(tool_use_id.clone()) {
-                    self.notes.push((
-                        tool_use_id.clone(),
-                        "orphan or duplicate tool_result dropped",
-                    ));
+                if !uses.contains(tool_use_id) || !answered.insert(*tool_use_id) {
+                    self.notes
+                        .push((*tool_use_id, "orphan or duplicate tool_result dropped"));
                     continue;
                 }
             }
@@ -87,7 +85,7 @@ impl Repair {
         let mut blocks = Vec::new();
         for id in uses.iter().filter(|id| !answered.contains(*id)) {
             self.notes
-                .push((id.clone(), "synthetic result for a tool_use without one"));
+                .push((*id, "synthetic result for a tool_use without one"));
             blocks.push(synthetic(id));
         }
         blocks.extend(kept);
@@ -101,13 +99,13 @@ impl Repair {
     }
 
     /// When no user message follows an assistant message calling `uses`, one is inserted.
-    fn insert_answer(&mut self, uses: &[SmolStr]) {
+    fn insert_answer(&mut self, uses: &[CallId]) {
         if uses.is_empty() {
             return;
         }
         for id in uses {
             self.notes
-                .push((id.clone(), "synthetic result in an inserted message"));
+                .push((*id, "synthetic result in an inserted message"));
         }
         self.output.push(Message::blocks(
             Role::User,
@@ -122,7 +120,7 @@ impl Repair {
         for block in message.block_list() {
             if let Block::ToolResult { tool_use_id, .. } = block {
                 self.notes.push((
-                    tool_use_id.clone(),
+                    *tool_use_id,
                     "tool_result after no assistant message dropped",
                 ));
                 stripped = true;
@@ -154,7 +152,7 @@ fn repair(input: &[Message]) -> Repair {
             continue;
         }
         let assistant = repair.assistant(message);
-        let uses: Vec<SmolStr> = assistant.tool_use_ids().cloned().collect();
+        let uses: Vec<CallId> = assistant.tool_use_ids().cloned().collect();
         repair.output.push(assistant);
         match input.get(index + 1).filter(|m| m.role == Role::User) {
             Some(next) => {
@@ -207,7 +205,10 @@ mod tests {
         world.push(Message::tool_uses(&[("t1", "Bash"), ("t2", "Bash")]));
         world.push(Message::tool_result("t1", "out"));
         run(&mut world).unwrap();
-        let results: Vec<(&str, &str)> = world.history.messages()[1].tool_results().collect();
+        let results: Vec<(&str, &str)> = world.history.messages()[1]
+            .tool_results()
+            .map(|(id, content)| (id.as_str(), content))
+            .collect();
         assert_eq!(results, [("t2", MISSING), ("t1", "out")]);
         let repairs: Vec<String> = world.trace.iter().map(|e| e.reason.to_string()).collect();
         assert_eq!(repairs, ["synthetic result for a tool_use without one"]);

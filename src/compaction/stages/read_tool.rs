@@ -9,6 +9,7 @@
 //! lab stands for the API's count with the scripted model server's count of the same request,
 //! ⌈(4 + characters) / 4⌉ (`user` and the text; docs/probe.md), since it has no tokenizer.
 
+use crate::call_id::CallId;
 use crate::compaction::js_str::js_trim;
 use crate::compaction::profile::ReadOverCap;
 use crate::compaction::world::World;
@@ -268,7 +269,7 @@ pub(crate) fn arrive(
     world: &mut World,
     message: usize,
     block: usize,
-    id: &str,
+    id: &CallId,
     content: &ResultText,
 ) {
     let content_chars = content.chars();

@@ -10,24 +10,22 @@
 //! `time_based_mc` (D11 in docs/probe.md: switched on, an interactive resume after 120 minutes
 //! cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
 
-use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
+use crate::call_id::CallId;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::transcript::{Block, Message, Role};
 
 /// The ids of the calls to a [`COMPACTABLE`] tool in `messages`, oldest first.
-pub(super) fn compactable_ids(messages: &[Message]) -> Vec<SmolStr> {
+pub(super) fn compactable_ids(messages: &[Message]) -> Vec<CallId> {
     messages
         .iter()
         .filter(|m| m.role == Role::Assistant)
         .flat_map(|m| m.block_list())
         .filter_map(|b| match b {
-            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => {
-                Some(id.clone())
-            }
+            Block::ToolUse { id, name, .. } if COMPACTABLE.contains(&name.as_str()) => Some(*id),
             _ => None,
         })
         .collect()
@@ -64,10 +62,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if ids.len() <= keep {
         return Ok(());
     }
-    let clear: BTreeSet<&str> = ids[..ids.len() - keep]
-        .iter()
-        .map(SmolStr::as_str)
-        .collect();
+    let clear: BTreeSet<&str> = ids[..ids.len() - keep].iter().map(CallId::as_str).collect();
     let cleared = world.profile.strings.omitted;
     let targets: Vec<(usize, usize)> = world
         .history
