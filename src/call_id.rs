@@ -19,15 +19,25 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::hash::FastMap;
 
-/// One thread's id texts, by number and by text.
-#[derive(Default)]
+/// One thread's id texts, by number and by text. The empty text is number 0, the default id.
 struct Table {
     texts: Vec<&'static str>,
     numbers: FastMap<&'static str, u32>,
 }
 
+impl Table {
+    fn new() -> Self {
+        let mut numbers = FastMap::default();
+        numbers.insert("", 0);
+        Table {
+            texts: vec![""],
+            numbers,
+        }
+    }
+}
+
 thread_local! {
-    static TABLE: RefCell<Table> = RefCell::new(Table::default());
+    static TABLE: RefCell<Table> = RefCell::new(Table::new());
 }
 
 /// A tool-call id: its number in this thread's table.
@@ -68,9 +78,13 @@ impl CallId {
     }
 }
 
+/// The empty id, number 0 on every thread.
 impl Default for CallId {
     fn default() -> Self {
-        CallId::new("")
+        CallId {
+            number: 0,
+            thread: PhantomData,
+        }
     }
 }
 
@@ -183,6 +197,156 @@ impl<'de> Deserialize<'de> for CallId {
     }
 }
 
+/// A map by [`CallId`] kept as a vector indexed by the id's number: a lookup is an index, not a
+/// hash and a probe (issue 13: the ledger and the result index are read at every step). Its
+/// length follows the largest number it holds, so it suits a run's ids, which a thread numbers
+/// as it meets them. Iteration is in number order, which depends on the thread's history: as
+/// with a hash map, nothing iterated from it may reach an output in that order.
+#[derive(Clone, Debug)]
+pub struct IdMap<V> {
+    slots: Vec<Option<(CallId, V)>>,
+    len: usize,
+}
+
+impl<V> Default for IdMap<V> {
+    fn default() -> Self {
+        IdMap {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<V> IdMap<V> {
+    /// How many ids the map holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the map holds no id.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The value of `id`.
+    pub fn get(&self, id: &CallId) -> Option<&V> {
+        match self.slots.get(id.number as usize) {
+            Some(Some((_, value))) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value of `id`, to change.
+    pub fn get_mut(&mut self, id: &CallId) -> Option<&mut V> {
+        match self.slots.get_mut(id.number as usize) {
+            Some(Some((_, value))) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The id as the map holds it, and its value.
+    pub fn get_key_value(&self, id: &CallId) -> Option<(&CallId, &V)> {
+        match self.slots.get(id.number as usize) {
+            Some(Some((key, value))) => Some((key, value)),
+            _ => None,
+        }
+    }
+
+    /// Whether the map holds `id`.
+    pub fn contains_key(&self, id: &CallId) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// The slot of `id`, the vector grown to hold it.
+    fn slot(&mut self, id: CallId) -> &mut Option<(CallId, V)> {
+        let at = id.number as usize;
+        if at >= self.slots.len() {
+            self.slots.resize_with(at + 1, || None);
+        }
+        &mut self.slots[at]
+    }
+
+    /// Sets the value of `id`; returns the one it replaced.
+    pub fn insert(&mut self, id: CallId, value: V) -> Option<V> {
+        let old = self.slot(id).replace((id, value)).map(|(_, old)| old);
+        self.len += usize::from(old.is_none());
+        old
+    }
+
+    /// Takes `id` out of the map; returns its value.
+    pub fn remove(&mut self, id: &CallId) -> Option<V> {
+        let old = self
+            .slots
+            .get_mut(id.number as usize)
+            .and_then(Option::take)
+            .map(|(_, old)| old);
+        self.len -= usize::from(old.is_some());
+        old
+    }
+
+    /// The value of `id`, set by `make` first when the map does not hold it.
+    pub fn get_or_insert_with(&mut self, id: CallId, make: impl FnOnce() -> V) -> &mut V {
+        if self.slot(id).is_none() {
+            *self.slot(id) = Some((id, make()));
+            self.len += 1;
+        }
+        match self.slot(id) {
+            Some((_, value)) => value,
+            None => unreachable!("the slot was just filled"),
+        }
+    }
+
+    /// Forgets every id, keeping the room.
+    pub fn clear(&mut self) {
+        self.slots.clear();
+        self.len = 0;
+    }
+
+    /// The numbers below which an id needs no more room.
+    pub fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    /// Makes room for ids numbered below `numbers`.
+    pub fn reserve(&mut self, numbers: usize) {
+        self.slots.reserve(numbers.saturating_sub(self.slots.len()));
+    }
+
+    /// Every id and its value, in the order of their numbers.
+    pub fn iter(&self) -> impl Iterator<Item = (&CallId, &V)> {
+        self.slots
+            .iter()
+            .filter_map(|slot| slot.as_ref().map(|(id, value)| (id, value)))
+    }
+
+    /// Every id, in the order of their numbers.
+    pub fn keys(&self) -> impl Iterator<Item = &CallId> {
+        self.iter().map(|(id, _)| id)
+    }
+
+    /// Every value, in the order of their ids' numbers.
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.iter().map(|(_, value)| value)
+    }
+}
+
+/// Equal when they hold the same ids with equal values, however long their vectors grew.
+impl<V: PartialEq> PartialEq for IdMap<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().all(|(id, value)| other.get(id) == Some(value))
+    }
+}
+
+impl<V: Eq> Eq for IdMap<V> {}
+
+impl<V> std::ops::Index<&CallId> for IdMap<V> {
+    type Output = V;
+
+    fn index(&self, id: &CallId) -> &V {
+        self.get(id).expect("the map holds the id")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +372,7 @@ mod tests {
         assert_eq!(a, "toolu_a");
         assert_eq!("toolu_a", a);
         assert_eq!(CallId::default().as_str(), "");
+        assert_eq!(CallId::new(""), CallId::default());
     }
 
     /// Another thread's table numbers the same texts in its own order: an id made there equals,
@@ -223,5 +388,38 @@ mod tests {
         .ok();
         assert_eq!(there.as_deref(), Some("toolu_here"));
         assert_eq!(CallId::new(there.as_deref().unwrap_or_default()), here);
+    }
+
+    /// A map by id holds what was set, once per id, counts what it holds, forgets what is
+    /// removed, and equals another with the same ids and values however they were reached.
+    #[test]
+    fn an_id_map_is_a_map() {
+        let (a, b, c) = (CallId::new("map_a"), CallId::new("map_b"), CallId::new("map_c"));
+        let mut map = IdMap::default();
+        assert_eq!(map.insert(b, 2), None);
+        assert_eq!(map.insert(a, 1), None);
+        assert_eq!(map.insert(b, 20), Some(2));
+        assert_eq!((map.len(), map.get(&b), map.get(&c)), (2, Some(&20), None));
+        *map.get_or_insert_with(c, || 0) += 3;
+        *map.get_or_insert_with(c, || 100) += 3;
+        assert_eq!((map[&c], map.len()), (6, 3));
+        assert_eq!(map.remove(&a), Some(1));
+        assert_eq!(map.remove(&a), None);
+        assert!(!map.contains_key(&a) && map.contains_key(&b));
+        let mut held: Vec<(&str, i32)> = map.iter().map(|(id, v)| (id.as_str(), *v)).collect();
+        held.sort();
+        assert_eq!(held, [("map_b", 20), ("map_c", 6)]);
+        // Grown past every id `other` holds, then back: equal all the same.
+        let d = CallId::new("map_d");
+        map.insert(d, 0);
+        map.remove(&d);
+        let mut other = IdMap::default();
+        other.insert(c, 6);
+        other.insert(b, 20);
+        assert_eq!(map, other);
+        other.insert(a, 1);
+        assert_ne!(map, other);
+        map.clear();
+        assert!(map.is_empty() && map.get(&b).is_none());
     }
 }

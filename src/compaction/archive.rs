@@ -179,7 +179,7 @@ fn tallied(world: &mut World, changed: Vec<CallId>) -> Held {
 /// `ids` (each held by the history) ordered by where each first appears. The history is read
 /// from its end, where new results are, until every id was met; an id held more than once is
 /// placed by a read from the start.
-fn in_history_order(world: &World, mut ids: Vec<CallId>) -> Vec<CallId> {
+fn in_history_order(world: &World, ids: Vec<CallId>) -> Vec<CallId> {
     if ids.len() < 2 {
         return ids;
     }
@@ -215,10 +215,7 @@ fn in_history_order(world: &World, mut ids: Vec<CallId>) -> Vec<CallId> {
     }
     let mut order: Vec<usize> = (0..ids.len()).collect();
     order.sort_by_key(|&i| at[i]);
-    order
-        .into_iter()
-        .map(|i| std::mem::take(&mut ids[i]))
-        .collect()
+    order.into_iter().map(|i| ids[i]).collect()
 }
 
 /// Marks each result as held verbatim by a transcript.

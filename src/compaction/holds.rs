@@ -3,8 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::call_id::CallId;
-use crate::hash::FastMap;
+use crate::call_id::{CallId, IdMap};
 
 /// By transcript path: the results that file holds verbatim (what a `remove_file` step takes
 /// away).
@@ -36,7 +35,7 @@ impl Holds {
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
     /// By id: its blocks, and whether they held the original when last counted.
-    by_id: FastMap<CallId, (usize, bool)>,
+    by_id: IdMap<(usize, bool)>,
     /// Blocks in all.
     pub(crate) blocks: usize,
     /// Blocks that hold their original.
@@ -66,7 +65,7 @@ impl Tally {
         let (was, was_original) = if count == 0 {
             self.by_id.remove(id).unwrap_or((0, false))
         } else {
-            let slot = self.by_id.entry(*id).or_insert((0, false));
+            let slot = self.by_id.get_or_insert_with(*id, || (0, false));
             std::mem::replace(slot, (count, original))
         };
         let weigh = |count: usize, original: bool| if original { count } else { 0 };

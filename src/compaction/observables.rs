@@ -176,7 +176,7 @@ struct ResultScan<'a> {
     /// directories ([`dangling_pointers`] adds the other messages').
     dangling: usize,
     named: FastSet<String>,
-    verbatim_in_context: FastSet<&'a str>,
+    verbatim_in_context: FastSet<CallId>,
     /// Whether each pointer path met names a file of the spill store, for the results' fates
     /// (issue 13: gemini-cli's 3 000 pointers were checked again for them).
     valid: FastMap<&'a str, bool>,
@@ -199,7 +199,7 @@ fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
     for message in messages.iter().filter(|m| m.role == Role::User) {
         for (id, content) in message.tool_results() {
             if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
-                scan.verbatim_in_context.insert(id);
+                scan.verbatim_in_context.insert(*id);
                 continue;
             }
             if world.profile.is_no_pointer_placeholder(content) {
@@ -294,7 +294,7 @@ fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observab
         .results
         .iter()
         .filter(|(id, record)| {
-            !verbatim_in_context.contains(id.as_str())
+            !verbatim_in_context.contains(id)
                 && !record.spilled_verbatim
                 && !record.archived_verbatim
         })
@@ -427,7 +427,7 @@ fn dangling_pointers(world: &World, of_user_results: usize) -> usize {
                 // (as for `forged_pointers`).
                 count += message
                     .tool_results()
-                    .filter(|(id, _)| !world.ledger.results.get(*id).is_some_and(|r| r.is_original))
+                    .filter(|(id, _)| !world.ledger.results.get(id).is_some_and(|r| r.is_original))
                     .filter_map(|(_, content)| pointer_in(strings, content))
                     .filter(|p| dangles(p.path()))
                     .count();

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::call_id::CallId;
+use crate::call_id::{CallId, IdMap};
 use crate::compaction::history::History;
 use crate::compaction::holds::{Holds, Tally};
 use crate::compaction::paths::Roots;
@@ -102,7 +102,7 @@ impl IncomingResult {
 #[derive(Debug, Default)]
 pub(crate) struct Ledger {
     /// Every result of the run by tool_use_id.
-    pub(crate) results: FastMap<CallId, ResultRecord>,
+    pub(crate) results: IdMap<ResultRecord>,
     /// Result ids in order of arrival.
     pub(crate) arrivals: Vec<CallId>,
     /// Results that arrived since the last assistant message (what the unseen guard protects).
@@ -235,7 +235,7 @@ pub(crate) struct World {
     /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`; a
     /// reused id can name several). Looked up at every output a pass meets, never listed: a
     /// hash, not an ordered map (issue 13: a string compare at each level of the tree).
-    pub(crate) mask_skips: FastMap<CallId, Vec<MaskSkip>>,
+    pub(crate) mask_skips: IdMap<Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
     /// Read's numbered texts of generated results, as prefixes of their buffers' (issue 13).
@@ -292,7 +292,7 @@ impl World {
             script: Script::default(),
             clock: Clock::default(),
             counters: Counters::default(),
-            mask_skips: FastMap::default(),
+            mask_skips: IdMap::default(),
             mask_scan: MaskScan::default(),
             numbered: DerivedBuffers::default(),
             omitted: ResultText::from(profile.strings.omitted),
@@ -610,11 +610,7 @@ impl World {
 
 /// [`World::result_in_context`] from the history and the ledger's records, for a caller that
 /// holds part of the ledger mutably.
-fn in_context(
-    history: &History,
-    results: &FastMap<CallId, ResultRecord>,
-    id: &CallId,
-) -> Option<bool> {
+fn in_context(history: &History, results: &IdMap<ResultRecord>, id: &CallId) -> Option<bool> {
     history
         .holds_result(id)
         .then(|| results.get(id).is_some_and(|r| r.is_original))

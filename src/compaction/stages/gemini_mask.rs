@@ -281,7 +281,10 @@ fn mask_one(
             "written to {path}, but the masked form saves nothing"
         )));
         let skip = MaskSkip { output, tool };
-        world.mask_skips.entry(*id).or_default().push(skip);
+        world
+            .mask_skips
+            .get_or_insert_with(*id, Vec::new)
+            .push(skip);
         return Ok(false);
     }
     world.replace_result(
