@@ -394,7 +394,11 @@ mod tests {
     /// removed, and equals another with the same ids and values however they were reached.
     #[test]
     fn an_id_map_is_a_map() {
-        let (a, b, c) = (CallId::new("map_a"), CallId::new("map_b"), CallId::new("map_c"));
+        let (a, b, c) = (
+            CallId::new("map_a"),
+            CallId::new("map_b"),
+            CallId::new("map_c"),
+        );
         let mut map = IdMap::default();
         assert_eq!(map.insert(b, 2), None);
         assert_eq!(map.insert(a, 1), None);

@@ -13,8 +13,8 @@
 //! `peak_context_size`: they held tokens under the token-estimating profiles; the unit is the
 //! run's `context_unit`).
 
-use crate::call_id::CallId;
-use crate::hash::{FastMap, FastSet};
+use crate::call_id::{CallId, IdMap};
+use crate::hash::{FastSet, PathMap, PathSet};
 use smol_str::SmolStr;
 
 use serde::Serialize;
@@ -175,11 +175,11 @@ struct ResultScan<'a> {
     /// Pointers of results (in user messages) that name a missing file inside the run's
     /// directories ([`dangling_pointers`] adds the other messages').
     dangling: usize,
-    named: FastSet<String>,
+    named: PathSet<String>,
     verbatim_in_context: FastSet<CallId>,
     /// Whether each pointer path met names a file of the spill store, for the results' fates
     /// (issue 13: gemini-cli's 3 000 pointers were checked again for them).
-    valid: FastMap<&'a str, bool>,
+    valid: PathMap<&'a str, bool>,
 }
 
 /// Scans every tool result in context once.
@@ -352,7 +352,7 @@ fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observab
 
 /// The spill files no pointer in context names (`named`: resolved paths). A store that lists
 /// resolved paths has its listing compared as it is.
-fn orphans(world: &World, spill: &[SpillFile], named: &FastSet<String>) -> usize {
+fn orphans(world: &World, spill: &[SpillFile], named: &PathSet<String>) -> usize {
     let listed_resolved = world.store.lists_resolved();
     let named_by = |path: &str| {
         if listed_resolved {
@@ -542,8 +542,8 @@ fn shorten(text: &str) -> String {
 
 /// The fate of every result, in order of arrival; `checked` holds whether pointer paths name a
 /// file of the spill store, where the scan of the results found that already.
-fn fates(world: &World, checked: &FastMap<&str, bool>) -> Vec<Fate> {
-    let mut in_context: FastMap<&str, &ResultText> = Default::default();
+fn fates(world: &World, checked: &PathMap<&str, bool>) -> Vec<Fate> {
+    let mut in_context: IdMap<&ResultText> = IdMap::default();
     for message in world.history.messages() {
         for block in message.block_list() {
             if let Block::ToolResult {
@@ -551,7 +551,7 @@ fn fates(world: &World, checked: &FastMap<&str, bool>) -> Vec<Fate> {
                 content,
             } = block
             {
-                in_context.insert(tool_use_id, content);
+                in_context.insert(*tool_use_id, content);
             }
         }
     }
@@ -572,7 +572,7 @@ fn fates(world: &World, checked: &FastMap<&str, bool>) -> Vec<Fate> {
     let arrived = world.ledger.arrivals.iter();
     let records = arrived.filter_map(|id| world.ledger.results.get_key_value(id));
     fates.extend(records.map(|(id, record)| {
-        let (status, detail) = match in_context.get(id.as_str()).copied() {
+        let (status, detail) = match in_context.get(id).copied() {
             Some(_) if record.is_original => ("verbatim", "original text in context".into()),
             Some(content) if world.profile.is_no_pointer_placeholder(content) => {
                 let path = world.spill_path(id);
@@ -681,7 +681,7 @@ mod tests {
         };
         let expected = [("t0".to_owned(), "pointer"), ("t1".to_owned(), "forged")];
         assert_eq!(status(&fates_read), expected);
-        assert_eq!(status(&fates(&world, &FastMap::default())), expected);
+        assert_eq!(status(&fates(&world, &PathMap::default())), expected);
     }
 
     #[test]

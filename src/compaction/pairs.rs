@@ -58,7 +58,7 @@ impl PairCheck {
                     .enumerate()
                     .any(|(at, id)| self.seen.contains(id) || uses().take(at).any(|o| o == id))
             } else {
-                let mut own: FastSet<&str> =
+                let mut own: FastSet<&CallId> =
                     FastSet::with_capacity_and_hasher(count, Default::default());
                 uses().any(|id| self.seen.contains(id) || !own.insert(id))
             };

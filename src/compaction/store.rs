@@ -19,7 +19,7 @@ pub(crate) use crate::compaction::paths::{
     order_by_name, resolve_lexical,
 };
 use crate::error::RunError;
-use crate::hash::FastMap;
+use crate::hash::PathMap;
 use crate::python::json::Dialect;
 use crate::transcript::{Message, ResultText};
 
@@ -147,10 +147,10 @@ pub(crate) struct MemoryStore {
     /// By resolved path; looked up, never listed in its own order (a listing is sorted): a
     /// hash, not an ordered map, whose comparisons read the long common directory of every
     /// spill path again at each level (issue 13).
-    spill: FastMap<String, SpillText>,
+    spill: PathMap<String, SpillText>,
     /// Transcripts' lengths by resolved path, hashed for the same reason (a course-latest
     /// replay writes one per turn, named by a 32-digit counter: long common prefixes).
-    transcripts: FastMap<String, usize>,
+    transcripts: PathMap<String, usize>,
     /// How many spill files and transcripts the run may write ([`Store::expect_files`]).
     expected: (usize, usize),
     /// The run's directories; when set, a write that leaves them is refused, as the
@@ -224,7 +224,7 @@ impl MemoryStore {
 
 /// Sizes `files` for `expected` entries once it holds [`ROOM_AFTER`]: a run that writes a
 /// handful of files allocates nothing for the rest.
-fn make_room<V>(files: &mut FastMap<String, V>, expected: usize) {
+fn make_room<V>(files: &mut PathMap<String, V>, expected: usize) {
     if files.len() == ROOM_AFTER {
         files.reserve(expected.saturating_sub(ROOM_AFTER));
     }

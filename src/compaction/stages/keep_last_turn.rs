@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::call_id::CallId;
 use crate::compaction::archive;
 use crate::compaction::profile::fill;
 use crate::compaction::store;
@@ -107,15 +108,15 @@ fn bash_reads(world: &mut World) -> Vec<(String, String)> {
     }
     // The first result in the history with each id, looked up by id (issue 13: the list was
     // searched from the start for every `cat` call).
-    let mut results: FastMap<&str, &str> = FastMap::default();
+    let mut results: FastMap<CallId, &str> = FastMap::default();
     for (mi, bi) in positions {
         let (id, content) = world.history.result_at(mi, bi);
-        results.entry(id.as_str()).or_insert(content);
+        results.entry(*id).or_insert(content);
     }
     let mut out: Vec<(String, String)> = Vec::new();
     for (id, path) in calls.into_iter().rev() {
         let verbatim = world.ledger.results.get(&id).is_some_and(|r| r.is_original);
-        let text = results.get(id.as_str()).copied();
+        let text = results.get(&id).copied();
         if let Some(text) = text.filter(|_| verbatim && !out.iter().any(|(p, _)| *p == path)) {
             out.push((path, text.to_owned()));
         }
