@@ -53,32 +53,38 @@ pub(super) fn sanitize(part: &str) -> String {
     out
 }
 
+/// What [`push_sanitized`] writes for each byte of an ASCII part: ASCII letters lower-cased,
+/// digits, `_` and `-` kept, every other byte `_`.
+const SANITIZED: [u8; 128] = {
+    let mut table = [b'_'; 128];
+    let mut byte = 0;
+    while byte < 128 {
+        let b = byte as u8;
+        if b.is_ascii_alphanumeric() || b == b'-' {
+            table[byte] = b.to_ascii_lowercase();
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// Appends [`sanitize`]`(part)` to `out`: every character but ASCII letters, digits, `_` and
 /// `-` becomes `_` (one per character, not per byte), letters lower-cased.
 pub(super) fn push_sanitized(out: &mut String, part: &str) {
-    let sanitized = |b: u8| {
-        if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
-            b.to_ascii_lowercase()
-        } else {
-            b'_'
-        }
+    let sanitized = |c: char| match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => char::from(SANITIZED[usize::from(b)]),
+        _ => '_',
     };
     if !part.is_ascii() {
-        out.extend(part.chars().map(|c| match u8::try_from(c) {
-            Ok(b) => char::from(sanitized(b)),
-            Err(_) => '_',
-        }));
+        out.extend(part.chars().map(sanitized));
         return;
     }
-    // An ASCII part maps byte for byte, into a buffer pushed at once (issue 13: two parts name
-    // every output gemini masks, and a char pushed at a time cost an encoding each).
-    let mut buffer = [0u8; 64];
-    for piece in part.as_bytes().chunks(buffer.len()) {
-        let mapped = &mut buffer[..piece.len()];
-        for (to, &b) in mapped.iter_mut().zip(piece) {
-            *to = sanitized(b);
-        }
-        out.push_str(std::str::from_utf8(mapped).expect("sanitized bytes are ASCII"));
+    // An ASCII part maps byte for byte through a table, each byte pushed as the one-byte
+    // character it is (issue 13: two parts name every output gemini masks; a test per byte,
+    // then a check that the mapped bytes were text, cost more than the copy).
+    out.reserve(part.len());
+    for &b in part.as_bytes() {
+        out.push(char::from(SANITIZED[usize::from(b)]));
     }
 }
 
@@ -413,7 +419,7 @@ mod tests {
             })
             .collect();
         assert_eq!(sanitize(&ascii), by_chars);
-        // Parts mapped a buffer of 64 at a time: lengths around it, appended to a name.
+        // Parts of several lengths, appended to a name.
         for len in [1, 63, 64, 65, 127, 128, 129, 130] {
             let mut name = "x_".to_owned();
             push_sanitized(&mut name, &format!("{ascii}Ab")[..len]);
