@@ -1,7 +1,8 @@
 //! Tool-call ids (a tool_use block's `id`, a tool_result block's `tool_use_id`), interned: each
 //! distinct id text is stored once per thread and an id is its number in that table, so that the
 //! maps a replay keeps by id hash and compare a number instead of a string (issue 13: hashing
-//! and comparing id strings was a fifth of a replay's instructions, and more of its time).
+//! and comparing strings, ids most of them, was a fifth of a replay's instructions, and more of
+//! its time).
 //!
 //! The table lives as long as its thread and only grows: a run's ids, a generated session's
 //! (`toolu_<turn>_<k>`, the same for every session of a study) and an imported log's are a few

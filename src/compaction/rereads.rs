@@ -11,9 +11,8 @@ use crate::call_id::CallId;
 /// into context: `at`), so it is looked at once, not at every later identical call.
 #[derive(Debug, Default)]
 pub(crate) struct SameCalls {
-    /// Every id, in order of issue. Most calls are made once: the first id, and a short id's
-    /// text, are held inline (issue 13: two lists allocated per call were a tenth of a
-    /// replay's allocations).
+    /// Every id, in order of issue. Most calls are made once: the first id is held inline
+    /// (issue 13: two lists allocated per call were a tenth of a replay's allocations).
     ids: SmallVec<[CallId; 1]>,
     /// Indexes in `ids` of the calls still to look at: not answered yet, or answered with the
     /// result in context as it came.

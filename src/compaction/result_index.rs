@@ -176,8 +176,7 @@ fn increment(counts: &mut FastMap<CallId, usize>, id: &CallId) -> bool {
 
 /// Removes one block of `id`; whether it was the last.
 fn decrement(counts: &mut FastMap<CallId, usize>, id: &CallId) -> bool {
-    // One lookup for the count and its removal (an id's copy is a few bytes; a long one's is
-    // shared).
+    // One lookup for the count and its removal (an id is a copied number).
     let Entry::Occupied(mut entry) = counts.entry(*id) else {
         return false;
     };

@@ -233,8 +233,8 @@ pub(crate) struct World {
     pub(crate) clock: Clock,
     pub(crate) counters: Counters,
     /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`; a
-    /// reused id can name several). Looked up at every output a pass meets, never listed: a
-    /// hash, not an ordered map (issue 13: a string compare at each level of the tree).
+    /// reused id can name several). Looked up at every output a pass meets, never listed: by
+    /// the id's number (issue 13: an ordered map compared strings at each level of its tree).
     pub(crate) mask_skips: IdMap<Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
