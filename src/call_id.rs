@@ -18,6 +18,7 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::fmt::eq_as_text;
 use crate::hash::FastMap;
 
 /// One thread's id texts, by number and by text. The empty text is number 0, the default id.
@@ -127,23 +128,7 @@ impl From<&CallId> for CallId {
     }
 }
 
-impl PartialEq<str> for CallId {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for CallId {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<String> for CallId {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
-    }
-}
+eq_as_text!(CallId, as_str);
 
 impl PartialEq<CallId> for str {
     fn eq(&self, other: &CallId) -> bool {

@@ -1,8 +1,34 @@
 //! Pure text helpers shared by results and renderers: a JSON value as a table cell (`text`), the
-//! same shortened to one line (`short`), and the ✓/✗ mark. A leaf: results use it to describe
-//! themselves (`dropped_unsaved 0 → 1`), so they never need a renderer.
+//! same shortened to one line (`short`), and the ✓/✗ mark; and [`eq_as_text`], comparisons of
+//! a text type with strings. A leaf: results use it to describe themselves (`dropped_unsaved 0 →
+//! 1`), so they never need a renderer.
 
 use serde_json::Value;
+
+/// `PartialEq` with `str`, `&str` and `String` for a type that reads as text through the method
+/// named (tool-call ids, result texts, trace reasons): equal when the texts are.
+macro_rules! eq_as_text {
+    ($type:ty, $text:ident) => {
+        impl PartialEq<str> for $type {
+            fn eq(&self, other: &str) -> bool {
+                self.$text() == other
+            }
+        }
+
+        impl PartialEq<&str> for $type {
+            fn eq(&self, other: &&str) -> bool {
+                self.$text() == *other
+            }
+        }
+
+        impl PartialEq<String> for $type {
+            fn eq(&self, other: &String) -> bool {
+                self.$text() == other.as_str()
+            }
+        }
+    };
+}
+pub(crate) use eq_as_text;
 
 use crate::python::json::{char_len, char_prefix};
 

@@ -5,6 +5,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::fmt::eq_as_text;
+
 /// The text of a tool result, shared by its copies: the Monte Carlo cells of one session replay
 /// the same rendered results, and a spill file, a session log or readFileState holding a result
 /// verbatim holds the same text (issue 13: a copy per cell was 6% of Monte Carlo's time).
@@ -244,23 +246,7 @@ impl From<ResultText> for String {
     }
 }
 
-impl PartialEq<str> for ResultText {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for ResultText {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<String> for ResultText {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
+eq_as_text!(ResultText, as_str);
 
 impl Serialize for ResultText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

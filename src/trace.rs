@@ -8,6 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::call_id::CallId;
+use crate::fmt::eq_as_text;
 
 /// A tool_use id as an event keeps it: the id itself, or a borrowed text's id.
 pub trait IntoId {
@@ -191,17 +192,7 @@ impl PartialEq for Reason {
 
 impl Eq for Reason {}
 
-impl PartialEq<str> for Reason {
-    fn eq(&self, other: &str) -> bool {
-        self.text() == other
-    }
-}
-
-impl PartialEq<&str> for Reason {
-    fn eq(&self, other: &&str) -> bool {
-        self.text() == *other
-    }
-}
+eq_as_text!(Reason, text);
 
 impl Serialize for Reason {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
