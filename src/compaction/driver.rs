@@ -304,7 +304,7 @@ fn check(world: &World, expectations: &[Expectation], step: Option<usize>) -> Ve
                     .messages()
                     .iter()
                     .flat_map(|m| m.tool_results())
-                    .filter(|(rid, _)| **rid == **id)
+                    .filter(|(rid, _)| *rid == id)
                     .map(|(_, content)| content.to_owned())
                     .last();
                 text_measure(content, expected)

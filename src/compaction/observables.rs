@@ -482,12 +482,12 @@ fn pairs_intact(world: &World) -> bool {
 fn api_valid(world: &World) -> bool {
     let messages = world.history.messages();
     for (index, message) in messages.iter().enumerate() {
-        let uses: Vec<&str> = message.tool_use_ids().map(CallId::as_str).collect();
+        let uses: Vec<&CallId> = message.tool_use_ids().collect();
         if message.role == Role::Assistant && !uses.is_empty() {
             let Some(next) = messages.get(index + 1).filter(|m| m.role == Role::User) else {
                 return false;
             };
-            let answers: Vec<&str> = next.tool_results().map(|(id, _)| id.as_str()).collect();
+            let answers: Vec<&CallId> = next.tool_results().map(|(id, _)| id).collect();
             if uses
                 .iter()
                 .any(|id| answers.iter().filter(|a| *a == id).count() != 1)
@@ -496,13 +496,13 @@ fn api_valid(world: &World) -> bool {
             }
         }
         if message.role == Role::User {
-            let previous: Vec<&str> = index
+            let previous: Vec<&CallId> = index
                 .checked_sub(1)
-                .map(|p| messages[p].tool_use_ids().map(CallId::as_str).collect())
+                .map(|p| messages[p].tool_use_ids().collect())
                 .unwrap_or_default();
             if message
                 .tool_results()
-                .any(|(id, _)| !previous.contains(&id.as_str()))
+                .any(|(id, _)| !previous.contains(&id))
             {
                 return false;
             }

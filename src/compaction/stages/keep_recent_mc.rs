@@ -7,11 +7,10 @@
 //! persisted already, hold at least `keep_recent_min_saved` (20000) tokens. Read in the code only
 //! (docs/probe.md): the scripted model server never rejects a request, so no record shows it.
 
-use std::collections::BTreeSet;
-
 use crate::call_id::CallId;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::hash::FastSet;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
@@ -27,9 +26,9 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let ids = super::time_mc::compactable_ids(world.history.messages());
     let c = world.profile.constants;
     let keep = c.keep_recent.max(1);
-    let clear: BTreeSet<&str> = ids[..ids.len().saturating_sub(keep)]
+    let clear: FastSet<CallId> = ids[..ids.len().saturating_sub(keep)]
         .iter()
-        .map(CallId::as_str)
+        .copied()
         .collect();
     let targets: Vec<(usize, usize, CallId, ResultText)> = world
         .history
@@ -37,7 +36,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .into_iter()
         .filter_map(|(mi, bi)| {
             let (id, content) = world.history.result_at(mi, bi);
-            (clear.contains(id.as_str()) && !cleared(world, content))
+            (clear.contains(id) && !cleared(world, content))
                 .then(|| world.history.owned_result_at(mi, bi))
                 .map(|(id, content)| (mi, bi, id, content))
         })

@@ -10,12 +10,11 @@
 //! `time_based_mc` (D11 in docs/probe.md: switched on, an interactive resume after 120 minutes
 //! cleared results 1–2 of 7 exactly as this stage does, 59 minutes nothing).
 
-use std::collections::BTreeSet;
-
 use crate::call_id::CallId;
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::error::RunError;
+use crate::hash::FastSet;
 use crate::transcript::{Block, Message, Role};
 
 /// The ids of the calls to a [`COMPACTABLE`] tool in `messages`, oldest first.
@@ -62,7 +61,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if ids.len() <= keep {
         return Ok(());
     }
-    let clear: BTreeSet<&str> = ids[..ids.len() - keep].iter().map(CallId::as_str).collect();
+    let clear: FastSet<CallId> = ids[..ids.len() - keep].iter().copied().collect();
     let cleared = world.profile.strings.omitted;
     let targets: Vec<(usize, usize)> = world
         .history
@@ -70,7 +69,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .into_iter()
         .filter(|&(mi, bi)| {
             let (id, content) = world.history.result_at(mi, bi);
-            clear.contains(id.as_str()) && content != cleared
+            clear.contains(id) && content != cleared
         })
         .collect();
     for (mi, bi) in targets {
