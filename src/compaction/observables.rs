@@ -16,6 +16,7 @@
 use crate::call_id::{CallId, IdMap};
 use crate::hash::{FastSet, PathMap, PathSet};
 use smol_str::SmolStr;
+use std::borrow::Cow;
 
 use serde::Serialize;
 
@@ -175,7 +176,7 @@ struct ResultScan<'a> {
     /// Pointers of results (in user messages) that name a missing file inside the run's
     /// directories ([`dangling_pointers`] adds the other messages').
     dangling: usize,
-    named: PathSet<String>,
+    named: PathSet<Cow<'a, str>>,
     verbatim_in_context: FastSet<CallId>,
     /// Whether each pointer path met names a file of the spill store, for the results' fates
     /// (issue 13: gemini-cli's 3 000 pointers were checked again for them).
@@ -241,16 +242,17 @@ fn run_roots(world: &World) -> [String; 2] {
 /// What a pointer's path names: the path resolved, whether it is valid (a file of the spill
 /// directory: [`pointer::is_valid`]) and whether it dangles (inside the run's directories,
 /// no file).
-struct PointerFacts {
-    resolved: String,
+struct PointerFacts<'a> {
+    /// Borrowed when the path is its own resolution (most are: issue 13, an allocation per
+    /// pointer at the end of a run).
+    resolved: Cow<'a, str>,
     valid: bool,
     dangles: bool,
 }
 
-impl PointerFacts {
-    fn of(world: &World, [spill, transcripts]: &[String; 2], path: &str) -> Self {
-        let resolved = world.store.resolve(path);
-        let is_file = world.store.is_file(path);
+impl<'a> PointerFacts<'a> {
+    fn of(world: &World, [spill, transcripts]: &[String; 2], path: &'a str) -> Self {
+        let (resolved, is_file) = world.store.resolved_file(path);
         let in_spill = store::is_within(&resolved, spill);
         let inside = in_spill || store::is_within(&resolved, transcripts);
         PointerFacts {
@@ -352,7 +354,7 @@ fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observab
 
 /// The spill files no pointer in context names (`named`: resolved paths). A store that lists
 /// resolved paths has its listing compared as it is.
-fn orphans(world: &World, spill: &[SpillFile], named: &PathSet<String>) -> usize {
+fn orphans(world: &World, spill: &[SpillFile], named: &PathSet<Cow<'_, str>>) -> usize {
     let listed_resolved = world.store.lists_resolved();
     let named_by = |path: &str| {
         if listed_resolved {

@@ -223,7 +223,8 @@ pub(crate) fn order_by_name<'a>(
     for entry in order.iter_mut() {
         entry.0 = name_order_key(name(entry.1).get(at..).unwrap_or_default());
     }
-    order.sort_unstable();
+    // By key alone: entries whose keys tie are ordered below, by name and then index.
+    order.sort_unstable_by_key(|&(key, _)| key);
     let next = at + 16;
     for run in order.chunk_by_mut(|(key_a, _), (key_b, _)| key_a == key_b) {
         if run.len() < 2 {

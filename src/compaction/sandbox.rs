@@ -142,6 +142,15 @@ impl Store for Sandbox {
         self.inner.resolved(path)
     }
 
+    fn resolved_file<'a>(&self, path: &'a str) -> (Cow<'a, str>, bool) {
+        if self.escapes(path) {
+            let resolved = lexical(path);
+            let is_file = self.outside.contains_key(resolved.as_ref());
+            return (resolved, is_file);
+        }
+        self.inner.resolved_file(path)
+    }
+
     fn remove(&mut self, path: &str) -> io::Result<bool> {
         if self.escapes(path) {
             return Ok(self.outside.remove(&resolve_lexical(path)).is_some());
@@ -179,6 +188,41 @@ mod tests {
             }
         }
         assert!(matches!(stores[0].resolved(&paths[0]), Cow::Borrowed(_)));
+    }
+
+    /// `resolved_file` is `resolved` and `is_file` of the same path, for files inside the roots
+    /// and outside them, written or not, under both stores.
+    #[test]
+    fn resolved_file_is_resolved_and_is_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run/res").to_string_lossy().into_owned();
+        let mut stores: [Box<dyn Store>; 2] = [
+            Box::new(Sandbox::new(Box::new(MemoryStore::new()), &[&root])),
+            Box::new(Sandbox::new(Box::new(DirStore::new(&[&root])), &[&root])),
+        ];
+        let written = [join(&root, "a.txt"), join(&root, "../../x.txt")];
+        let paths = [
+            join(&root, "a.txt"),
+            join(&root, "./b/../a.txt"),
+            join(&root, "../../x.txt"),
+            join(&root, "missing.txt"),
+            "/elsewhere/y.txt".to_owned(),
+        ];
+        // On disk `b/..` does not resolve where `b` does not exist: the directory store finds
+        // one file less, by both methods.
+        for (store, expected) in stores.iter_mut().zip([3, 2]) {
+            for path in &written {
+                store.write_spill(path, "x".into()).unwrap();
+            }
+            let mut files = 0;
+            for path in &paths {
+                let (resolved, is_file) = store.resolved_file(path);
+                assert_eq!(resolved, store.resolved(path), "{path}");
+                assert_eq!(is_file, store.is_file(path), "{path}");
+                files += usize::from(is_file);
+            }
+            assert_eq!(files, expected);
+        }
     }
 
     /// A store that says its listing is resolved lists each file as `resolved` gives it, for

@@ -260,6 +260,11 @@ pub(crate) struct MaskScan {
     pub(crate) tokens: usize,
     /// How many outputs at the head of `outputs` a pass has left in place.
     pub(crate) left: usize,
+    /// The first output of the protected tail: the longest tail of `outputs` whose tokens stay
+    /// within `mask_protect` starts here (the outputs before it are prunable).
+    pub(crate) start: usize,
+    /// The tokens of that tail.
+    pub(crate) protected: usize,
 }
 
 /// A tool output Gemini's masking wrote to its file but left in place, since its masked form is

@@ -147,6 +147,7 @@ fn scan(world: &mut World) -> (usize, usize) {
     }
     let last = world.history.len().saturating_sub(1);
     let read = world.mask_scan.read;
+    let protect = world.profile.constants.mask_protect;
     if read < last {
         for (mi, bi, tokens, masked) in world.history.results_in(read..last) {
             let (id, _) = world.history.result_at(mi, bi);
@@ -154,21 +155,44 @@ fn scan(world: &mut World) -> (usize, usize) {
             if EXEMPT_TOOLS.contains(&tool) || masked {
                 continue;
             }
-            world.mask_scan.outputs.push((mi, bi, *id, tokens));
-            world.mask_scan.tokens += tokens;
+            let scan = &mut world.mask_scan;
+            scan.outputs.push((mi, bi, *id, tokens));
+            scan.tokens += tokens;
+            // Gemini scans back from the newest output until one crosses the protected line;
+            // the list only grows between passes, so the protected tail only loses outputs at
+            // its head (issue 13: the scan back read about a hundred outputs at every turn).
+            scan.protected += tokens;
+            while scan.protected > protect {
+                scan.protected -= scan.outputs[scan.start].3;
+                scan.start += 1;
+            }
         }
         world.mask_scan.read = last;
     }
-    let protect = world.profile.constants.mask_protect;
     let scan = &world.mask_scan;
-    let mut protected = 0;
-    for (i, output) in scan.outputs.iter().enumerate().rev() {
-        if protected + output.3 > protect {
-            return (i + 1, scan.tokens - protected);
-        }
-        protected += output.3;
+    #[cfg(debug_assertions)]
+    {
+        let tail = scan.outputs[scan.start..]
+            .iter()
+            .map(|o| o.3)
+            .sum::<usize>();
+        let crosses = scan
+            .start
+            .checked_sub(1)
+            .map(|i| scan.outputs[i].3 + tail > protect);
+        debug_assert!(
+            tail == scan.protected && tail <= protect && crosses != Some(false),
+            "protected tail from {} of {}: {tail} tokens, kept {}, line {protect}; the \
+             output before it crosses: {crosses:?}",
+            scan.start,
+            scan.outputs.len(),
+            scan.protected
+        );
     }
-    (0, 0)
+    if scan.start == 0 {
+        return (0, 0);
+    }
+    (scan.start, scan.tokens - scan.protected)
 }
 
 /// Masks the prunable outputs once they reach `mask_min_prunable` tokens. Gemini CLI writes
@@ -203,6 +227,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         let scan = &mut world.mask_scan;
         scan.left += kept.len();
         scan.outputs.splice(left..left, kept);
+        // The prunable outputs were the whole list before the protected tail. With the one
+        // that crossed the line masked, the outputs left in place before it may fit in the tail:
+        // the next pass, scanning back, protects them.
+        scan.start = scan.left;
+        while scan.start > 0 && scan.protected + scan.outputs[scan.start - 1].3 <= protect {
+            scan.start -= 1;
+            scan.protected += scan.outputs[scan.start].3;
+        }
     }
     if rewritten > 0 {
         world.record(Event::new(STAGE, "rewrite").reason(reason!(
