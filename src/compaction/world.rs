@@ -13,7 +13,7 @@ use crate::compaction::history::History;
 use crate::compaction::holds::{Holds, Tally};
 use crate::compaction::paths::Roots;
 use crate::compaction::pointer;
-use crate::compaction::profile::{Profile, SafeId};
+use crate::compaction::profile::{Profile, SafeId, Stage};
 use crate::compaction::read_files::ReadFiles;
 use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
@@ -238,6 +238,9 @@ pub(crate) struct World {
     pub(crate) mask_skips: IdMap<Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
+    /// Whether a `Read` result's file is kept as read ([`Ledger::read_files`]): only Claude
+    /// Code's autocompact reads that list back (its restore, its summary's list, keep-last-turn's).
+    keeps_reads: bool,
     /// Read's numbered texts of generated results, as prefixes of their buffers' (issue 13).
     pub(crate) numbered: DerivedBuffers,
     /// The profile's `omitted` placeholder as one text that every result it replaces shares
@@ -299,6 +302,7 @@ impl World {
             counters: Counters::default(),
             mask_skips: IdMap::default(),
             mask_scan: MaskScan::default(),
+            keeps_reads: profile.runs(Stage::Autocompact),
             numbered: DerivedBuffers::default(),
             omitted: ResultText::from(profile.strings.omitted),
         }
@@ -340,7 +344,10 @@ impl World {
     pub(crate) fn push_with_json(&mut self, message: Message, json: Option<usize>) {
         if message.role == Role::Assistant {
             self.note_calls(&message);
-            for id in std::mem::take(&mut self.ledger.unseen) {
+            // The list is emptied in place: taking it left an empty one to be allocated again
+            // at the next result.
+            let mut unseen = std::mem::take(&mut self.ledger.unseen);
+            for &id in &unseen {
                 if let Some(record) = self.ledger.results.get_mut(&id) {
                     record.seen = true;
                 }
@@ -350,6 +357,8 @@ impl World {
                         .reason("an assistant message followed: the model has seen it"),
                 );
             }
+            unseen.clear();
+            self.ledger.unseen = unseen;
         }
         match json {
             Some(json) => self.history.push_json(message, json),
@@ -411,7 +420,9 @@ impl World {
         {
             let chars = sizes.chars;
             known.push(sizes);
-            if tool == "Read" {
+            // Without autocompact the list is never read (issue 13: every other profile kept
+            // it, about 4% of a course-main replay).
+            if self.keeps_reads && tool == "Read" {
                 if let Some(path) = self.read_path(&id) {
                     self.ledger.read_files.read(path, content.clone());
                 }

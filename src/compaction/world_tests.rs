@@ -177,3 +177,42 @@ fn only_a_placeholder_before_the_model_saw_it_counts_as_unseen_compaction() {
     let last = world.trace.last().unwrap();
     assert_eq!((last.step, last.before, last.after), (4, Some(1), Some(30)));
 }
+
+/// A Read result is kept as a file read back only where a stage reads the list (Claude Code's
+/// autocompact); course-main keeps none.
+#[test]
+fn the_files_read_are_kept_only_for_autocompact() {
+    use crate::compaction::profile::{CLAUDE_CODE, CLAUDE_CODE_2_1_332, COURSE_LATEST, GEMINI_CLI};
+    for (profile, kept) in [
+        (CLAUDE_CODE, 1),
+        (CLAUDE_CODE_2_1_332, 1),
+        (COURSE_MAIN, 0),
+        (COURSE_LATEST, 0),
+        (GEMINI_CLI, 0),
+    ] {
+        assert_eq!(
+            profile.runs(Stage::Autocompact),
+            kept == 1,
+            "{}",
+            profile.name
+        );
+        let mut world = World::for_test(profile);
+        let mut input = serde_json::Map::new();
+        input.insert("file_path".into(), "/repo/a.rs".into());
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolUse {
+                id: "r1".into(),
+                name: "Read".into(),
+                input: input.into(),
+            }],
+        ));
+        world.push_results(vec![IncomingResult::measured("r1", "Read", "fn a() {}")]);
+        assert_eq!(
+            world.ledger.read_files.iter().count(),
+            kept,
+            "{}",
+            profile.name
+        );
+    }
+}

@@ -99,6 +99,21 @@ impl Profile {
         self.switch_names.contains(&name)
     }
 
+    /// True if `stage` can run: in either order of `prepare`, or as a `stage` step.
+    pub fn runs(&self, stage: Stage) -> bool {
+        fn within(pipes: &[Pipe], stage: Stage) -> bool {
+            pipes.iter().any(|pipe| match pipe {
+                Pipe::Run(s) | Pipe::RunToTarget(s) => *s == stage,
+                Pipe::IfOverLimit(group) => within(group, stage),
+            })
+        }
+        self.stages.contains(&stage)
+            || within(self.pipeline, stage)
+            || self
+                .swapped_pipeline
+                .is_some_and(|pipes| within(pipes, stage))
+    }
+
     /// Claude Code's autocompact threshold: window − min(max_output, summary reserve) − buffer.
     pub fn autocompact_threshold(&self) -> usize {
         let c = self.constants;
