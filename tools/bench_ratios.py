@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Each profile's replay against the memcpy floor, read from criterion's saved samples.
+
+`cargo bench --bench replay -- issue13` saves every sample of a group under
+`target/criterion/<group>/<bench>/<turns>/new/sample.json`. Criterion's summary line is a mean,
+which a busy host inflates unevenly (a replay suffers from another tenant more than a memcpy
+does). This reads the samples themselves and prints, per profile, the fastest and the median
+time per iteration and their ratios to the floors of the same group: the fastest replay over
+the fastest of the two floors (`floor-memcpy` before the profiles, `floor-memcpy-after` after
+them), and the median over the mean of the two floors' medians. Issue 13's lines are 3x for
+course-main and 5x for every other profile.
+
+Usage: python3 tools/bench_ratios.py [GROUP_DIR] [--turns N]
+  GROUP_DIR defaults to target/criterion/issue13_3000 (run from the repository's root).
+Exit status: 0 when every profile is within its line by the fastest times, 1 when one is not,
+2 when the samples cannot be read.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+FLOORS = ("floor-memcpy", "floor-memcpy-after")
+LINES = {"course-main": 3.0}
+DEFAULT_LINE = 5.0
+
+
+def per_iteration_ms(path):
+    """Milliseconds per iteration of each sample in a criterion `sample.json`."""
+    try:
+        data = json.loads(path.read_text())
+        times, iters = data["times"], data["iters"]
+    except (OSError, ValueError, KeyError) as error:
+        raise SystemExit(f"bench_ratios: {path}: not a criterion sample file ({error})") from None
+    if not times or len(times) != len(iters):
+        raise SystemExit(f"bench_ratios: {path}: expected as many times as iteration counts")
+    return [t / i / 1e6 for t, i in zip(times, iters)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("group", nargs="?", default="target/criterion/issue13_3000")
+    parser.add_argument("--turns", default="3000", help="the benchmark's parameter (default 3000)")
+    args = parser.parse_args()
+    group = Path(args.group)
+    if not group.is_dir():
+        print(f"bench_ratios: {group}: no such group; run `cargo bench --bench replay -- issue13`",
+              file=sys.stderr)
+        return 2
+    samples = {}
+    for bench in sorted(p for p in group.iterdir() if p.is_dir() and p.name != "report"):
+        path = bench / args.turns / "new" / "sample.json"
+        if path.is_file():
+            samples[bench.name] = per_iteration_ms(path)
+    missing = [floor for floor in FLOORS if floor not in samples]
+    if missing:
+        print(f"bench_ratios: {group}: no samples for {', '.join(missing)}", file=sys.stderr)
+        return 2
+    fastest_floor = min(min(samples[f]) for f in FLOORS)
+    median_floor = statistics.mean(statistics.median(samples[f]) for f in FLOORS)
+    print("floors (ms): " + ", ".join(
+        f"{f} fastest {min(samples[f]):.2f} median {statistics.median(samples[f]):.2f}"
+        for f in FLOORS))
+    print(f"{'profile':<22}{'fastest ms':>11}{'ratio':>8}{'median ms':>11}{'ratio':>8}"
+          f"{'line':>6}  within")
+    over = 0
+    for name, times in samples.items():
+        if name in FLOORS:
+            continue
+        line = LINES.get(name, DEFAULT_LINE)
+        fastest, median = min(times), statistics.median(times)
+        ratio = fastest / fastest_floor
+        within = ratio <= line
+        over += not within
+        print(f"{name:<22}{fastest:>11.2f}{ratio:>7.2f}x{median:>11.2f}"
+              f"{median / median_floor:>7.2f}x{line:>5.0f}x  {'yes' if within else 'NO'}")
+    print(f"{len(samples) - len(FLOORS) - over} of {len(samples) - len(FLOORS)} within their lines "
+          "(fastest times)")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
