@@ -108,7 +108,8 @@ pub(crate) struct Ledger {
     /// Results that arrived since the last assistant message (what the unseen guard protects).
     unseen: Vec<CallId>,
     /// `file_path` of each `Read` call whose result arrived, newest last, with the result's
-    /// original text (Claude Code's readFileState).
+    /// original text (Claude Code's readFileState); kept only by a profile that can run
+    /// autocompact, the one stage that reads it back.
     pub(crate) read_files: ReadFiles,
     /// Every tool call by [`CallKey`] (name and input): what `reread_after_clear` compares a
     /// new call with.
