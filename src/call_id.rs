@@ -243,18 +243,20 @@ impl<V> IdMap<V> {
         self.get(id).is_some()
     }
 
-    /// The slot of `id`, the vector grown to hold it.
-    fn slot(&mut self, id: CallId) -> &mut Option<(CallId, V)> {
+    /// The slot of `id` in `slots`, the vector grown to hold it.
+    fn slot(slots: &mut Vec<Option<(CallId, V)>>, id: CallId) -> &mut Option<(CallId, V)> {
         let at = id.number as usize;
-        if at >= self.slots.len() {
-            self.slots.resize_with(at + 1, || None);
+        if at >= slots.len() {
+            slots.resize_with(at + 1, || None);
         }
-        &mut self.slots[at]
+        &mut slots[at]
     }
 
     /// Sets the value of `id`; returns the one it replaced.
     pub fn insert(&mut self, id: CallId, value: V) -> Option<V> {
-        let old = self.slot(id).replace((id, value)).map(|(_, old)| old);
+        let old = Self::slot(&mut self.slots, id)
+            .replace((id, value))
+            .map(|(_, old)| old);
         self.len += usize::from(old.is_none());
         old
     }
@@ -272,14 +274,9 @@ impl<V> IdMap<V> {
 
     /// The value of `id`, set by `make` first when the map does not hold it.
     pub fn get_or_insert_with(&mut self, id: CallId, make: impl FnOnce() -> V) -> &mut V {
-        if self.slot(id).is_none() {
-            *self.slot(id) = Some((id, make()));
-            self.len += 1;
-        }
-        match self.slot(id) {
-            Some((_, value)) => value,
-            None => unreachable!("the slot was just filled"),
-        }
+        let slot = Self::slot(&mut self.slots, id);
+        self.len += usize::from(slot.is_none());
+        &mut slot.get_or_insert_with(|| (id, make())).1
     }
 
     /// Forgets every id, keeping the room.

@@ -283,8 +283,7 @@ fn outside_error() -> io::Error {
 
 impl Store for MemoryStore {
     fn is_file(&self, path: &str) -> bool {
-        let path = lexical(path);
-        self.spill.contains_key(path.as_ref()) || self.transcripts.contains_key(path.as_ref())
+        self.resolved_file(path).1
     }
 
     fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
