@@ -4,7 +4,7 @@
 
 use crate::python::json::{ContentCounter, Dialect, js_str_units};
 use crate::transcript::{
-    Block, Content, Message, ResultText, TextSizes, result_utf16, rough_units_by, utf16_len,
+    Block, Content, Message, ResultText, Role, TextSizes, result_utf16, rough_units_by, utf16_len,
 };
 
 /// How a profile measures the size of the context (docs/profiles.md).
@@ -46,36 +46,50 @@ pub(crate) fn cline_units(
     known: &[TextSizes],
     found: &mut dyn FnMut(usize),
 ) -> usize {
-    let mut known = known.iter();
-    let mut units = r#"{"role":,"content":}"#.len() + js_str_units(message.role.as_str());
     match &message.content {
-        Content::Text(text) => units += js_str_units(text),
-        Content::Blocks(blocks) => {
-            // `[`, the blocks joined by `,`, `]`; each block is an object with its keys in
-            // `Block::to_value`'s order.
-            units += 2 + blocks.len().saturating_sub(1);
-            for block in blocks {
-                units += match block {
-                    Block::Text { text } => r#"{"type":"text","text":}"#.len() + js_str_units(text),
-                    Block::ToolUse { id, name, input } => {
-                        r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
-                            + js_str_units(id)
-                            + js_str_units(name)
-                            + input.js_len()
-                    }
-                    Block::ToolResult {
-                        tool_use_id,
-                        content,
-                    } => {
-                        let size = known.next().map_or_else(|| js_str_units(content), |k| k.js);
-                        found(size);
-                        r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
-                            + js_str_units(tool_use_id)
-                            + size
-                    }
-                };
+        Content::Text(text) => message_frame_units(message.role) + js_str_units(text),
+        Content::Blocks(blocks) => cline_blocks_units(message.role, blocks.iter(), known, found),
+    }
+}
+
+/// `{"role":…,"content":}` of a message of `role`, without its content.
+fn message_frame_units(role: Role) -> usize {
+    r#"{"role":,"content":}"#.len() + js_str_units(role.as_str())
+}
+
+/// [`cline_units`] of a message of `role` whose content is `blocks`, read from the blocks
+/// where they are (Cline's fold counts its prompts' blocks without copying them into a
+/// message: issue 13).
+pub(crate) fn cline_blocks_units<'a>(
+    role: Role,
+    blocks: impl ExactSizeIterator<Item = &'a Block>,
+    known: &[TextSizes],
+    found: &mut dyn FnMut(usize),
+) -> usize {
+    let mut known = known.iter();
+    // `[`, the blocks joined by `,`, `]`; each block is an object with its keys in
+    // `Block::to_value`'s order.
+    let mut units = message_frame_units(role) + 2 + blocks.len().saturating_sub(1);
+    for block in blocks {
+        units += match block {
+            Block::Text { text } => r#"{"type":"text","text":}"#.len() + js_str_units(text),
+            Block::ToolUse { id, name, input } => {
+                r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
+                    + js_str_units(id)
+                    + js_str_units(name)
+                    + input.js_len()
             }
-        }
+            Block::ToolResult {
+                tool_use_id,
+                content,
+            } => {
+                let size = known.next().map_or_else(|| js_str_units(content), |k| k.js);
+                found(size);
+                r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
+                    + js_str_units(tool_use_id)
+                    + size
+            }
+        };
     }
     units
 }

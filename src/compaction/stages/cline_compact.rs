@@ -11,8 +11,10 @@
 //! three most recent assistant answers that fell in the span); adjacent prompts are merged into one
 //! message. No model call; the messages file is rewritten, so nothing the fold dropped is kept.
 
+use std::borrow::Cow;
+
 use super::cline_activity::{assistant_text, notice, summarize};
-use crate::compaction::profile::cline_tokens;
+use crate::compaction::profile::{cline_blocks_units, cline_round, cline_tokens};
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::{Event, reason};
@@ -49,11 +51,25 @@ fn is_attachment(block: &Block) -> bool {
 }
 
 /// `sanitizeTypedUserMessage`: text trimmed, empty text blocks dropped, None if nothing is left.
-fn sanitize_typed(message: &Message) -> Option<Message> {
+/// A prompt sanitized already (every prompt a fold kept) is borrowed as it is (issue 13: Cline
+/// keeps every prompt, merged into one message that grows with the session, and each fold
+/// copied it to find it unchanged).
+fn sanitize_typed(message: &Message) -> Option<Cow<'_, Message>> {
+    let trimmed = |text: &str| !text.is_empty() && text.trim().len() == text.len();
     match &message.content {
+        Content::Text(text) if trimmed(text) => Some(Cow::Borrowed(message)),
         Content::Text(text) => {
             let text = text.trim();
-            (!text.is_empty()).then(|| Message::user_text(text))
+            (!text.is_empty()).then(|| Cow::Owned(Message::user_text(text)))
+        }
+        Content::Blocks(blocks)
+            if !blocks.is_empty()
+                && blocks.iter().all(|b| match b {
+                    Block::Text { text } => trimmed(text),
+                    _ => true,
+                }) =>
+        {
+            Some(Cow::Borrowed(message))
         }
         Content::Blocks(blocks) => {
             let kept: Vec<Block> = blocks
@@ -66,7 +82,7 @@ fn sanitize_typed(message: &Message) -> Option<Message> {
                     other => Some(other.clone()),
                 })
                 .collect();
-            (!kept.is_empty()).then(|| Message::blocks(Role::User, kept))
+            (!kept.is_empty()).then(|| Cow::Owned(Message::blocks(Role::User, kept)))
         }
     }
 }
@@ -83,6 +99,55 @@ fn user_blocks(message: &Message, keep_attachments: bool) -> Vec<Block> {
             .collect(),
     }
 }
+
+/// [`cline_tokens`] of the message [`user_blocks`] makes of `message`, counted where its blocks
+/// are (issue 13: a fold copied every prompt's blocks to count them, and since Cline keeps every
+/// prompt, merged into one message with the notices of what each turn dropped, that message
+/// grows with the session: a 30 000-turn session copied 2.3 million blocks).
+fn user_tokens(message: &Message, keep_attachments: bool) -> usize {
+    let units = match &message.content {
+        Content::Text(text) if text.trim().is_empty() => {
+            cline_blocks_units(Role::User, [].iter(), &[], &mut |_| {})
+        }
+        Content::Text(text) => {
+            let block = [Block::Text { text: text.clone() }];
+            cline_blocks_units(Role::User, block.iter(), &[], &mut |_| {})
+        }
+        Content::Blocks(blocks) => {
+            let kept = || {
+                blocks
+                    .iter()
+                    .filter(move |b| keep_attachments || !is_attachment(b))
+            };
+            cline_blocks_units(
+                Role::User,
+                Counted(kept().count(), kept()),
+                &[],
+                &mut |_| {},
+            )
+        }
+    };
+    cline_round(units)
+}
+
+/// An iterator with its length counted beforehand (a filter's, for [`cline_blocks_units`]).
+struct Counted<I>(usize, I);
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.1.next()?;
+        self.0 -= 1;
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.0, Some(self.0))
+    }
+}
+
+impl<I: Iterator> ExactSizeIterator for Counted<I> {}
 
 /// `sanitizeOlderAssistantFinal` (the lab has no thinking blocks): the message if it has text.
 fn older_final(message: &Message) -> Option<Message> {
@@ -109,15 +174,15 @@ pub fn budget(max_input: usize, mode: Mode, message_tokens: usize) -> (usize, us
 }
 
 /// The indices `fold` keeps, with the prompts' sanitized forms: `(index, message)` in order.
-fn select(
-    messages: &[Message],
+fn select<'a>(
+    messages: &'a [Message],
     target: usize,
     cost: &dyn Fn(usize) -> usize,
-) -> Option<Vec<(usize, Message)>> {
+) -> Option<Vec<(usize, Cow<'a, Message>)>> {
     let typed: Vec<usize> = (0..messages.len())
         .filter(|&i| is_turn_start(&messages[i]))
         .collect();
-    let sanitized: Vec<(usize, Message)> = typed
+    let sanitized: Vec<(usize, Cow<'a, Message>)> = typed
         .iter()
         .filter_map(|&i| sanitize_typed(&messages[i]).map(|m| (i, m)))
         .collect();
@@ -127,7 +192,7 @@ fn select(
     }
     let mut total: usize = sanitized
         .iter()
-        .map(|(i, m)| cline_tokens(&Message::blocks(Role::User, user_blocks(m, *i == latest))))
+        .map(|(i, m)| user_tokens(m, *i == latest))
         .sum();
     // The latest turn: its newest messages that fit, moved forward to an assistant message.
     let mut start = messages.len();
@@ -161,9 +226,9 @@ fn select(
             }
         }
     }
-    let mut kept: Vec<(usize, Message)> = sanitized;
-    kept.extend((start..messages.len()).map(|i| (i, messages[i].clone())));
-    kept.extend(finals);
+    let mut kept = sanitized;
+    kept.extend((start..messages.len()).map(|i| (i, Cow::Borrowed(&messages[i]))));
+    kept.extend(finals.into_iter().map(|(i, m)| (i, Cow::Owned(m))));
     kept.sort_by_key(|(i, _)| *i);
     Some(kept)
 }
@@ -181,7 +246,8 @@ fn gap_notice(original: &[Message], answers: &[usize], from: usize, to: usize) -
 }
 
 /// `mergeAdjacentUserTurns`: adjacent prompts become one message, each dropped span noted.
-fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
+/// Each kept message is copied once, into the folded history.
+fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Message> {
     let answers: Vec<usize> = (0..original.len())
         .rev()
         .filter(|&i| assistant_text(&original[i]).is_some())
@@ -193,7 +259,8 @@ fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
     let mut index = 0;
     while index < kept.len() {
         if !is_turn_start(&kept[index].1) {
-            entries.push((kept[index].1.clone(), kept[index].0, kept[index].0, false));
+            let message = kept[index].1.clone().into_owned();
+            entries.push((message, kept[index].0, kept[index].0, false));
             index += 1;
             continue;
         }
@@ -201,8 +268,7 @@ fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
         while end + 1 < kept.len() && is_turn_start(&kept[end + 1].1) {
             end += 1;
         }
-        let mut message = kept[index].1.clone();
-        if end > index {
+        let message = if end > index {
             let mut blocks = Vec::new();
             for member in index..=end {
                 let (previous, current) = (kept[member.max(1) - 1].0, kept[member].0);
@@ -211,13 +277,17 @@ fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
                 }
                 blocks.extend(user_blocks(&kept[member].1, Some(member) == latest));
             }
-            message = Message::blocks(Role::User, blocks);
-        } else if let Content::Blocks(all) = &message.content {
-            let blocks = user_blocks(&message, Some(index) == latest);
-            if blocks.len() != all.len() {
-                message = Message::blocks(Role::User, blocks);
+            Message::blocks(Role::User, blocks)
+        } else {
+            let message = &kept[index].1;
+            match &message.content {
+                // The attachments a prompt other than the latest loses.
+                Content::Blocks(all) if Some(index) != latest && all.iter().any(is_attachment) => {
+                    Message::blocks(Role::User, user_blocks(message, false))
+                }
+                _ => message.clone().into_owned(),
             }
-        }
+        };
         entries.push((message, kept[index].0, kept[end].0, true));
         index = end + 1;
     }
@@ -228,9 +298,16 @@ fn merge(kept: Vec<(usize, Message)>, original: &[Message]) -> Vec<Message> {
             continue;
         }
         if let Some(block) = gap_notice(original, &answers, last + 1, gap_end) {
-            let mut blocks = user_blocks(&entries[at].0, true);
-            blocks.push(block);
-            entries[at].0 = Message::blocks(Role::User, blocks);
+            // The prompt's blocks, attachments kept, and the notice after them.
+            let message = &mut entries[at].0;
+            match &mut message.content {
+                Content::Blocks(blocks) => blocks.push(block),
+                Content::Text(_) => {
+                    let mut blocks = user_blocks(message, true);
+                    blocks.push(block);
+                    *message = Message::blocks(Role::User, blocks);
+                }
+            }
         }
     }
     entries.into_iter().map(|e| e.0).collect()
@@ -337,6 +414,38 @@ mod tests {
         // Manual: half the messages' estimate, at most the trigger.
         assert_eq!(budget(1000, Mode::Manual, 301), (900, 150));
         assert_eq!(budget(1000, Mode::Manual, 5000), (900, 900));
+    }
+
+    /// A prompt's tokens counted in place are those of the message its kept blocks make: text
+    /// (blank or not, non-ASCII), blocks with an attachment kept or dropped, tool results.
+    #[test]
+    fn a_prompts_tokens_are_counted_without_copying_it() {
+        let text = |text: &str| Block::Text {
+            text: text.to_owned(),
+        };
+        let attachment = format!("{ATTACHMENT_PREFIX}/a/b.rs]\nfn main() {{}} é𝄞");
+        let result = Block::ToolResult {
+            tool_use_id: CallId::from("c1"),
+            content: "out\n\"quoted\"".into(),
+        };
+        let messages = [
+            Message::user_text("  "),
+            Message::user_text("why is it slow? \u{7}"),
+            Message::blocks(Role::User, vec![]),
+            Message::blocks(Role::User, vec![text("a"), text(&attachment), text("𝄞 b")]),
+            Message::blocks(Role::User, vec![text(&attachment)]),
+            Message::blocks(Role::User, vec![result, text("after")]),
+        ];
+        for message in &messages {
+            for keep in [false, true] {
+                let copied = Message::blocks(Role::User, user_blocks(message, keep));
+                assert_eq!(
+                    user_tokens(message, keep),
+                    cline_tokens(&copied),
+                    "{message:?}, attachments kept: {keep}"
+                );
+            }
+        }
     }
 
     #[test]
