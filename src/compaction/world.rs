@@ -239,6 +239,12 @@ pub(crate) struct World {
     pub(crate) mask_skips: IdMap<Vec<MaskSkip>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
+    /// Gemini's chat compression: how many function responses it wrote to files, which numbers
+    /// the next file, and whether a summary inflated the history, after which it only truncates
+    /// (see `gemini_compress`). Kept as its `spill` and `inflated` events are recorded (issue 13:
+    /// each compression counted them over the whole trace).
+    pub(crate) compress_spills: usize,
+    pub(crate) compress_inflated: bool,
     /// Whether a `Read` result's file is kept as read ([`Ledger::read_files`]): only Claude
     /// Code's autocompact reads that list back (its restore, its summary's list, keep-last-turn's).
     keeps_reads: bool,
@@ -303,6 +309,8 @@ impl World {
             counters: Counters::default(),
             mask_skips: IdMap::default(),
             mask_scan: MaskScan::default(),
+            compress_spills: 0,
+            compress_inflated: false,
             keeps_reads: profile.runs(Stage::Autocompact),
             numbered: DerivedBuffers::default(),
             omitted: ResultText::from(profile.strings.omitted),

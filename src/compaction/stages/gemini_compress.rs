@@ -34,16 +34,33 @@ const STAGE: &str = "gemini_compress";
 pub(super) const ACK: &str = "Got it. Thanks for the additional context!";
 
 /// `Number.prototype.toLocaleString()` in an en-US locale: thousands separated by commas.
+#[cfg(test)]
 fn thousands(n: usize) -> String {
-    let digits = n.to_string();
     let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
+    push_thousands(&mut out, n);
+    out
+}
+
+/// Appends [`thousands`] of `n` to `out`, its digits written from the right into a buffer of
+/// its own (issue 13: each truncated output formatted three numbers into strings of their own).
+fn push_thousands(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let (mut n, mut at) = (n, digits.len());
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let digits = &digits[at..];
+    for (i, &digit) in digits.iter().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
             out.push(',');
         }
-        out.push(c);
+        out.push(char::from(digit));
     }
-    out
 }
 
 /// gemini-cli `sanitizeFilenamePart`, lower-cased as `saveTruncatedToolOutput` does.
@@ -102,12 +119,22 @@ fn truncated_output(content: &ResultText, file: &str, max_chars: usize) -> Strin
     let head = content.char_prefix(head_chars);
     let tail = content.char_suffix(tail_chars);
     let omitted = chars - head_chars - tail_chars;
-    format!(
-        "Output too large. Showing first {} and last {} characters. For full output see: {file}\n{head}\n\n... [{} characters omitted] ...\n\n{tail}",
-        thousands(head_chars),
-        thousands(tail_chars),
-        thousands(omitted)
-    )
+    // Written in place, with room for the numbers and the words around them (issue 13: a
+    // `format!` with three numbers formatted apart, for each truncated output).
+    let mut out = String::with_capacity(head.len() + tail.len() + file.len() + 160);
+    out.push_str("Output too large. Showing first ");
+    push_thousands(&mut out, head_chars);
+    out.push_str(" and last ");
+    push_thousands(&mut out, tail_chars);
+    out.push_str(" characters. For full output see: ");
+    out.push_str(file);
+    out.push('\n');
+    out.push_str(head);
+    out.push_str("\n\n... [");
+    push_thousands(&mut out, omitted);
+    out.push_str(" characters omitted] ...\n\n");
+    out.push_str(tail);
+    out
 }
 
 /// One result step 1 replaces: message, block, new content.
@@ -117,11 +144,15 @@ type Replacement = (usize, usize, String);
 fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunError> {
     let estimator = world.profile.estimator;
     let budget = world.profile.constants.function_response_budget;
-    let mut written = world
-        .trace
-        .iter()
-        .filter(|e| e.stage == STAGE && e.kind == "spill")
-        .count();
+    let mut written = world.compress_spills;
+    debug_assert_eq!(
+        written,
+        world
+            .trace
+            .iter()
+            .filter(|e| e.stage == STAGE && e.kind == "spill")
+            .count()
+    );
     let mut counter = 0;
     let mut plan = Vec::new();
     for (mi, bi) in world.history.result_positions().into_iter().rev() {
@@ -151,6 +182,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
                     "function responses past the {budget}-token budget: written to {path}"
                 )),
         );
+        world.compress_spills = written;
         plan.push((mi, bi, replacement));
     }
     Ok(plan)
@@ -303,11 +335,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let plan = budget(world, threshold)?;
     let estimator = world.profile.estimator;
     let truncated = apply(world.history.messages(), &plan);
-    let failed_before = world
-        .trace
-        .iter()
-        .any(|e| e.stage == STAGE && e.kind == "inflated");
-    if failed_before {
+    debug_assert_eq!(
+        world.compress_inflated,
+        world
+            .trace
+            .iter()
+            .any(|e| e.stage == STAGE && e.kind == "inflated")
+    );
+    if world.compress_inflated {
         truncate_only(world, plan, &truncated, estimate);
         return Ok(());
     }
@@ -346,6 +381,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     messages.extend_from_slice(&truncated[split..]);
     let after = estimator.full(&messages);
     if after > estimate {
+        world.compress_inflated = true;
         world.record(
             Event::new(STAGE, "inflated")
                 .sizes(estimate, after)
@@ -467,6 +503,12 @@ mod tests {
                 .map(|t| t.len()),
             Some(8000)
         );
+        // A later truncation numbers its files after the earlier ones: the newest output first.
+        world.push(Message::user_text("again"));
+        world.turn(&[("c2", "Bash", "w".repeat(8000))]);
+        run(&mut world).unwrap();
+        let second = world.store.read_spill("/lab/tool-results/bash_2.txt");
+        assert_eq!(second.map(|t| t.as_str() == "w".repeat(8000)), Some(true));
     }
 
     #[test]
