@@ -89,14 +89,22 @@ fn sanitize_typed(message: &Message) -> Option<Cow<'_, Message>> {
 
 /// `userContentBlocks`: a prompt's blocks, without attachments unless `keep_attachments`.
 fn user_blocks(message: &Message, keep_attachments: bool) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    push_user_blocks(&mut blocks, message, keep_attachments);
+    blocks
+}
+
+/// Appends [`user_blocks`] of `message` to `out`, copied there once.
+fn push_user_blocks(out: &mut Vec<Block>, message: &Message, keep_attachments: bool) {
     match &message.content {
-        Content::Text(text) if text.trim().is_empty() => Vec::new(),
-        Content::Text(text) => vec![Block::Text { text: text.clone() }],
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .filter(|b| keep_attachments || !is_attachment(b))
-            .cloned()
-            .collect(),
+        Content::Text(text) if text.trim().is_empty() => {}
+        Content::Text(text) => out.push(Block::Text { text: text.clone() }),
+        Content::Blocks(blocks) => out.extend(
+            blocks
+                .iter()
+                .filter(|b| keep_attachments || !is_attachment(b))
+                .cloned(),
+        ),
     }
 }
 
@@ -128,6 +136,14 @@ fn user_tokens(message: &Message, keep_attachments: bool) -> usize {
         }
     };
     cline_round(units)
+}
+
+/// Whether [`user_blocks`] keeps `message` as it is: blocks, none of them an attachment it drops.
+fn keeps_every_block(message: &Message, keep_attachments: bool) -> bool {
+    match &message.content {
+        Content::Blocks(blocks) => keep_attachments || !blocks.iter().any(is_attachment),
+        Content::Text(_) => false,
+    }
 }
 
 /// An iterator with its length counted beforehand (a filter's, for [`cline_blocks_units`]).
@@ -192,7 +208,18 @@ fn select<'a>(
     }
     let mut total: usize = sanitized
         .iter()
-        .map(|(i, m)| user_tokens(m, *i == latest))
+        .map(|(i, m)| {
+            let keep = *i == latest;
+            match m {
+                // A prompt that stands as it is and keeps all its blocks was counted as it
+                // entered the history (issue 13: the merged prompt grows with the session).
+                Cow::Borrowed(m) if keeps_every_block(m, keep) => {
+                    debug_assert_eq!(cost(*i), user_tokens(m, keep));
+                    cost(*i)
+                }
+                _ => user_tokens(m, keep),
+            }
+        })
         .sum();
     // The latest turn: its newest messages that fit, moved forward to an assistant message.
     let mut start = messages.len();
@@ -269,20 +296,26 @@ fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Mess
             end += 1;
         }
         let message = if end > index {
-            let mut blocks = Vec::new();
+            // Room for every member's blocks and a notice between each two, reserved at once
+            // (issue 13: the merged prompt grows with the session, and grew by doubling here).
+            let room: usize = kept[index..=end]
+                .iter()
+                .map(|(_, m)| m.block_list().len().max(1) + 1)
+                .sum();
+            let mut blocks = Vec::with_capacity(room);
             for member in index..=end {
                 let (previous, current) = (kept[member.max(1) - 1].0, kept[member].0);
                 if member > index && current > previous + 1 {
                     blocks.extend(gap_notice(original, &answers, previous + 1, current));
                 }
-                blocks.extend(user_blocks(&kept[member].1, Some(member) == latest));
+                push_user_blocks(&mut blocks, &kept[member].1, Some(member) == latest);
             }
             Message::blocks(Role::User, blocks)
         } else {
             let message = &kept[index].1;
             match &message.content {
                 // The attachments a prompt other than the latest loses.
-                Content::Blocks(all) if Some(index) != latest && all.iter().any(is_attachment) => {
+                Content::Blocks(_) if !keeps_every_block(message, Some(index) == latest) => {
                     Message::blocks(Role::User, user_blocks(message, false))
                 }
                 _ => message.clone().into_owned(),
