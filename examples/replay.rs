@@ -1,0 +1,153 @@
+//! Replays one generated session under a profile, `N` times in a row, for a profiler: the
+//! instruction counts per replay and per turn in `docs/benchmarks.md` come from this program
+//! under callgrind, which counts only inside `measured` (the session is generated, and with
+//! `--warm` replayed once, before it):
+//!
+//! ```sh
+//! cargo build --release --example replay
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='replay::measured' \
+//!     target/release/examples/replay course-latest 1 --warm
+//! ```
+//!
+//! The session is the bench's (`benches/replay.rs`): by default the issue-13 session (`lab gen
+//! --seed 1 --turns 3000 --size-max 50000`), or with `--capped` the bench's capped family (its
+//! seed, 1-3 calls a turn, results at most 4 000 chars) at `--turns` turns, 30 000 included,
+//! beyond `lab gen`'s bound. With `--time` each replay is timed and the fastest, median and mean
+//! are printed (wall time is the bench's to measure; this is for a quick look).
+//!
+//! Usage: `replay PROFILE N [--warm] [--time] [--capped] [--turns T]`. Bad arguments exit 2.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use lab::compaction::driver::run;
+use lab::compaction::profile::PROFILES;
+use lab::options::RunOptions;
+use lab::scenario::Scenario;
+use lab::workload::{self, Frame, GenParams};
+
+/// The bench's master seed for the capped family (`benches/replay.rs`).
+const CAPPED_SEED: u64 = 0x005e_ed2e_91a7;
+
+/// What the command line asks for.
+struct Args {
+    profile: String,
+    replays: usize,
+    warm: bool,
+    time: bool,
+    capped: bool,
+    turns: usize,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let profile = args.next().ok_or("a profile name is required")?;
+    if !PROFILES.iter().any(|p| p.name == profile) {
+        return Err(format!("no profile {profile:?}"));
+    }
+    let replays = args
+        .next()
+        .ok_or("a replay count is required")?
+        .parse()
+        .map_err(|e| format!("the replay count: {e}"))?;
+    let mut parsed = Args {
+        profile,
+        replays,
+        warm: false,
+        time: false,
+        capped: false,
+        turns: 3_000,
+    };
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--warm" => parsed.warm = true,
+            "--time" => parsed.time = true,
+            "--capped" => parsed.capped = true,
+            "--turns" => {
+                let turns = args.next().ok_or("--turns needs a number")?;
+                parsed.turns = turns.parse().map_err(|e| format!("--turns {turns}: {e}"))?;
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(parsed)
+}
+
+/// The session: the issue-13 one, or the bench's capped family at `turns` turns.
+fn session(args: &Args) -> Result<Scenario, String> {
+    let params = if args.capped {
+        GenParams {
+            seed: CAPPED_SEED,
+            turns: args.turns,
+            max_calls: 3,
+            size_max: 4_000,
+            ..GenParams::default()
+        }
+    } else {
+        GenParams {
+            turns: args.turns,
+            size_max: 50_000,
+            ..GenParams::default()
+        }
+    };
+    let frame = Frame {
+        name: format!("replay-{}", args.turns),
+        ..Frame::default()
+    };
+    workload::generate(&params)
+        .scenario(&frame, "replay example")
+        .map_err(|e| e.to_string())
+}
+
+/// The replays a profiler counts.
+#[inline(never)]
+fn measured(scenario: &Scenario, options: &RunOptions, replays: usize) -> Result<(), String> {
+    for _ in 0..replays {
+        black_box(run(black_box(scenario), options).map_err(|e| e.to_string())?);
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(error) => {
+            eprintln!(
+                "replay: {error}\nusage: replay PROFILE N [--warm] [--time] [--capped] [--turns T]"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = session(&args).and_then(|scenario| {
+        let options = RunOptions {
+            profile: Some(args.profile.clone()),
+            ..RunOptions::default()
+        };
+        if args.warm {
+            // Outside `measured`: a profiler toggled on it counts the replays that follow.
+            black_box(run(&scenario, &options).map_err(|e| e.to_string())?);
+        }
+        if !args.time {
+            return measured(&scenario, &options, args.replays);
+        }
+        let mut times = Vec::with_capacity(args.replays);
+        for _ in 0..args.replays {
+            let start = Instant::now();
+            measured(&scenario, &options, 1)?;
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(f64::total_cmp);
+        if let (Some(fastest), Some(median)) = (times.first(), times.get(times.len() / 2)) {
+            let mean = times.iter().sum::<f64>() / times.len() as f64;
+            println!("{}: fastest {fastest:.3} ms, median {median:.3} ms, mean {mean:.3} ms over {} replays", args.profile, times.len());
+        }
+        Ok(())
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("replay: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
