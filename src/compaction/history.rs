@@ -383,6 +383,26 @@ impl History {
     /// [`Self::replace_all`] by a list whose last `tail` messages are the history's last `tail`,
     /// unchanged (Cline's fold keeps the latest turn): those keep their sizes, not measured again.
     pub(crate) fn replace_all_keeping(&mut self, messages: Vec<Message>, tail: usize) {
+        self.replace_all_counted(messages, Vec::new(), tail);
+    }
+
+    /// Cline's unrounded count of message `index` (`JSON.stringify(message).length`) and that of
+    /// each of its tool_result contents, as measured when it entered.
+    pub(crate) fn cline_counts(&self, index: usize) -> (usize, &[usize]) {
+        let sizes = &self.sizes[index];
+        (sizes.units, &sizes.content_units)
+    }
+
+    /// [`Self::replace_all_keeping`], with Cline's counts of some new messages (`counted[i]`,
+    /// as [`Self::cline_counts`] gives them) known from their parts: those are not measured
+    /// again (issue 13: Cline's fold merges every prompt into one message that grows with the
+    /// session). Debug builds measure them and compare.
+    pub(crate) fn replace_all_counted(
+        &mut self,
+        messages: Vec<Message>,
+        counted: Vec<Option<(usize, Vec<usize>)>>,
+        tail: usize,
+    ) {
         let (old, new) = (self.messages.len(), messages.len());
         assert!(
             tail <= old.min(new),
@@ -396,9 +416,31 @@ impl History {
         self.sizes.clear();
         self.derived.clear();
         self.sum = 0;
+        let cline = self.estimator == Estimator::ClineTokens;
+        let mut counted = counted.into_iter().chain(std::iter::repeat_with(|| None));
         let mut messages = messages.into_iter();
         for message in messages.by_ref().take(new - tail) {
-            self.push(message);
+            match counted.next().flatten().filter(|_| cline) {
+                Some((units, content_units)) => {
+                    let sizes = Sizes {
+                        total: cline_round(units),
+                        contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
+                        units,
+                        content_units,
+                    };
+                    #[cfg(debug_assertions)]
+                    {
+                        let measured = self.measure(&message, &[]);
+                        debug_assert_eq!(
+                            (measured.units, &measured.content_units),
+                            (sizes.units, &sizes.content_units),
+                            "a message counted from its parts"
+                        );
+                    }
+                    self.push_sized(message, sizes, Derived::default());
+                }
+                None => self.push(message),
+            }
         }
         for ((message, sizes), derived) in messages.zip(kept_sizes).zip(kept_derived) {
             self.push_sized(message, sizes, derived);

@@ -67,31 +67,45 @@ pub(crate) fn cline_blocks_units<'a>(
     found: &mut dyn FnMut(usize),
 ) -> usize {
     let mut known = known.iter();
-    // `[`, the blocks joined by `,`, `]`; each block is an object with its keys in
-    // `Block::to_value`'s order.
-    let mut units = message_frame_units(role) + 2 + blocks.len().saturating_sub(1);
-    for block in blocks {
-        units += match block {
-            Block::Text { text } => r#"{"type":"text","text":}"#.len() + js_str_units(text),
-            Block::ToolUse { id, name, input } => {
-                r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
-                    + js_str_units(id)
-                    + js_str_units(name)
-                    + input.js_len()
-            }
-            Block::ToolResult {
-                tool_use_id,
-                content,
-            } => {
-                let size = known.next().map_or_else(|| js_str_units(content), |k| k.js);
-                found(size);
-                r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
-                    + js_str_units(tool_use_id)
-                    + size
-            }
-        };
+    let frame = cline_blocks_frame(role, blocks.len());
+    blocks.fold(frame, |units, block| {
+        units + cline_block_units(block, &mut known, found)
+    })
+}
+
+/// What a message of `role` with `count` blocks counts besides its blocks: the message's frame,
+/// `[`, the blocks joined by `,`, `]`.
+pub(crate) fn cline_blocks_frame(role: Role, count: usize) -> usize {
+    message_frame_units(role) + 2 + count.saturating_sub(1)
+}
+
+/// One block's `JSON.stringify` length, an object with its keys in `Block::to_value`'s order; a
+/// tool_result content's length is the next of `known`'s where there is one, and handed to
+/// `found`.
+pub(crate) fn cline_block_units(
+    block: &Block,
+    known: &mut std::slice::Iter<'_, TextSizes>,
+    found: &mut dyn FnMut(usize),
+) -> usize {
+    match block {
+        Block::Text { text } => r#"{"type":"text","text":}"#.len() + js_str_units(text),
+        Block::ToolUse { id, name, input } => {
+            r#"{"type":"tool_use","id":,"name":,"input":}"#.len()
+                + js_str_units(id)
+                + js_str_units(name)
+                + input.js_len()
+        }
+        Block::ToolResult {
+            tool_use_id,
+            content,
+        } => {
+            let size = known.next().map_or_else(|| js_str_units(content), |k| k.js);
+            found(size);
+            r#"{"type":"tool_result","tool_use_id":,"content":}"#.len()
+                + js_str_units(tool_use_id)
+                + size
+        }
     }
-    units
 }
 
 impl Estimator {

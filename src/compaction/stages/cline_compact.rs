@@ -14,7 +14,9 @@
 use std::borrow::Cow;
 
 use super::cline_activity::{assistant_text, notice, summarize};
-use crate::compaction::profile::{cline_blocks_units, cline_round, cline_tokens};
+use crate::compaction::profile::{
+    Estimator, cline_block_units, cline_blocks_frame, cline_blocks_units, cline_round, cline_tokens,
+};
 use crate::compaction::world::World;
 use crate::error::RunError;
 use crate::trace::{Event, reason};
@@ -129,7 +131,7 @@ fn user_tokens(message: &Message, keep_attachments: bool) -> usize {
             };
             cline_blocks_units(
                 Role::User,
-                Counted(kept().count(), kept()),
+                KnownLen(kept().count(), kept()),
                 &[],
                 &mut |_| {},
             )
@@ -147,9 +149,9 @@ fn keeps_every_block(message: &Message, keep_attachments: bool) -> bool {
 }
 
 /// An iterator with its length counted beforehand (a filter's, for [`cline_blocks_units`]).
-struct Counted<I>(usize, I);
+struct KnownLen<I>(usize, I);
 
-impl<I: Iterator> Iterator for Counted<I> {
+impl<I: Iterator> Iterator for KnownLen<I> {
     type Item = I::Item;
 
     fn next(&mut self) -> Option<I::Item> {
@@ -163,7 +165,7 @@ impl<I: Iterator> Iterator for Counted<I> {
     }
 }
 
-impl<I: Iterator> ExactSizeIterator for Counted<I> {}
+impl<I: Iterator> ExactSizeIterator for KnownLen<I> {}
 
 /// `sanitizeOlderAssistantFinal` (the lab has no thinking blocks): the message if it has text.
 fn older_final(message: &Message) -> Option<Message> {
@@ -272,22 +274,62 @@ fn gap_notice(original: &[Message], answers: &[usize], from: usize, to: usize) -
     })
 }
 
+/// Cline's unrounded count of an original message and of its tool_result contents
+/// ([`crate::compaction::history::History::cline_counts`]), where known.
+type Counts<'h> = dyn Fn(usize) -> Option<(usize, &'h [usize])> + 'h;
+
+/// A folded message's Cline count, known from its parts: the sum of its blocks' counts (the
+/// frame is added once the blocks are final) and its tool_result contents' counts.
+type Counted = (usize, Vec<usize>);
+
+/// The blocks' part of a kept prompt's count, taken from `counts` where the prompt is the
+/// original message as it stands and keeps every block.
+fn blocks_part<'h>(
+    (index, message): &(usize, Cow<'_, Message>),
+    keep_attachments: bool,
+    counts: &Counts<'h>,
+) -> Option<(usize, &'h [usize])> {
+    let Cow::Borrowed(message) = message else {
+        return None;
+    };
+    if !keeps_every_block(message, keep_attachments) {
+        return None;
+    }
+    let (units, contents) = counts(*index)?;
+    Some((
+        units - cline_blocks_frame(message.role, message.block_list().len()),
+        contents,
+    ))
+}
+
+/// Adds one block's count to a folded message's.
+fn count_block(counted: &mut Counted, block: &Block) {
+    let (sum, contents) = counted;
+    *sum += cline_block_units(block, &mut [].iter(), &mut |units| contents.push(units));
+}
+
 /// `mergeAdjacentUserTurns`: adjacent prompts become one message, each dropped span noted.
-/// Each kept message is copied once, into the folded history.
-fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Message> {
+/// Each kept message is copied once, into the folded history. A merged prompt's Cline count is
+/// given beside it, summed from its parts' (`counts`, then each new block's) so that it is not
+/// measured again: it holds every prompt of the session.
+fn merge(
+    kept: Vec<(usize, Cow<'_, Message>)>,
+    original: &[Message],
+    counts: &Counts<'_>,
+) -> (Vec<Message>, Vec<Option<Counted>>) {
     let answers: Vec<usize> = (0..original.len())
         .rev()
         .filter(|&i| assistant_text(&original[i]).is_some())
         .take(PRESERVED_ANSWERS)
         .collect();
     let latest = kept.iter().rposition(|(_, m)| is_turn_start(m));
-    // (message, first original index, last original index, is a prompt)
-    let mut entries: Vec<(Message, usize, usize, bool)> = Vec::new();
+    // (message, first original index, last original index, is a prompt, count of its blocks)
+    let mut entries: Vec<(Message, usize, usize, bool, Option<Counted>)> = Vec::new();
     let mut index = 0;
     while index < kept.len() {
         if !is_turn_start(&kept[index].1) {
             let message = kept[index].1.clone().into_owned();
-            entries.push((message, kept[index].0, kept[index].0, false));
+            entries.push((message, kept[index].0, kept[index].0, false, None));
             index += 1;
             continue;
         }
@@ -295,7 +337,7 @@ fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Mess
         while end + 1 < kept.len() && is_turn_start(&kept[end + 1].1) {
             end += 1;
         }
-        let message = if end > index {
+        let (message, counted) = if end > index {
             // Room for every member's blocks and a notice between each two, reserved at once
             // (issue 13: the merged prompt grows with the session, and grew by doubling here).
             let room: usize = kept[index..=end]
@@ -303,25 +345,46 @@ fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Mess
                 .map(|(_, m)| m.block_list().len().max(1) + 1)
                 .sum();
             let mut blocks = Vec::with_capacity(room);
+            let mut counted: Counted = (0, Vec::new());
             for member in index..=end {
                 let (previous, current) = (kept[member.max(1) - 1].0, kept[member].0);
                 if member > index && current > previous + 1 {
-                    blocks.extend(gap_notice(original, &answers, previous + 1, current));
+                    if let Some(notice) = gap_notice(original, &answers, previous + 1, current) {
+                        count_block(&mut counted, &notice);
+                        blocks.push(notice);
+                    }
                 }
-                push_user_blocks(&mut blocks, &kept[member].1, Some(member) == latest);
+                let keep = Some(member) == latest;
+                let start = blocks.len();
+                push_user_blocks(&mut blocks, &kept[member].1, keep);
+                match blocks_part(&kept[member], keep, counts) {
+                    Some((sum, contents)) => {
+                        counted.0 += sum;
+                        counted.1.extend_from_slice(contents);
+                    }
+                    None => blocks[start..]
+                        .iter()
+                        .for_each(|block| count_block(&mut counted, block)),
+                }
             }
-            Message::blocks(Role::User, blocks)
+            (Message::blocks(Role::User, blocks), Some(counted))
         } else {
             let message = &kept[index].1;
+            let keep = Some(index) == latest;
             match &message.content {
                 // The attachments a prompt other than the latest loses.
-                Content::Blocks(_) if !keeps_every_block(message, Some(index) == latest) => {
-                    Message::blocks(Role::User, user_blocks(message, false))
+                Content::Blocks(_) if !keeps_every_block(message, keep) => (
+                    Message::blocks(Role::User, user_blocks(message, false)),
+                    None,
+                ),
+                _ => {
+                    let counted = blocks_part(&kept[index], keep, counts)
+                        .map(|(sum, contents)| (sum, contents.to_vec()));
+                    (message.clone().into_owned(), counted)
                 }
-                _ => message.clone().into_owned(),
             }
         };
-        entries.push((message, kept[index].0, kept[end].0, true));
+        entries.push((message, kept[index].0, kept[end].0, true, counted));
         index = end + 1;
     }
     for at in 0..entries.len() {
@@ -332,7 +395,10 @@ fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Mess
         }
         if let Some(block) = gap_notice(original, &answers, last + 1, gap_end) {
             // The prompt's blocks, attachments kept, and the notice after them.
-            let message = &mut entries[at].0;
+            let (message, _, _, _, counted) = &mut entries[at];
+            if let Some(counted) = counted {
+                count_block(counted, &block);
+            }
             match &mut message.content {
                 Content::Blocks(blocks) => blocks.push(block),
                 Content::Text(_) => {
@@ -343,28 +409,44 @@ fn merge(kept: Vec<(usize, Cow<'_, Message>)>, original: &[Message]) -> Vec<Mess
             }
         }
     }
-    entries.into_iter().map(|e| e.0).collect()
+    entries
+        .into_iter()
+        .map(|(message, _, _, _, counted)| {
+            let frame = cline_blocks_frame(message.role, message.block_list().len());
+            let counted = counted.map(|(sum, contents)| (frame + sum, contents));
+            (message, counted)
+        })
+        .unzip()
 }
 
 /// `runBasicCompaction` over `messages` with the message target `target`: the folded
 /// history, or None when there is nothing to fold (fewer than 2 messages, no typed prompt, or
 /// no change).
 pub fn fold(messages: &[Message], target: usize) -> Option<Vec<Message>> {
-    fold_by(messages, target, &|index| cline_tokens(&messages[index]))
+    let folded = fold_by(
+        messages,
+        target,
+        &|index| cline_tokens(&messages[index]),
+        &|_| None,
+    );
+    folded.map(|(messages, _)| messages)
 }
 
-/// [`fold`] with each message's tokens given by `cost` (the history's, counted as it entered).
+/// [`fold`] with each message's tokens given by `cost` and its Cline counts by `counts` (the
+/// history's, counted as it entered), and the folded messages' counts where they are known
+/// from their parts.
 fn fold_by(
     messages: &[Message],
     target: usize,
     cost: &dyn Fn(usize) -> usize,
-) -> Option<Vec<Message>> {
+    counts: &Counts<'_>,
+) -> Option<(Vec<Message>, Vec<Option<Counted>>)> {
     if messages.len() < 2 {
         return None;
     }
     let kept = select(messages, target.max(1), cost)?;
-    let merged = merge(kept, messages);
-    (merged != messages).then_some(merged)
+    let (merged, counted) = merge(kept, messages, counts);
+    (merged != messages).then_some((merged, counted))
 }
 
 /// Folds once the estimate reaches 90% of the usable input.
@@ -385,7 +467,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     // The history is read in place until the fold replaces it (it was copied whole here).
     let history = &world.history;
     let before = history.messages();
-    let Some(folded) = fold_by(before, target, &|index| history.message_estimate(index)) else {
+    let cost = |index| history.message_estimate(index);
+    let cline = world.profile.estimator == Estimator::ClineTokens;
+    let counts = |index| cline.then(|| history.cline_counts(index));
+    let Some((folded, counted)) = fold_by(before, target, &cost, &counts) else {
         world.record(Event::new("cline_compact", "skip").reason("nothing to fold".to_owned()));
         return Ok(());
     };
@@ -413,7 +498,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         }
     }
     let count = folded.len();
-    world.history.replace_all_keeping(folded, tail);
+    world.history.replace_all_counted(folded, counted, tail);
     world.script.reported_usage = None;
     world.record(
         Event::new("cline_compact", "compact")
@@ -513,6 +598,57 @@ mod tests {
         // `Message::tool_uses` gives no `commands`, so the notice lists nothing and is left out.
         assert_eq!(texts, vec!["one", "two"]);
         assert_eq!(folded[1], assistant("done"));
+    }
+
+    /// Fold after fold, the merged prompt's count is summed from its parts, not measured again:
+    /// the history's estimate stays that of its messages counted afresh (and debug builds
+    /// compare each counted message with its measure). Prompts trimmed or not, with an
+    /// attachment, and with a tool result of their own.
+    #[test]
+    fn a_merged_prompt_is_counted_from_its_parts_fold_after_fold() {
+        let mut profile = CLINE;
+        profile.constants.context_window = 1000;
+        let mut world = World::for_test(profile);
+        let text = |text: String| Block::Text { text };
+        for i in 0..60 {
+            let prompt = match i % 4 {
+                0 => Message::user_text(format!("prompt {i}")),
+                1 => Message::user_text(format!("  spaced prompt {i} ")),
+                2 => Message::blocks(
+                    Role::User,
+                    vec![
+                        text(format!("{ATTACHMENT_PREFIX}/src/{i}.rs]\nfn f() {{}}")),
+                        text(format!("look at {i} é")),
+                    ],
+                ),
+                _ => Message::blocks(
+                    Role::User,
+                    vec![
+                        Block::ToolResult {
+                            tool_use_id: CallId::new(&format!("u{i}")),
+                            content: "pasted \"output\"".into(),
+                        },
+                        text(format!("and this {i}")),
+                    ],
+                ),
+            };
+            world.push(prompt);
+            world.turn(&[(&format!("t{i}"), "Bash", "x".repeat(200))]);
+            // An answer: the latest ones come back in the notices of the spans a fold drops.
+            world.push(assistant(&format!("done {i}")));
+            run(&mut world).unwrap();
+            let afresh: usize = world.history.messages().iter().map(cline_tokens).sum();
+            assert_eq!(world.history.estimate(), afresh, "after prompt {i}");
+        }
+        let folds = world.trace.iter().filter(|e| e.kind == "compact").count();
+        assert!(folds >= 5, "{folds} folds");
+        // The first message holds the prompts merged so far, and notices between them.
+        let merged = world.history.messages()[0].block_list();
+        let notices = merged
+            .iter()
+            .filter(|b| matches!(b, Block::Text { text } if text.starts_with("<SYSTEM_NOTICE>")))
+            .count();
+        assert!(merged.len() >= 10 && notices >= 2, "{merged:?}");
     }
 
     #[test]
