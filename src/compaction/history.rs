@@ -18,7 +18,7 @@ use crate::python::json::{js_str_units, json_str_chars};
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Sizes {
     total: usize,
     contents: Vec<usize>,
@@ -27,6 +27,19 @@ struct Sizes {
     /// content (0 and empty under the other estimators).
     units: usize,
     content_units: Vec<usize>,
+}
+
+impl Sizes {
+    /// Cline's sizes of a message of `units` UTF-16 units of JSON whose tool_result contents
+    /// count `content_units`: its estimate rounds per message, each content's per content.
+    fn cline(units: usize, content_units: Vec<usize>) -> Self {
+        Sizes {
+            total: cline_round(units),
+            contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
+            units,
+            content_units,
+        }
+    }
 }
 
 /// What is measured of a message only once a stage asks for it.
@@ -282,12 +295,7 @@ impl History {
         if self.estimator == Estimator::ClineTokens {
             let mut content_units = Vec::new();
             let units = cline_units(message, known, &mut |size| content_units.push(size));
-            return Sizes {
-                total: cline_round(units),
-                contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
-                units,
-                content_units,
-            };
+            return Sizes::cline(units, content_units);
         }
         let (total, contents) = self.estimator.measure(message, known);
         Sizes {
@@ -406,7 +414,7 @@ impl History {
         let (old, new) = (self.messages.len(), messages.len());
         assert!(
             tail <= old.min(new),
-            "replace_all_keeping: {tail} > {old}, {new}"
+            "replace_all_counted: {tail} > {old}, {new}"
         );
         debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
         let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
@@ -422,21 +430,8 @@ impl History {
         for message in messages.by_ref().take(new - tail) {
             match counted.next().flatten().filter(|_| cline) {
                 Some((units, content_units)) => {
-                    let sizes = Sizes {
-                        total: cline_round(units),
-                        contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
-                        units,
-                        content_units,
-                    };
-                    #[cfg(debug_assertions)]
-                    {
-                        let measured = self.measure(&message, &[]);
-                        debug_assert_eq!(
-                            (measured.units, &measured.content_units),
-                            (sizes.units, &sizes.content_units),
-                            "a message counted from its parts"
-                        );
-                    }
+                    let sizes = Sizes::cline(units, content_units);
+                    debug_assert_eq!(sizes, self.measure(&message, &[]), "counted from parts");
                     self.push_sized(message, sizes, Derived::default());
                 }
                 None => self.push(message),

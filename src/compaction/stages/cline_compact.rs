@@ -308,6 +308,86 @@ fn count_block(counted: &mut Counted, block: &Block) {
     *sum += cline_block_units(block, &mut [].iter(), &mut |units| contents.push(units));
 }
 
+/// Prompts `kept[first..]` (adjacent, at least two) merged into one message, with a notice for
+/// each span dropped between two of them, and the count of its blocks (`latest` is the index in
+/// `kept` of the prompt that keeps its attachments).
+fn merge_prompts(
+    members: &[(usize, Cow<'_, Message>)],
+    first: usize,
+    latest: Option<usize>,
+    original: &[Message],
+    answers: &[usize],
+    counts: &Counts<'_>,
+) -> (Message, Counted) {
+    // Room for every member's blocks and a notice between each two, reserved at once (issue
+    // 13: the merged prompt grows with the session, and grew by doubling here).
+    let room: usize = members
+        .iter()
+        .map(|(_, m)| m.block_list().len().max(1) + 1)
+        .sum();
+    let mut blocks = Vec::with_capacity(room);
+    let mut counted: Counted = (0, Vec::new());
+    for (at, member) in members.iter().enumerate() {
+        let (previous, current) = (members[at.max(1) - 1].0, member.0);
+        if at > 0 && current > previous + 1 {
+            if let Some(notice) = gap_notice(original, answers, previous + 1, current) {
+                count_block(&mut counted, &notice);
+                blocks.push(notice);
+            }
+        }
+        let keep = Some(first + at) == latest;
+        let start = blocks.len();
+        push_user_blocks(&mut blocks, &member.1, keep);
+        match blocks_part(member, keep, counts) {
+            Some((sum, contents)) => {
+                counted.0 += sum;
+                counted.1.extend_from_slice(contents);
+            }
+            None => blocks[start..]
+                .iter()
+                .for_each(|block| count_block(&mut counted, block)),
+        }
+    }
+    (Message::blocks(Role::User, blocks), counted)
+}
+
+/// A prompt kept on its own (no prompt beside it): as it stands, with the count of its blocks
+/// where `counts` has it, or without its attachments unless `keep_attachments`.
+fn lone_prompt(
+    entry: &(usize, Cow<'_, Message>),
+    keep_attachments: bool,
+    counts: &Counts<'_>,
+) -> (Message, Option<Counted>) {
+    let message = &entry.1;
+    if matches!(message.content, Content::Blocks(_))
+        && !keeps_every_block(message, keep_attachments)
+    {
+        return (
+            Message::blocks(Role::User, user_blocks(message, false)),
+            None,
+        );
+    }
+    let counted = blocks_part(entry, keep_attachments, counts)
+        .map(|(sum, contents)| (sum, contents.to_vec()));
+    (message.clone().into_owned(), counted)
+}
+
+/// Appends the notice of the span dropped after a prompt: its blocks, attachments kept, then the
+/// notice (its count added where the prompt's is kept).
+fn append_notice(message: &mut Message, counted: &mut Option<Counted>, notice: Block) {
+    if let Some(counted) = counted {
+        count_block(counted, &notice);
+    }
+    match &mut message.content {
+        Content::Blocks(blocks) => blocks.push(notice),
+        Content::Text(_) => {
+            let mut blocks = user_blocks(message, true);
+            blocks.push(notice);
+            *message = Message::blocks(Role::User, blocks);
+        }
+    }
+}
+
 /// `mergeAdjacentUserTurns`: adjacent prompts become one message, each dropped span noted.
 /// Each kept message is copied once, into the folded history. A merged prompt's Cline count is
 /// given beside it, summed from its parts' (`counts`, then each new block's) so that it is not
@@ -338,51 +418,17 @@ fn merge(
             end += 1;
         }
         let (message, counted) = if end > index {
-            // Room for every member's blocks and a notice between each two, reserved at once
-            // (issue 13: the merged prompt grows with the session, and grew by doubling here).
-            let room: usize = kept[index..=end]
-                .iter()
-                .map(|(_, m)| m.block_list().len().max(1) + 1)
-                .sum();
-            let mut blocks = Vec::with_capacity(room);
-            let mut counted: Counted = (0, Vec::new());
-            for member in index..=end {
-                let (previous, current) = (kept[member.max(1) - 1].0, kept[member].0);
-                if member > index && current > previous + 1 {
-                    if let Some(notice) = gap_notice(original, &answers, previous + 1, current) {
-                        count_block(&mut counted, &notice);
-                        blocks.push(notice);
-                    }
-                }
-                let keep = Some(member) == latest;
-                let start = blocks.len();
-                push_user_blocks(&mut blocks, &kept[member].1, keep);
-                match blocks_part(&kept[member], keep, counts) {
-                    Some((sum, contents)) => {
-                        counted.0 += sum;
-                        counted.1.extend_from_slice(contents);
-                    }
-                    None => blocks[start..]
-                        .iter()
-                        .for_each(|block| count_block(&mut counted, block)),
-                }
-            }
-            (Message::blocks(Role::User, blocks), Some(counted))
+            let (message, counted) = merge_prompts(
+                &kept[index..=end],
+                index,
+                latest,
+                original,
+                &answers,
+                counts,
+            );
+            (message, Some(counted))
         } else {
-            let message = &kept[index].1;
-            let keep = Some(index) == latest;
-            match &message.content {
-                // The attachments a prompt other than the latest loses.
-                Content::Blocks(_) if !keeps_every_block(message, keep) => (
-                    Message::blocks(Role::User, user_blocks(message, false)),
-                    None,
-                ),
-                _ => {
-                    let counted = blocks_part(&kept[index], keep, counts)
-                        .map(|(sum, contents)| (sum, contents.to_vec()));
-                    (message.clone().into_owned(), counted)
-                }
-            }
+            lone_prompt(&kept[index], Some(index) == latest, counts)
         };
         entries.push((message, kept[index].0, kept[end].0, true, counted));
         index = end + 1;
@@ -394,19 +440,8 @@ fn merge(
             continue;
         }
         if let Some(block) = gap_notice(original, &answers, last + 1, gap_end) {
-            // The prompt's blocks, attachments kept, and the notice after them.
             let (message, _, _, _, counted) = &mut entries[at];
-            if let Some(counted) = counted {
-                count_block(counted, &block);
-            }
-            match &mut message.content {
-                Content::Blocks(blocks) => blocks.push(block),
-                Content::Text(_) => {
-                    let mut blocks = user_blocks(message, true);
-                    blocks.push(block);
-                    *message = Message::blocks(Role::User, blocks);
-                }
-            }
+            append_notice(message, counted, block);
         }
     }
     entries
