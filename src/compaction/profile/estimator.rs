@@ -57,10 +57,8 @@ fn message_frame_units(role: Role) -> usize {
     r#"{"role":,"content":}"#.len() + js_str_units(role.as_str())
 }
 
-/// [`cline_units`] of a message of `role` whose content is `blocks`, read from the blocks
-/// where they are (Cline's fold counts its prompts' blocks without copying them into a
-/// message: issue 13).
-pub(crate) fn cline_blocks_units<'a>(
+/// [`cline_units`] of a message of `role` whose content is `blocks`.
+fn cline_blocks_units<'a>(
     role: Role,
     blocks: impl ExactSizeIterator<Item = &'a Block>,
     known: &[TextSizes],

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 use super::cline_activity::{assistant_text, notice, summarize};
 use crate::compaction::profile::{
-    Estimator, cline_block_units, cline_blocks_frame, cline_blocks_units, cline_round, cline_tokens,
+    Estimator, cline_block_units, cline_blocks_frame, cline_round, cline_tokens,
 };
 use crate::compaction::world::World;
 use crate::error::RunError;
@@ -115,29 +115,26 @@ fn push_user_blocks(out: &mut Vec<Block>, message: &Message, keep_attachments: b
 /// prompt, merged into one message with the notices of what each turn dropped, that message
 /// grows with the session: a 30 000-turn session copied 2.3 million blocks).
 fn user_tokens(message: &Message, keep_attachments: bool) -> usize {
-    let units = match &message.content {
-        Content::Text(text) if text.trim().is_empty() => {
-            cline_blocks_units(Role::User, [].iter(), &[], &mut |_| {})
-        }
+    let mut counted: Counted = (0, Vec::new());
+    let count = match &message.content {
+        Content::Text(text) if text.trim().is_empty() => 0,
         Content::Text(text) => {
-            let block = [Block::Text { text: text.clone() }];
-            cline_blocks_units(Role::User, block.iter(), &[], &mut |_| {})
+            count_block(&mut counted, &Block::Text { text: text.clone() });
+            1
         }
         Content::Blocks(blocks) => {
-            let kept = || {
-                blocks
-                    .iter()
-                    .filter(move |b| keep_attachments || !is_attachment(b))
-            };
-            cline_blocks_units(
-                Role::User,
-                KnownLen(kept().count(), kept()),
-                &[],
-                &mut |_| {},
-            )
+            let kept = blocks
+                .iter()
+                .filter(|b| keep_attachments || !is_attachment(b));
+            let mut count = 0;
+            for block in kept {
+                count_block(&mut counted, block);
+                count += 1;
+            }
+            count
         }
     };
-    cline_round(units)
+    cline_round(cline_blocks_frame(Role::User, count) + counted.0)
 }
 
 /// Whether [`user_blocks`] keeps `message` as it is: blocks, none of them an attachment it drops.
@@ -147,25 +144,6 @@ fn keeps_every_block(message: &Message, keep_attachments: bool) -> bool {
         Content::Text(_) => false,
     }
 }
-
-/// An iterator with its length counted beforehand (a filter's, for [`cline_blocks_units`]).
-struct KnownLen<I>(usize, I);
-
-impl<I: Iterator> Iterator for KnownLen<I> {
-    type Item = I::Item;
-
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.1.next()?;
-        self.0 -= 1;
-        Some(item)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.0, Some(self.0))
-    }
-}
-
-impl<I: Iterator> ExactSizeIterator for KnownLen<I> {}
 
 /// `sanitizeOlderAssistantFinal` (the lab has no thinking blocks): the message if it has text.
 fn older_final(message: &Message) -> Option<Message> {

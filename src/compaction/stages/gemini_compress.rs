@@ -33,7 +33,7 @@ const STAGE: &str = "gemini_compress";
 /// The model's reply Gemini CLI puts after the summary.
 pub(super) const ACK: &str = "Got it. Thanks for the additional context!";
 
-/// `Number.prototype.toLocaleString()` in an en-US locale: thousands separated by commas.
+/// [`push_thousands`] into a string of its own.
 #[cfg(test)]
 fn thousands(n: usize) -> String {
     let mut out = String::new();
@@ -41,8 +41,9 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// Appends [`thousands`] of `n` to `out`, its digits written from the right into a buffer of
-/// its own (issue 13: each truncated output formatted three numbers into strings of their own).
+/// Appends `n.toLocaleString()` in an en-US locale, thousands separated by commas, to `out`,
+/// its digits written from the right into a buffer of its own (issue 13: each truncated output
+/// formatted three numbers into strings of their own).
 fn push_thousands(out: &mut String, n: usize) {
     let mut digits = [0u8; 20];
     let (mut n, mut at) = (n, digits.len());
