@@ -385,13 +385,7 @@ impl History {
 
     /// Replaces the whole list (compact).
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
-        self.replace_all_keeping(messages, 0);
-    }
-
-    /// [`Self::replace_all`] by a list whose last `tail` messages are the history's last `tail`,
-    /// unchanged (Cline's fold keeps the latest turn): those keep their sizes, not measured again.
-    pub(crate) fn replace_all_keeping(&mut self, messages: Vec<Message>, tail: usize) {
-        self.replace_all_counted(messages, Vec::new(), tail);
+        self.replace_all_counted(messages, Vec::new(), 0);
     }
 
     /// Cline's unrounded count of message `index` (`JSON.stringify(message).length`) and that of
@@ -401,10 +395,12 @@ impl History {
         (sizes.units, &sizes.content_units)
     }
 
-    /// [`Self::replace_all_keeping`], with Cline's counts of some new messages (`counted[i]`,
-    /// as [`Self::cline_counts`] gives them) known from their parts: those are not measured
-    /// again (issue 13: Cline's fold merges every prompt into one message that grows with the
-    /// session). Debug builds measure them and compare.
+    /// [`Self::replace_all`] by a list whose last `tail` messages are the history's last `tail`,
+    /// unchanged (Cline's fold keeps the latest turn): those keep their sizes, not measured again.
+    /// Cline's counts of some new messages (`counted[i]`, as [`Self::cline_counts`] gives them)
+    /// are known from their parts: those are not measured either (issue 13: Cline's fold merges
+    /// every prompt into one message that grows with the session). Debug builds measure them and
+    /// compare.
     pub(crate) fn replace_all_counted(
         &mut self,
         messages: Vec<Message>,

@@ -396,7 +396,11 @@ fn the_result_positions_follow_every_change() {
     history.splice(end - 2, Vec::new(), end);
     assert_eq!(history.result_positions(), walk(&history));
     history.push(two_results());
-    history.replace_all_keeping(vec![Message::user_text("folded"), two_results()], 1);
+    history.replace_all_counted(
+        vec![Message::user_text("folded"), two_results()],
+        Vec::new(),
+        1,
+    );
     assert_eq!(history.result_positions(), [(1, 0), (1, 2)]);
     history.replace_all(vec![assistant_result()]);
     assert!(history.result_positions().is_empty());
@@ -553,7 +557,7 @@ fn a_kept_tail_keeps_its_sizes() {
         folded.extend(tail);
         let mut measured = History::new(estimator);
         measured.replace_all(folded.clone());
-        history.replace_all_keeping(folded, 2);
+        history.replace_all_counted(folded, Vec::new(), 2);
         assert_eq!(history.estimate(), measured.estimate(), "{estimator:?}");
         assert_eq!(history.estimate(), estimator.full(history.messages()));
         for index in 0..3 {

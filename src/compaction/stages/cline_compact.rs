@@ -286,9 +286,10 @@ fn count_block(counted: &mut Counted, block: &Block) {
     *sum += cline_block_units(block, &mut [].iter(), &mut |units| contents.push(units));
 }
 
-/// Prompts `kept[first..]` (adjacent, at least two) merged into one message, with a notice for
-/// each span dropped between two of them, and the count of its blocks (`latest` is the index in
-/// `kept` of the prompt that keeps its attachments).
+/// Adjacent kept prompts (`members`, at least two, the first at index `first` of the kept list)
+/// merged into one message, with a notice for each span dropped between two of them, and the
+/// count of its blocks (`latest`: the index in the kept list of the prompt that keeps its
+/// attachments).
 fn merge_prompts(
     members: &[(usize, Cow<'_, Message>)],
     first: usize,
