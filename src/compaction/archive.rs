@@ -301,10 +301,25 @@ pub(crate) fn log_session(world: &mut World, messages: &[Message]) -> Result<(),
     if world.archive.session.is_none() {
         return Ok(());
     }
-    for message in messages {
-        log_sized(world, message, message.json_chars() + 1)?;
+    let chars = messages.iter().map(|m| m.json_chars() + 1).sum();
+    match SessionLog::of(&mut world.store, &mut world.ledger, &mut world.archive) {
+        Some(mut log) => log.append(messages, chars),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Appends the whole history to the session transcript, if the profile keeps one (a compacted
+/// history, as Codex's rollout records it), in one write: each line's length is the history's,
+/// known for every message it kept from before (issue 13).
+pub(crate) fn log_history(world: &mut World) -> Result<(), RunError> {
+    if world.archive.session.is_none() {
+        return Ok(());
+    }
+    let chars = world.history.jsonl_chars();
+    match SessionLog::of(&mut world.store, &mut world.ledger, &mut world.archive) {
+        Some(mut log) => log.append(world.history.messages(), chars),
+        None => Ok(()),
+    }
 }
 
 /// The parts of the world a session-log entry changes, borrowed beside the history.
@@ -333,16 +348,16 @@ impl<'a> SessionLog<'a> {
         })
     }
 
-    /// Logs one message whose JSON line is `chars` long (the newline included) and marks the
-    /// results it holds verbatim as archived.
-    fn append(&mut self, message: &Message, chars: usize) -> Result<(), RunError> {
+    /// Logs messages whose JSON lines are `chars` long (their newlines included) and marks the
+    /// results they hold verbatim as archived.
+    fn append(&mut self, messages: &[Message], chars: usize) -> Result<(), RunError> {
         let path = &self.archive.transcripts[self.index].path;
         self.store
-            .append_transcript(path, message, chars)
+            .append_transcript(path, messages, chars)
             .map_err(RunError::store(path))?;
         let mut originals = 0;
         let mut placeholders = 0;
-        for (id, _) in message.tool_results() {
+        for (id, _) in messages.iter().flat_map(Message::tool_results) {
             match self.ledger.results.get_mut(id) {
                 Some(record) if record.is_original => {
                     record.archived_verbatim = true;
@@ -356,7 +371,7 @@ impl<'a> SessionLog<'a> {
             }
         }
         let record = &mut self.archive.transcripts[self.index];
-        record.messages += 1;
+        record.messages += messages.len();
         record.chars += chars;
         record.originals += originals;
         record.placeholders += placeholders;
@@ -372,7 +387,7 @@ pub(crate) fn log_sized(
     chars: usize,
 ) -> Result<(), RunError> {
     match SessionLog::of(&mut world.store, &mut world.ledger, &mut world.archive) {
-        Some(mut log) => log.append(message, chars),
+        Some(mut log) => log.append(std::slice::from_ref(message), chars),
         None => Ok(()),
     }
 }
@@ -388,7 +403,7 @@ pub(crate) fn log_newest(world: &mut World) -> Result<(), RunError> {
     }
     let chars = world.history.json_chars_at(last) + 1;
     match SessionLog::of(&mut world.store, &mut world.ledger, &mut world.archive) {
-        Some(mut log) => log.append(&world.history.messages()[last], chars),
+        Some(mut log) => log.append(std::slice::from_ref(&world.history.messages()[last]), chars),
         None => Ok(()),
     }
 }

@@ -8,6 +8,9 @@
 
 use std::ops::Range;
 
+mod rebuild;
+pub(crate) use rebuild::Part;
+
 use crate::call_id::CallId;
 use crate::compaction::pairs::{Before, PairCheck};
 use crate::compaction::profile::Estimator;
@@ -18,7 +21,7 @@ use crate::python::json::{js_str_units, json_str_chars};
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 struct Sizes {
     total: usize,
     contents: Vec<usize>,
@@ -360,19 +363,29 @@ impl History {
     /// stage is done, and only those the new list still holds a half of: a compaction keeps
     /// few).
     fn before_rebuild(&mut self) {
+        let old = if self.watch.is_some() {
+            let room = Vec::with_capacity(self.messages.capacity());
+            std::mem::replace(&mut self.messages, room)
+        } else {
+            self.messages.clear();
+            Vec::new()
+        };
+        self.rebuilding(old);
+    }
+
+    /// [`Self::before_rebuild`] of a list already emptied, or cut down in place to what the
+    /// rebuild keeps: `old` is the list it replaces for the pair watch, or one with the same
+    /// intact pairs.
+    fn rebuilding(&mut self, old: Vec<Message>) {
         self.forget();
         self.positions.clear();
         self.positions_read = 0;
-        let Some(slot) = &mut self.watch else {
-            self.messages.clear();
-            return;
-        };
-        let room = Vec::with_capacity(self.messages.capacity());
-        let old = std::mem::replace(&mut self.messages, room);
-        *slot = Some(match slot.take() {
-            None => Before::Rebuilt(old),
-            Some(before) => Before::All(before.into_all(&old)),
-        });
+        if let Some(slot) = &mut self.watch {
+            *slot = Some(match slot.take() {
+                None => Before::Rebuilt(old),
+                Some(before) => Before::All(before.into_all(&old)),
+            });
+        }
     }
 
     /// What every change other than an append invalidates.
@@ -381,69 +394,6 @@ impl History {
         self.lead = 0;
         self.pair_check = PairCheck::default();
         self.clear = None;
-    }
-
-    /// Replaces the whole list (compact).
-    pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
-        self.replace_all_counted(messages, Vec::new(), 0);
-    }
-
-    /// Cline's unrounded count of message `index` (`JSON.stringify(message).length`) and that of
-    /// each of its tool_result contents, as measured when it entered.
-    pub(crate) fn cline_counts(&self, index: usize) -> (usize, &[usize]) {
-        let sizes = &self.sizes[index];
-        (sizes.units, &sizes.content_units)
-    }
-
-    /// [`Self::replace_all`] by a list whose last `tail` messages are the history's last `tail`,
-    /// unchanged (Cline's fold keeps the latest turn): those keep their sizes, not measured again.
-    /// Cline's counts of some new messages (`counted[i]`, as [`Self::cline_counts`] gives them)
-    /// are known from their parts: those are not measured either (issue 13: Cline's fold merges
-    /// every prompt into one message that grows with the session). Debug builds measure them and
-    /// compare.
-    pub(crate) fn replace_all_counted(
-        &mut self,
-        messages: Vec<Message>,
-        counted: Vec<Option<(usize, Vec<usize>)>>,
-        tail: usize,
-    ) {
-        let (old, new) = (self.messages.len(), messages.len());
-        assert!(
-            tail <= old.min(new),
-            "replace_all_counted: {tail} > {old}, {new}"
-        );
-        debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
-        let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
-        let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
-        self.before_rebuild();
-        let mut before = self.result_ids.take_all();
-        self.sizes.clear();
-        self.derived.clear();
-        self.sum = 0;
-        let cline = self.estimator == Estimator::ClineTokens;
-        let mut counted = counted.into_iter().chain(std::iter::repeat_with(|| None));
-        let mut messages = messages.into_iter();
-        for message in messages.by_ref().take(new - tail) {
-            match counted.next().flatten().filter(|_| cline) {
-                Some((units, content_units)) => {
-                    let sizes = Sizes::cline(units, content_units);
-                    debug_assert_eq!(sizes, self.measure(&message, &[]), "counted from parts");
-                    self.push_sized(message, sizes, Derived::default());
-                }
-                None => self.push(message),
-            }
-        }
-        for ((message, sizes), derived) in messages.zip(kept_sizes).zip(kept_derived) {
-            self.push_sized(message, sizes, derived);
-        }
-        let index = &mut self.result_ids;
-        index.gone.extend(
-            before
-                .drain()
-                .map(|(id, _)| id)
-                .filter(|id| !index.counts.contains_key(id)),
-        );
-        index.recycle(before);
     }
 
     /// Replaces `messages[head..tail]` by `insert` (snip's marker, reactive's summary), keeping

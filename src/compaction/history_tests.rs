@@ -587,3 +587,118 @@ fn a_message_estimate_is_its_cline_tokens() {
         );
     }
 }
+
+/// A rebuild that keeps some of the list's user texts, in place (the new messages all before or
+/// after them) or by moving them (a new message between them), leaves what a rebuild from
+/// copies of the same messages leaves: the messages, the estimate, each message's sizes and
+/// JSON length, the result index and the pairs the stage split, under every estimator.
+#[test]
+fn a_rebuild_keeps_user_texts_as_a_rebuild_from_copies_does() {
+    let start = || {
+        let mut messages = Vec::new();
+        for (turn, ask) in ["first é", "second 😀", "third", "fourth"]
+            .iter()
+            .enumerate()
+        {
+            let id = format!("t{turn}");
+            messages.push(Message::user_text(*ask));
+            messages.push(Message::tool_uses(&[(&id, "Read")]));
+            messages.push(Message::tool_result(&id, &format!("out {turn}")));
+        }
+        // A text between a call and its result: t9 is no intact pair.
+        messages.push(Message::tool_uses(&[("t9", "Read")]));
+        messages.push(Message::user_text("between"));
+        messages.push(Message::tool_result("t9", "late"));
+        messages
+    };
+    type Plan = fn() -> Vec<Part>;
+    let plans: [(&str, Plan); 4] = [
+        ("in place, a cut one first", || {
+            vec![
+                Part::New(Message::user_text("[cut]")),
+                Part::Kept(3),
+                Part::Kept(6),
+                Part::Kept(9),
+                Part::New(Message::user_text("summary")),
+            ]
+        }),
+        ("in place, after a kept head", || {
+            vec![
+                Part::Kept(0),
+                Part::Kept(3),
+                Part::Kept(13),
+                Part::New(Message::user_text("s")),
+            ]
+        }),
+        // t9's result stays: it was no intact pair, so the rebuild split none.
+        ("in place, a half kept new", || {
+            vec![
+                Part::Kept(13),
+                Part::New(Message::tool_result("t9", "late")),
+            ]
+        }),
+        ("moved, a new one between", || {
+            vec![
+                Part::Kept(0),
+                Part::New(Message::user_text("a\nb")),
+                Part::Kept(6),
+            ]
+        }),
+    ];
+    for estimator in ESTIMATORS {
+        for (name, plan) in plans {
+            let copies: Vec<Message> = {
+                let old = start();
+                plan()
+                    .into_iter()
+                    .map(|part| match part {
+                        Part::Kept(index) => old[index].clone(),
+                        Part::New(message) => message,
+                    })
+                    .collect()
+            };
+            let filled = || {
+                let mut history = History::new(estimator);
+                start().into_iter().for_each(|m| history.push(m));
+                // Each text's JSON length known before the rebuild, as a session log leaves it.
+                (0..history.len()).for_each(|i| _ = history.json_chars_at(i));
+                history.watch_pairs();
+                history
+            };
+            let (mut rebuilt, mut copied) = (filled(), filled());
+            rebuilt.rebuild(plan());
+            copied.replace_all(copies);
+            let case = format!("{name}, {estimator:?}");
+            assert_eq!(rebuilt.messages(), copied.messages(), "{case}");
+            assert_eq!(rebuilt.estimate(), copied.estimate(), "{case}");
+            assert_eq!(
+                rebuilt.estimate(),
+                estimator.full(rebuilt.messages()),
+                "{case}"
+            );
+            assert_eq!(rebuilt.sizes, copied.sizes, "{case}");
+            for index in 0..rebuilt.len() {
+                assert_eq!(
+                    rebuilt.json_chars_at(index),
+                    copied.json_chars_at(index),
+                    "{case}"
+                );
+            }
+            assert_eq!(rebuilt.jsonl_chars(), copied.jsonl_chars(), "{case}");
+            assert_eq!(
+                rebuilt.result_ids.counts, copied.result_ids.counts,
+                "{case}"
+            );
+            assert_eq!(rebuilt.result_ids.gone, copied.result_ids.gone, "{case}");
+            assert_eq!(rebuilt.pairs_split(), copied.pairs_split(), "{case}");
+        }
+    }
+    // The plans are not all alike: the first keeps three asks between new messages.
+    let mut history = History::new(Estimator::PythonJson);
+    start().into_iter().for_each(|m| history.push(m));
+    history.rebuild(plans[0].1());
+    let texts: Vec<&Message> = history.messages().iter().collect();
+    assert_eq!(texts[1], &Message::user_text("second 😀"));
+    assert_eq!(texts[3], &Message::user_text("fourth"));
+    assert_eq!(history.len(), 5);
+}

@@ -117,14 +117,19 @@ impl Store for Sandbox {
             .write_transcript_checked(checked, messages, dialect, chars)
     }
 
-    fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()> {
+    fn append_transcript(
+        &mut self,
+        path: &str,
+        messages: &[Message],
+        chars: usize,
+    ) -> io::Result<()> {
         if path != self.appended_inside {
             if self.escapes(path) {
                 return Ok(());
             }
             path.clone_into(&mut self.appended_inside);
         }
-        self.inner.append_transcript(path, message, chars)
+        self.inner.append_transcript(path, messages, chars)
     }
 
     fn resolve(&self, path: &str) -> String {
@@ -322,7 +327,9 @@ mod tests {
         let inside = join(root, "s.jsonl");
         let outside = join(root, "../s.jsonl");
         for (path, chars) in [(&inside, 5), (&outside, 7), (&inside, 3), (&outside, 11)] {
-            store.append_transcript(path, &message, chars).unwrap();
+            store
+                .append_transcript(path, std::slice::from_ref(&message), chars)
+                .unwrap();
         }
         let files = store.spill_files(root);
         assert_eq!(files.len(), 1);

@@ -96,9 +96,14 @@ pub(crate) trait Store {
         dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize>;
-    /// Appends one message as a JSONL line to `path` (a session transcript); `chars` is the
-    /// line's length with its newline.
-    fn append_transcript(&mut self, path: &str, message: &Message, chars: usize) -> io::Result<()>;
+    /// Appends `messages` as JSONL lines to `path` (a session transcript); `chars` is the length
+    /// of those lines with their newlines.
+    fn append_transcript(
+        &mut self,
+        path: &str,
+        messages: &[Message],
+        chars: usize,
+    ) -> io::Result<()>;
     /// `Path(path).resolve()`: absolute, `.`/`..` collapsed (and symlinks followed on disk).
     fn resolve(&self, path: &str) -> String;
     /// [`Self::resolve`], borrowing `path` when it is its own resolution (a store that follows
@@ -355,7 +360,7 @@ impl Store for MemoryStore {
     fn append_transcript(
         &mut self,
         path: &str,
-        _message: &Message,
+        _messages: &[Message],
         chars: usize,
     ) -> io::Result<()> {
         // A path already in the map was resolved and checked when it was first written (the
@@ -623,8 +628,8 @@ impl Store for DirStore {
     fn append_transcript(
         &mut self,
         path: &str,
-        message: &Message,
-        _chars: usize,
+        messages: &[Message],
+        chars: usize,
     ) -> io::Result<()> {
         use std::io::Write;
         let path = self.writable(path)?;
@@ -635,7 +640,12 @@ impl Store for DirStore {
             .create(true)
             .append(true)
             .open(&path)?;
-        writeln!(file, "{}", message.json_line())
+        let mut lines = String::with_capacity(chars);
+        for message in messages {
+            lines.push_str(&message.json_line());
+            lines.push('\n');
+        }
+        file.write_all(lines.as_bytes())
     }
 
     fn resolve(&self, path: &str) -> String {

@@ -131,7 +131,7 @@ fn name_keys_order_names_as_their_bytes_do() {
     }
     let shared = "s".repeat(32);
     store
-        .append_transcript(&format!("/d/{shared}"), &Message::user_text("t"), 9)
+        .append_transcript(&format!("/d/{shared}"), &[Message::user_text("t")], 9)
         .unwrap();
     expected.push(shared.clone());
     expected.sort();

@@ -10,7 +10,10 @@
 //! starts with the prefix and a newline). The model gets no pointer; the rollout JSONL keeps the
 //! originals.
 
+use std::borrow::Cow;
+
 use crate::compaction::archive;
+use crate::compaction::history::Part;
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;
 use crate::error::RunError;
@@ -90,13 +93,14 @@ pub(super) fn truncate_tokens(text: &str, max_tokens: usize) -> String {
     on_boundary(&out, max_bytes).to_owned()
 }
 
-/// The text of a real user message (text blocks joined by `\n`), or None for tool outputs.
-pub(super) fn user_text(message: &Message) -> Option<String> {
+/// The text of a real user message (text blocks joined by `\n`), or None for tool outputs:
+/// borrowed when the message is that text already, and so can be kept as it is.
+pub(super) fn user_text(message: &Message) -> Option<Cow<'_, str>> {
     if message.role != Role::User {
         return None;
     }
     match &message.content {
-        Content::Text(text) if !text.is_empty() => Some(text.clone()),
+        Content::Text(text) if !text.is_empty() => Some(Cow::Borrowed(text)),
         Content::Text(_) => None,
         Content::Blocks(blocks) => {
             let pieces: Vec<&str> = blocks
@@ -106,31 +110,63 @@ pub(super) fn user_text(message: &Message) -> Option<String> {
                     _ => None,
                 })
                 .collect();
-            (!pieces.is_empty()).then(|| pieces.join("\n"))
+            (!pieces.is_empty()).then(|| Cow::Owned(pieces.join("\n")))
         }
     }
 }
 
-/// codex `build_compacted_history_with_limit` without the initial context: the user messages
-/// kept newest first within `budget` tokens, back in their order.
-pub(super) fn keep_user_messages(messages: &[String], budget: usize) -> Vec<String> {
-    let mut kept = Vec::new();
+/// codex `build_compacted_history_with_limit` without the initial context: of the real user
+/// messages, given newest first as `(index, text)`, those kept newest first within `budget`
+/// tokens (the one that overflows cut to what is left), back in their order; and how many there
+/// were. Each kept whole is the history's own message ([`user_part`]).
+fn keep_user_messages<'a>(
+    users: impl Iterator<Item = (usize, Cow<'a, str>)>,
+    budget: usize,
+) -> (Vec<Part>, usize) {
+    // Room for every user message and the summary after them: growing the list as it fills
+    // copied it several times at each compaction.
+    let mut parts = Vec::with_capacity(users.size_hint().1.unwrap_or(0) + 1);
     let mut remaining = budget;
-    for message in messages.iter().rev() {
+    let mut total = 0;
+    for (index, text) in users {
+        total += 1;
         if remaining == 0 {
-            break;
+            continue;
         }
-        let tokens = approx_tokens(message);
-        if tokens <= remaining {
-            kept.push(message.clone());
-            remaining -= tokens;
-        } else {
-            kept.push(truncate_tokens(message, remaining));
-            break;
+        let tokens = approx_tokens(&text);
+        if tokens > remaining {
+            parts.push(Part::New(Message::user_text(truncate_tokens(
+                &text, remaining,
+            ))));
+            remaining = 0;
+            continue;
         }
+        remaining -= tokens;
+        parts.push(user_part(index, text));
     }
-    kept.reverse();
-    kept
+    parts.reverse();
+    (parts, total)
+}
+
+/// [`keep_user_messages`] of the history: its real user messages are those that are not an
+/// earlier summary.
+fn kept_user_messages(world: &World, budget: usize) -> (Vec<Part>, usize) {
+    let template = world.profile.strings.summary_message;
+    let prefix = template.split("{summary}").next().unwrap_or_default();
+    let messages = world.history.messages().iter().enumerate().rev();
+    let users = messages
+        .filter_map(|(index, message)| user_text(message).map(|text| (index, text)))
+        .filter(|(_, text)| !text.starts_with(prefix));
+    keep_user_messages(users, budget)
+}
+
+/// The history's user message `index`, whose text is `text` ([`user_text`]), for a compacted
+/// history: the message itself when it is that text, else a new message holding the text.
+pub(super) fn user_part(index: usize, text: Cow<'_, str>) -> Part {
+    match text {
+        Cow::Borrowed(_) => Part::Kept(index),
+        Cow::Owned(joined) => Part::New(Message::user_text(joined)),
+    }
 }
 
 /// codex `get_total_token_usage`: the last reported total plus the estimate of the messages
@@ -170,15 +206,8 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             )),
     );
     let len = world.history.len();
-    let template = world.profile.strings.summary_message;
-    let prefix = template.split("{summary}").next().unwrap_or_default();
-    let users: Vec<String> = world
-        .history
-        .messages()
-        .iter()
-        .filter_map(user_text)
-        .filter(|text| !text.starts_with(prefix))
-        .collect();
+    let (mut parts, users) = kept_user_messages(world, c.compact_user_tokens);
+    let kept_count = parts.len();
     let path = archive::session_path(world)
         .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl"));
     super::cut::note_removed(
@@ -194,25 +223,24 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .summary
         .clone()
         .unwrap_or_else(|| format!("summary of {len} messages"));
-    let summary_message = fill(template, &[("summary", &summary)]);
+    let summary_message = fill(
+        world.profile.strings.summary_message,
+        &[("summary", &summary)],
+    );
     world.record(
         Event::new("codex_compact", "summary")
             .sizes(estimate, approx_tokens(&summary_message))
             .reason(reason!("summariser call over {len} messages")),
     );
-    let kept = keep_user_messages(&users, c.compact_user_tokens);
-    let kept_count = kept.len();
-    let mut messages: Vec<Message> = kept.into_iter().map(Message::user_text).collect();
-    messages.push(Message::user_text(summary_message));
-    archive::log_session(world, &messages)?;
-    world.history.replace_all(messages);
+    parts.push(Part::New(Message::user_text(summary_message)));
+    world.history.rebuild(parts);
+    archive::log_history(world)?;
     world.script.reported_usage = None;
     world.record(
         Event::new("codex_compact", "compact")
             .sizes(estimate, world.history.estimate())
             .reason(reason!(
-                "{len} messages replaced by {kept_count} of {} user messages (within {} tokens) and the summary",
-                users.len(),
+                "{len} messages replaced by {kept_count} of {users} user messages (within {} tokens) and the summary",
                 c.compact_user_tokens
             )),
     );
@@ -237,15 +265,27 @@ mod tests {
     fn user_messages_are_kept_newest_first_within_the_budget() {
         // 4, 2 and 3 tokens; budget 6: "ccc…" (3) and "bb…" (2) fit, 1 token is left for
         // "aaa…" (16 bytes): cut to 4 bytes, less than the marker, so the marker's first 4 bytes.
-        let messages = vec!["a".repeat(16), "b".repeat(8), "c".repeat(12)];
-        let kept = keep_user_messages(&messages, 6);
-        assert_eq!(kept.len(), 3);
-        assert_eq!(kept[0], "[…");
-        assert_eq!(kept[1], "b".repeat(8));
-        assert_eq!(kept[2], "c".repeat(12));
+        // Messages 3, 5 and 8 of a history; the newest comes first.
+        let messages = ["a".repeat(16), "b".repeat(8), "c".repeat(12)];
+        let users = || {
+            let texts = messages.iter().map(|text| Cow::Borrowed(text.as_str()));
+            [3, 5, 8].into_iter().zip(texts).rev()
+        };
+        let cut = |text: &str| Part::New(Message::user_text(text));
+        let kept = keep_user_messages(users(), 6);
+        let want = vec![cut("[…"), Part::Kept(5), Part::Kept(8)];
+        assert_eq!(kept, (want, 3));
         // Budget 5: the last two use it all, the first is not kept at all.
-        let kept = keep_user_messages(&messages, 5);
-        assert_eq!(kept, vec!["b".repeat(8), "c".repeat(12)]);
+        let kept = keep_user_messages(users(), 5);
+        assert_eq!(kept, (vec![Part::Kept(5), Part::Kept(8)], 3));
+        // Budget 4: the last one and 1 token of the middle one.
+        let kept = keep_user_messages(users(), 4);
+        let want = vec![cut(&truncate_tokens(&messages[1], 1)), Part::Kept(8)];
+        assert_eq!(kept, (want, 3));
+        // A text joined from blocks is a new message even when kept whole.
+        let joined = vec![(2, Cow::Owned("x\ny".to_owned()))];
+        let kept = keep_user_messages(joined.into_iter(), 5);
+        assert_eq!(kept, (vec![cut("x\ny")], 1));
     }
 
     #[test]
@@ -282,6 +322,7 @@ mod tests {
             .messages()
             .iter()
             .filter_map(user_text)
+            .map(Cow::into_owned)
             .collect();
         assert_eq!(texts.len(), 2);
         assert_eq!(texts[0].len(), 4 * 89);

@@ -13,9 +13,10 @@
 //! model cannot read it either: only the server decrypts it). The rollout keeps the originals
 //! and the replacement history.
 
-use super::codex_compact::user_text;
+use super::codex_compact::{user_part, user_text};
 use crate::call_id::CallId;
 use crate::compaction::archive;
+use crate::compaction::history::Part;
 use crate::compaction::profile::fill;
 use crate::compaction::world::World;
 use crate::error::RunError;
@@ -84,12 +85,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         );
     }
     let len = world.history.len();
-    let users: Vec<String> = world
+    let mut parts: Vec<Part> = world
         .history
         .messages()
         .iter()
-        .filter_map(user_text)
+        .enumerate()
+        .filter_map(|(index, message)| user_text(message).map(|text| user_part(index, text)))
         .collect();
+    let kept = parts.len();
     super::cut::note_removed(
         world,
         0..len,
@@ -107,14 +110,12 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         world.profile.strings.summary_message,
         &[("summary", &summary)],
     );
-    let mut messages: Vec<Message> = users.into_iter().map(Message::user_text).collect();
-    let kept = messages.len();
-    messages.push(Message {
+    parts.push(Part::New(Message {
         role: Role::Assistant,
         content: Content::Text(item),
-    });
-    archive::log_session(world, &messages)?;
-    world.history.replace_all(messages);
+    }));
+    world.history.rebuild(parts);
+    archive::log_history(world)?;
     world.script.reported_usage = None;
     world.record(
         Event::new(STAGE, "compact")
