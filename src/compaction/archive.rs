@@ -12,7 +12,7 @@ use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
-use crate::transcript::{Block, Message, Role};
+use crate::transcript::{Block, Content, Message, Role};
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
 /// profile's name), marks the results it holds verbatim, and returns its path.
@@ -357,7 +357,11 @@ impl<'a> SessionLog<'a> {
             .map_err(RunError::store(path))?;
         let mut originals = 0;
         let mut placeholders = 0;
-        for (id, _) in messages.iter().flat_map(Message::tool_results) {
+        // A compacted history is mostly texts: only a message of blocks is read for results.
+        let blocks = messages
+            .iter()
+            .filter(|m| matches!(m.content, Content::Blocks(_)));
+        for (id, _) in blocks.flat_map(Message::tool_results) {
             match self.ledger.results.get_mut(id) {
                 Some(record) if record.is_original => {
                     record.archived_verbatim = true;

@@ -59,6 +59,7 @@ struct Derived {
 
 impl Derived {
     /// The message's `json.dumps` length, counted once.
+    #[inline]
     fn json(&mut self, message: &Message) -> usize {
         let known = &self.content_json;
         *self.json.get_or_insert_with(|| match known {

@@ -95,6 +95,7 @@ pub(super) fn truncate_tokens(text: &str, max_tokens: usize) -> String {
 
 /// The text of a real user message (text blocks joined by `\n`), or None for tool outputs:
 /// borrowed when the message is that text already, and so can be kept as it is.
+#[inline]
 pub(super) fn user_text(message: &Message) -> Option<Cow<'_, str>> {
     if message.role != Role::User {
         return None;
@@ -102,17 +103,21 @@ pub(super) fn user_text(message: &Message) -> Option<Cow<'_, str>> {
     match &message.content {
         Content::Text(text) if !text.is_empty() => Some(Cow::Borrowed(text)),
         Content::Text(_) => None,
-        Content::Blocks(blocks) => {
-            let pieces: Vec<&str> = blocks
-                .iter()
-                .filter_map(|b| match b {
-                    Block::Text { text } if !text.is_empty() => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect();
-            (!pieces.is_empty()).then(|| Cow::Owned(pieces.join("\n")))
-        }
+        Content::Blocks(blocks) => joined_text(blocks).map(Cow::Owned),
     }
+}
+
+/// The non-empty text blocks of `blocks` joined by `\n`, if there is one.
+#[cold]
+fn joined_text(blocks: &[Block]) -> Option<String> {
+    let pieces: Vec<&str> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text { text } if !text.is_empty() => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    (!pieces.is_empty()).then(|| pieces.join("\n"))
 }
 
 /// codex `build_compacted_history_with_limit` without the initial context: of the real user

@@ -85,13 +85,13 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         );
     }
     let len = world.history.len();
-    let mut parts: Vec<Part> = world
-        .history
-        .messages()
-        .iter()
-        .enumerate()
-        .filter_map(|(index, message)| user_text(message).map(|text| user_part(index, text)))
-        .collect();
+    // Room for every user message and the compaction item after them.
+    let mut parts = Vec::with_capacity(len + 1);
+    let messages = world.history.messages().iter().enumerate();
+    parts.extend(
+        messages
+            .filter_map(|(index, message)| user_text(message).map(|text| user_part(index, text))),
+    );
     let kept = parts.len();
     super::cut::note_removed(
         world,

@@ -41,7 +41,9 @@ pub(super) fn note_removed(
     let mut removed = Vec::new();
     // The results of the range's user messages, in order, read from those messages only.
     let messages = &world.history.messages()[range];
-    let users = messages.iter().filter(|message| message.role == Role::User);
+    let users = messages
+        .iter()
+        .filter(|message| message.role == Role::User && !message.block_list().is_empty());
     for (id, content) in users.flat_map(Message::result_texts) {
         let kept = match world.ledger.results.get(id) {
             Some(record) if record.is_original => "verbatim",
