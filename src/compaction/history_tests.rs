@@ -588,78 +588,80 @@ fn a_message_estimate_is_its_cline_tokens() {
     }
 }
 
+/// Four turns of a user text, a call and its result, then a text between a call and its result
+/// (t9 is no intact pair).
+fn rebuild_start() -> Vec<Message> {
+    let mut messages = Vec::new();
+    for (turn, ask) in ["first é", "second 😀", "third", "fourth"]
+        .iter()
+        .enumerate()
+    {
+        let id = format!("t{turn}");
+        messages.push(Message::user_text(*ask));
+        messages.push(Message::tool_uses(&[(&id, "Read")]));
+        messages.push(Message::tool_result(&id, &format!("out {turn}")));
+    }
+    messages.push(Message::tool_uses(&[("t9", "Read")]));
+    messages.push(Message::user_text("between"));
+    messages.push(Message::tool_result("t9", "late"));
+    messages
+}
+
+/// Rebuilds of [`rebuild_start`]'s list, named.
+type Plan = fn() -> Vec<Part>;
+const REBUILD_PLANS: [(&str, Plan); 4] = [
+    ("in place, a cut one first", || {
+        vec![
+            Part::New(Message::user_text("[cut]")),
+            Part::Kept(3),
+            Part::Kept(6),
+            Part::Kept(9),
+            Part::New(Message::user_text("summary")),
+        ]
+    }),
+    ("in place, after a kept head", || {
+        vec![
+            Part::Kept(0),
+            Part::Kept(3),
+            Part::Kept(13),
+            Part::New(Message::user_text("s")),
+        ]
+    }),
+    // t9's result stays: it was no intact pair, so the rebuild split none.
+    ("in place, a half kept new", || {
+        vec![
+            Part::Kept(13),
+            Part::New(Message::tool_result("t9", "late")),
+        ]
+    }),
+    ("moved, a new one between", || {
+        vec![
+            Part::Kept(0),
+            Part::New(Message::user_text("a\nb")),
+            Part::Kept(6),
+        ]
+    }),
+];
+
 /// A rebuild that keeps some of the list's user texts, in place (the new messages all before or
 /// after them) or by moving them (a new message between them), leaves what a rebuild from
 /// copies of the same messages leaves: the messages, the estimate, each message's sizes and
 /// JSON length, the result index and the pairs the stage split, under every estimator.
 #[test]
 fn a_rebuild_keeps_user_texts_as_a_rebuild_from_copies_does() {
-    let start = || {
-        let mut messages = Vec::new();
-        for (turn, ask) in ["first é", "second 😀", "third", "fourth"]
-            .iter()
-            .enumerate()
-        {
-            let id = format!("t{turn}");
-            messages.push(Message::user_text(*ask));
-            messages.push(Message::tool_uses(&[(&id, "Read")]));
-            messages.push(Message::tool_result(&id, &format!("out {turn}")));
-        }
-        // A text between a call and its result: t9 is no intact pair.
-        messages.push(Message::tool_uses(&[("t9", "Read")]));
-        messages.push(Message::user_text("between"));
-        messages.push(Message::tool_result("t9", "late"));
-        messages
-    };
-    type Plan = fn() -> Vec<Part>;
-    let plans: [(&str, Plan); 4] = [
-        ("in place, a cut one first", || {
-            vec![
-                Part::New(Message::user_text("[cut]")),
-                Part::Kept(3),
-                Part::Kept(6),
-                Part::Kept(9),
-                Part::New(Message::user_text("summary")),
-            ]
-        }),
-        ("in place, after a kept head", || {
-            vec![
-                Part::Kept(0),
-                Part::Kept(3),
-                Part::Kept(13),
-                Part::New(Message::user_text("s")),
-            ]
-        }),
-        // t9's result stays: it was no intact pair, so the rebuild split none.
-        ("in place, a half kept new", || {
-            vec![
-                Part::Kept(13),
-                Part::New(Message::tool_result("t9", "late")),
-            ]
-        }),
-        ("moved, a new one between", || {
-            vec![
-                Part::Kept(0),
-                Part::New(Message::user_text("a\nb")),
-                Part::Kept(6),
-            ]
-        }),
-    ];
     for estimator in ESTIMATORS {
-        for (name, plan) in plans {
-            let copies: Vec<Message> = {
-                let old = start();
-                plan()
-                    .into_iter()
-                    .map(|part| match part {
-                        Part::Kept(index) => old[index].clone(),
-                        Part::New(message) => message,
-                    })
-                    .collect()
-            };
+        for (name, plan) in REBUILD_PLANS {
+            let old = rebuild_start();
+            let copies: Vec<Message> = plan()
+                .into_iter()
+                .map(|part| match part {
+                    Part::Kept(index) => old[index].clone(),
+                    Part::New(message) => message,
+                })
+                .collect();
             let filled = || {
                 let mut history = History::new(estimator);
-                start().into_iter().for_each(|m| history.push(m));
+                rebuild_start().into_iter().for_each(|m| history.push(m));
                 // Each text's JSON length known before the rebuild, as a session log leaves it.
                 (0..history.len()).for_each(|i| _ = history.json_chars_at(i));
                 history.watch_pairs();
@@ -671,32 +673,24 @@ fn a_rebuild_keeps_user_texts_as_a_rebuild_from_copies_does() {
             let case = format!("{name}, {estimator:?}");
             assert_eq!(rebuilt.messages(), copied.messages(), "{case}");
             assert_eq!(rebuilt.estimate(), copied.estimate(), "{case}");
-            assert_eq!(
-                rebuilt.estimate(),
-                estimator.full(rebuilt.messages()),
-                "{case}"
-            );
+            let full = estimator.full(rebuilt.messages());
+            assert_eq!(rebuilt.estimate(), full, "{case}");
             assert_eq!(rebuilt.sizes, copied.sizes, "{case}");
             for index in 0..rebuilt.len() {
-                assert_eq!(
-                    rebuilt.json_chars_at(index),
-                    copied.json_chars_at(index),
-                    "{case}"
-                );
+                let json = (rebuilt.json_chars_at(index), copied.json_chars_at(index));
+                assert_eq!(json.0, json.1, "{case}");
             }
             assert_eq!(rebuilt.jsonl_chars(), copied.jsonl_chars(), "{case}");
-            assert_eq!(
-                rebuilt.result_ids.counts, copied.result_ids.counts,
-                "{case}"
-            );
-            assert_eq!(rebuilt.result_ids.gone, copied.result_ids.gone, "{case}");
+            let ids = (&rebuilt.result_ids, &copied.result_ids);
+            assert_eq!(ids.0.counts, ids.1.counts, "{case}");
+            assert_eq!(ids.0.gone, ids.1.gone, "{case}");
             assert_eq!(rebuilt.pairs_split(), copied.pairs_split(), "{case}");
         }
     }
     // The plans are not all alike: the first keeps three asks between new messages.
     let mut history = History::new(Estimator::PythonJson);
-    start().into_iter().for_each(|m| history.push(m));
-    history.rebuild(plans[0].1());
+    rebuild_start().into_iter().for_each(|m| history.push(m));
+    history.rebuild(REBUILD_PLANS[0].1());
     let texts: Vec<&Message> = history.messages().iter().collect();
     assert_eq!(texts[1], &Message::user_text("second 😀"));
     assert_eq!(texts[3], &Message::user_text("fourth"));
