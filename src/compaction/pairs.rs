@@ -223,6 +223,10 @@ impl Before {
             }
             Before::Splice { disturbed, .. } => disturbed,
         };
+        // Only a pair with a half in the list now can be split, so the others are dropped before
+        // sorting (issue 13: Gemini's compression cuts most of the list, every pair in it
+        // disturbed); whether a pair is intact again does not depend on the others.
+        lost.retain(|id| index.holds_half(id));
         lost.sort_unstable();
         lost.dedup();
         // A pair the splice disturbed is intact again only where its id repeats or the splice
@@ -238,7 +242,6 @@ impl Before {
             let mut again = again.into_iter();
             lost.retain(|_| !again.next().unwrap_or(false));
         }
-        lost.retain(|id| index.holds_half(id));
         lost
     }
 }

@@ -312,9 +312,9 @@ fn commit(
         session.as_deref(),
     );
     replace(world, plan, split, "function-response budget");
-    let mut kept = head.to_vec();
-    kept.extend_from_slice(&world.history.messages()[split..]);
-    world.history.replace_all(kept);
+    // The kept messages stay where they are, with their sizes (issue 13: a rebuild measured
+    // each again at every compression).
+    world.history.splice(0, head.to_vec(), split);
     world.script.reported_usage = None;
     world.record(
         Event::new(STAGE, "compact")
@@ -342,7 +342,6 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     )));
     let threshold = (4 * c.context_window.saturating_sub(estimate)).min(c.truncate_threshold);
     let plan = budget(world, threshold)?;
-    let estimator = world.profile.estimator;
     let truncated = apply(world.history.messages(), &plan);
     debug_assert_eq!(
         world.compress_inflated,
@@ -380,15 +379,14 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         );
         return Ok(());
     }
-    let mut messages = vec![
+    let head = [
         Message::user_text(summary),
         Message {
             role: Role::Assistant,
             content: Content::Text(ACK.to_owned()),
         },
     ];
-    messages.extend_from_slice(&truncated[split..]);
-    let after = estimator.full(&messages);
+    let after = kept_estimate(world, &head, &truncated, &plan, split);
     if after > estimate {
         world.compress_inflated = true;
         world.record(
@@ -398,8 +396,40 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         );
         return Ok(());
     }
-    commit(world, plan, &messages[..2], split, estimate);
+    commit(world, plan, &head, split, estimate);
     Ok(())
+}
+
+/// The estimate of the compressed history: `head` (the snapshot and its ack), then `truncated`
+/// (the history with step 1's `plan` applied) from `split` on. A kept message step 1 left alone
+/// counts what the history counted for it (issue 13: the whole kept history was measured again
+/// at each compression).
+fn kept_estimate(
+    world: &World,
+    head: &[Message],
+    truncated: &[Message],
+    plan: &[Replacement],
+    split: usize,
+) -> usize {
+    let estimator = world.profile.estimator;
+    let mut replaced = vec![false; truncated.len()];
+    for (mi, _, _) in plan {
+        replaced[*mi] = true;
+    }
+    let kept: usize = (split..truncated.len())
+        .map(|i| match replaced[i] {
+            true => estimator.message(&truncated[i]),
+            false => world.history.message_estimate(i),
+        })
+        .sum();
+    let head_sum: usize = head.iter().map(|m| estimator.message(m)).sum();
+    let after = estimator.list(head.len() + truncated.len() - split, head_sum + kept);
+    debug_assert_eq!(after, {
+        let mut messages = head.to_vec();
+        messages.extend_from_slice(&truncated[split..]);
+        estimator.full(&messages)
+    });
+    after
 }
 
 #[cfg(test)]
