@@ -197,17 +197,52 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
     Ok(plan)
 }
 
-/// The history with step 1's replacements applied.
-fn apply(messages: &[Message], plan: &[Replacement]) -> Vec<Message> {
-    let mut out = messages.to_vec();
-    for (mi, bi, text) in plan {
-        if let Content::Blocks(blocks) = &mut out[*mi].content {
-            if let Some(Block::ToolResult { content, .. }) = blocks.get_mut(*bi) {
-                *content = text.into();
+/// The history with step 1's replacements applied, as far as they change it: a copy of each
+/// message they touch (issue 13: the whole history was copied at every compression).
+struct Truncated {
+    changed: Vec<Option<Message>>,
+}
+
+impl Truncated {
+    /// `messages` with `plan` applied.
+    fn new(messages: &[Message], plan: &[Replacement]) -> Self {
+        let mut changed: Vec<Option<Message>> = (0..messages.len()).map(|_| None).collect();
+        for (mi, bi, text) in plan {
+            let message = changed[*mi].get_or_insert_with(|| messages[*mi].clone());
+            if let Content::Blocks(blocks) = &mut message.content {
+                if let Some(Block::ToolResult { content, .. }) = blocks.get_mut(*bi) {
+                    *content = text.into();
+                }
             }
         }
+        Truncated { changed }
     }
-    out
+
+    /// The estimate of `head`, then of the truncated history from `from` on: a message step 1
+    /// left alone counts what the history counted for it.
+    fn estimate(&self, world: &World, head: &[Message], from: usize) -> usize {
+        let estimator = world.profile.estimator;
+        let kept: usize = (from..self.changed.len())
+            .map(|i| match &self.changed[i] {
+                Some(message) => estimator.message(message),
+                None => world.history.message_estimate(i),
+            })
+            .sum();
+        let head_sum: usize = head.iter().map(|m| estimator.message(m)).sum();
+        let after = estimator.list(head.len() + self.changed.len() - from, head_sum + kept);
+        debug_assert_eq!(after, {
+            let history = world.history.messages();
+            let mut messages = head.to_vec();
+            messages.extend((from..history.len()).map(|i| self.message(history, i).clone()));
+            estimator.full(&messages)
+        });
+        after
+    }
+
+    /// Message `index` of the truncated history, `history` being the history itself.
+    fn message<'a>(&'a self, history: &'a [Message], index: usize) -> &'a Message {
+        self.changed[index].as_ref().unwrap_or(&history[index])
+    }
 }
 
 /// gemini-cli `findCompressSplitPoint` with `fraction` in per mille, over the lab's JSON chars
@@ -242,28 +277,21 @@ pub(super) fn split_point_counted(
     }
 }
 
-/// Each message's JSON chars in `truncated` (the history with step 1's `plan` applied): a
+/// Each message's JSON chars in `truncated` (the history with step 1's plan applied): a
 /// message step 1 left alone counts what the history counted for it already (issue 13: every
 /// message was measured again at each compression).
-fn json_counts(world: &mut World, truncated: &[Message], plan: &[Replacement]) -> Vec<usize> {
-    let mut replaced = vec![false; truncated.len()];
-    for (mi, _, _) in plan {
-        replaced[*mi] = true;
-    }
-    let counts: Vec<usize> = (0..truncated.len())
-        .map(|i| {
-            if replaced[i] {
-                truncated[i].json_chars()
-            } else {
-                world.history.json_chars_at(i)
-            }
+fn json_counts(world: &mut World, truncated: &Truncated) -> Vec<usize> {
+    let counts: Vec<usize> = (0..truncated.changed.len())
+        .map(|i| match &truncated.changed[i] {
+            Some(message) => message.json_chars(),
+            None => world.history.json_chars_at(i),
         })
         .collect();
     debug_assert!(
         counts
             .iter()
-            .zip(truncated)
-            .all(|(n, m)| *n == m.json_chars())
+            .enumerate()
+            .all(|(i, n)| { *n == truncated.message(world.history.messages(), i).json_chars() })
     );
     counts
 }
@@ -280,10 +308,10 @@ fn replace(world: &mut World, plan: Vec<Replacement>, from: usize, why: &str) {
 fn truncate_only(
     world: &mut World,
     plan: Vec<Replacement>,
-    truncated: &[Message],
+    truncated: &Truncated,
     estimate: usize,
 ) {
-    let after = world.profile.estimator.full(truncated);
+    let after = truncated.estimate(world, &[], 0);
     if after < estimate {
         replace(world, plan, 0, "truncation only after a failed compression");
         world.record(
@@ -342,7 +370,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     )));
     let threshold = (4 * c.context_window.saturating_sub(estimate)).min(c.truncate_threshold);
     let plan = budget(world, threshold)?;
-    let truncated = apply(world.history.messages(), &plan);
+    let truncated = Truncated::new(world.history.messages(), &plan);
     debug_assert_eq!(
         world.compress_inflated,
         world
@@ -354,8 +382,10 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         truncate_only(world, plan, &truncated, estimate);
         return Ok(());
     }
-    let counts = json_counts(world, &truncated, &plan);
-    let split = split_point_counted(&truncated, &counts, 1000 - c.compress_preserve_per_mille);
+    let counts = json_counts(world, &truncated);
+    // Step 1 changes no message's role or blocks' kinds: the split reads the history itself.
+    let messages = world.history.messages();
+    let split = split_point_counted(messages, &counts, 1000 - c.compress_preserve_per_mille);
     if split == 0 {
         world.record(
             Event::new(STAGE, "noop")
@@ -386,7 +416,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
             content: Content::Text(ACK.to_owned()),
         },
     ];
-    let after = kept_estimate(world, &head, &truncated, &plan, split);
+    let after = truncated.estimate(world, &head, split);
     if after > estimate {
         world.compress_inflated = true;
         world.record(
@@ -398,38 +428,6 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     }
     commit(world, plan, &head, split, estimate);
     Ok(())
-}
-
-/// The estimate of the compressed history: `head` (the snapshot and its ack), then `truncated`
-/// (the history with step 1's `plan` applied) from `split` on. A kept message step 1 left alone
-/// counts what the history counted for it (issue 13: the whole kept history was measured again
-/// at each compression).
-fn kept_estimate(
-    world: &World,
-    head: &[Message],
-    truncated: &[Message],
-    plan: &[Replacement],
-    split: usize,
-) -> usize {
-    let estimator = world.profile.estimator;
-    let mut replaced = vec![false; truncated.len()];
-    for (mi, _, _) in plan {
-        replaced[*mi] = true;
-    }
-    let kept: usize = (split..truncated.len())
-        .map(|i| match replaced[i] {
-            true => estimator.message(&truncated[i]),
-            false => world.history.message_estimate(i),
-        })
-        .sum();
-    let head_sum: usize = head.iter().map(|m| estimator.message(m)).sum();
-    let after = estimator.list(head.len() + truncated.len() - split, head_sum + kept);
-    debug_assert_eq!(after, {
-        let mut messages = head.to_vec();
-        messages.extend_from_slice(&truncated[split..]);
-        estimator.full(&messages)
-    });
-    after
 }
 
 #[cfg(test)]
