@@ -114,14 +114,12 @@ impl History {
         let first = keep.iter().position(|k| !k).unwrap_or(keep.len());
         let keep = &keep[first..];
         // The messages that leave, in order, with one empty text for each run of kept ones
-        // before or between them: the same intact pairs as the whole list, for the pair watch.
-        let watching = self.watch.is_some();
-        let mut old = Vec::with_capacity(if watching { keep.len() + 1 } else { 0 });
-        if watching && first > 0 {
-            old.push(Message::user_text(String::new()));
-        }
-        if watching {
-            let mut in_run = first > 0;
+        // between them: the same intact pairs as the whole list, for the pair watch (a pair is
+        // a call and the message right after it).
+        let mut old = Vec::new();
+        if self.watch.is_some() {
+            old.reserve(keep.len());
+            let mut in_run = false;
             for (message, &kept) in self.messages[first..].iter_mut().zip(keep) {
                 if !kept {
                     old.push(std::mem::replace(
