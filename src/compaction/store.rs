@@ -640,9 +640,10 @@ impl Store for DirStore {
             .create(true)
             .append(true)
             .open(&path)?;
+        // Written as `write_transcript` writes its lines, into one buffer.
         let mut lines = String::with_capacity(chars);
         for message in messages {
-            lines.push_str(&message.json_line());
+            message.write_py(&mut lines, Dialect::Json);
             lines.push('\n');
         }
         file.write_all(lines.as_bytes())
