@@ -9,12 +9,12 @@
 use std::ops::Range;
 
 mod rebuild;
-pub(crate) use rebuild::Part;
+pub(crate) use rebuild::{Folded, Part};
 
 use crate::call_id::CallId;
 use crate::compaction::pairs::{Before, PairCheck};
 use crate::compaction::profile::Estimator;
-use crate::compaction::profile::{cline_round, cline_units};
+use crate::compaction::profile::{cline_plain_prompt, cline_round, cline_units};
 use crate::compaction::result_index::ResultIndex;
 use crate::compaction::tool_uses::ClearIndex;
 use crate::python::json::{js_str_units, json_str_chars};
@@ -30,17 +30,21 @@ struct Sizes {
     /// content (0 and empty under the other estimators).
     units: usize,
     content_units: Vec<usize>,
+    /// Whether the message is a prompt Cline's fold keeps as it stands
+    /// ([`cline_plain_prompt`]; false under the other estimators).
+    plain: bool,
 }
 
 impl Sizes {
     /// Cline's sizes of a message of `units` UTF-16 units of JSON whose tool_result contents
     /// count `content_units`: its estimate rounds per message, each content's per content.
-    fn cline(units: usize, content_units: Vec<usize>) -> Self {
+    fn cline(units: usize, content_units: Vec<usize>, plain: bool) -> Self {
         Sizes {
             total: cline_round(units),
             contents: content_units.iter().map(|u| u.div_ceil(3)).collect(),
             units,
             content_units,
+            plain,
         }
     }
 }
@@ -259,6 +263,7 @@ impl History {
                 contents: Vec::new(),
                 units: 0,
                 content_units: Vec::new(),
+                plain: false,
             }
         } else {
             self.measure(&message, &[])
@@ -284,7 +289,11 @@ impl History {
     }
 
     fn push_sized(&mut self, message: Message, sizes: Sizes, derived: Derived) {
-        self.result_ids.count(&message, true);
+        // A plain prompt holds no tool_use or tool_result id (Cline's merged prompt holds every
+        // prompt of the session: its blocks are not read at each fold).
+        if !sizes.plain {
+            self.result_ids.count(&message, true);
+        }
         if let Some(clear) = &mut self.clear {
             clear.push(self.messages.len(), &message, &sizes.contents);
         }
@@ -299,7 +308,7 @@ impl History {
         if self.estimator == Estimator::ClineTokens {
             let mut content_units = Vec::new();
             let units = cline_units(message, known, &mut |size| content_units.push(size));
-            return Sizes::cline(units, content_units);
+            return Sizes::cline(units, content_units, cline_plain_prompt(message));
         }
         let (total, contents) = self.estimator.measure(message, known);
         Sizes {
@@ -307,6 +316,7 @@ impl History {
             contents,
             units: 0,
             content_units: Vec::new(),
+            plain: false,
         }
     }
 

@@ -396,11 +396,8 @@ fn the_result_positions_follow_every_change() {
     history.splice(end - 2, Vec::new(), end);
     assert_eq!(history.result_positions(), walk(&history));
     history.push(two_results());
-    history.replace_all_counted(
-        vec![Message::user_text("folded"), two_results()],
-        Vec::new(),
-        1,
-    );
+    let parts = [Message::user_text("folded"), two_results()];
+    history.replace_folded(parts.map(|m| Folded::New(m, None)).into(), 1);
     assert_eq!(history.result_positions(), [(1, 0), (1, 2)]);
     history.replace_all(vec![assistant_result()]);
     assert!(history.result_positions().is_empty());
@@ -557,7 +554,10 @@ fn a_kept_tail_keeps_its_sizes() {
         folded.extend(tail);
         let mut measured = History::new(estimator);
         measured.replace_all(folded.clone());
-        history.replace_all_counted(folded, Vec::new(), 2);
+        history.replace_folded(
+            folded.into_iter().map(|m| Folded::New(m, None)).collect(),
+            2,
+        );
         assert_eq!(history.estimate(), measured.estimate(), "{estimator:?}");
         assert_eq!(history.estimate(), estimator.full(history.messages()));
         for index in 0..3 {
@@ -569,6 +569,58 @@ fn a_kept_tail_keeps_its_sizes() {
         }
         assert_eq!(history.result_ids.counts, measured.result_ids.counts);
     }
+}
+
+/// Under Cline's estimate the history notes which prompts Cline's fold keeps as they stand, and
+/// a fold that extends one moves it into the new list with its count from the parts: the list,
+/// estimate, sizes and result index are what measuring the folded list gives, and the pair watch
+/// reads the prompt's place as it read the prompt.
+#[test]
+fn a_plain_prompt_is_extended_where_it_stands() {
+    let text = |text: &str| Block::Text {
+        text: text.to_owned(),
+    };
+    let plain = Message::blocks(Role::User, vec![text("first"), text("second é")]);
+    let mut history = History::new(Estimator::ClineTokens);
+    history.push(plain.clone());
+    history.push(Message::tool_uses(&[("t0", "bash")]));
+    history.push(Message::tool_result("t0", "out"));
+    history.push(Message::user_text("a prompt of text"));
+    history.push(Message::blocks(Role::User, vec![text(" untrimmed")]));
+    history.push(Message::blocks(
+        Role::User,
+        vec![text("[file a.rs]\nfn f() {}")],
+    ));
+    let plains: Vec<bool> = (0..6).map(|i| history.cline_plain(i)).collect();
+    assert_eq!(plains, [true, false, false, false, false, false]);
+    let blocks = vec![text("<notice>"), text("third")];
+    let mut expected = plain;
+    if let Content::Blocks(own) = &mut expected.content {
+        own.extend(blocks.clone());
+    }
+    let units = cline_units(&expected, &[], &mut |_| {});
+    let answer = Message::blocks(Role::Assistant, vec![text("done")]);
+    history.push(answer.clone());
+    history.watch_pairs();
+    let parts = vec![
+        Folded::Extended {
+            index: 0,
+            blocks,
+            counted: (units, Vec::new()),
+        },
+        Folded::New(answer.clone(), None),
+    ];
+    history.replace_folded(parts, 1);
+    let mut measured = History::new(Estimator::ClineTokens);
+    measured.replace_all(vec![expected.clone(), answer]);
+    assert_eq!(history.messages(), measured.messages());
+    assert_eq!(history.estimate(), measured.estimate());
+    assert_eq!(history.sizes, measured.sizes);
+    assert!(history.cline_plain(0));
+    assert_eq!(history.result_ids.counts, measured.result_ids.counts);
+    assert!(!history.holds_result(&CallId::new("t0")));
+    // The pair t0 left whole: nothing split.
+    assert!(history.pairs_split().is_empty());
 }
 
 /// Under Cline's estimate a message's own estimate is its `cline_tokens`, which Cline's fold

@@ -3,9 +3,24 @@
 
 use super::{Derived, History, Sizes};
 use crate::call_id::CallId;
-use crate::compaction::profile::Estimator;
+use crate::compaction::profile::{Estimator, cline_plain_block, cline_plain_prompt};
 use crate::hash::FastMap;
-use crate::transcript::{Content, Message, Role};
+use crate::transcript::{Block, Content, Message, Role};
+
+/// One message of the list a Cline fold leaves ([`History::replace_folded`]).
+#[derive(Debug, PartialEq)]
+pub(crate) enum Folded {
+    /// A new message, with Cline's counts of it where they are known from its parts (as
+    /// [`History::cline_counts`] gives them).
+    New(Message, Option<(usize, Vec<usize>)>),
+    /// The list's message `index`, a plain prompt ([`History::cline_plain`]), with `blocks`
+    /// appended (none: as it stands), and Cline's counts of the whole.
+    Extended {
+        index: usize,
+        blocks: Vec<Block>,
+        counted: (usize, Vec<usize>),
+    },
+}
 
 /// One message of a list [`History::rebuild`] builds.
 #[derive(Debug, PartialEq)]
@@ -19,7 +34,11 @@ pub(crate) enum Part {
 impl History {
     /// Replaces the whole list (compact).
     pub(crate) fn replace_all(&mut self, messages: Vec<Message>) {
-        self.replace_all_counted(messages, Vec::new(), 0);
+        let before = self.start_rebuild();
+        for message in messages {
+            self.push(message);
+        }
+        self.after_rebuild(before);
     }
 
     /// Cline's unrounded count of message `index` (`JSON.stringify(message).length`) and that of
@@ -29,41 +48,86 @@ impl History {
         (sizes.units, &sizes.content_units)
     }
 
-    /// [`Self::replace_all`] by a list whose last `tail` messages are the history's last `tail`,
-    /// unchanged (Cline's fold keeps the latest turn): those keep their sizes, not measured again.
-    /// Cline's counts of some new messages (`counted[i]`, as [`Self::cline_counts`] gives them)
-    /// are known from their parts: those are not measured either (issue 13: Cline's fold merges
-    /// every prompt into one message that grows with the session). Debug builds measure them and
-    /// compare.
-    pub(crate) fn replace_all_counted(
-        &mut self,
-        messages: Vec<Message>,
-        counted: Vec<Option<(usize, Vec<usize>)>>,
-        tail: usize,
-    ) {
-        let (old, new) = (self.messages.len(), messages.len());
+    /// Whether message `index` is a prompt Cline's fold keeps as it stands
+    /// ([`crate::compaction::profile::cline_plain_prompt`]), as noted when it entered.
+    pub(crate) fn cline_plain(&self, index: usize) -> bool {
+        self.sizes[index].plain
+    }
+
+    /// Replaces the whole list by a Cline fold's `parts`, whose last `tail` are new messages equal
+    /// to the list's last `tail`: those take the sizes of the messages they equal (the fold keeps
+    /// the latest turn as it is). A [`Folded::Extended`] prompt is moved into the new list and
+    /// its blocks appended to, not copied, and a message whose Cline counts are known from its
+    /// parts is not measured (issue 13: the fold merges every prompt of the session into one
+    /// message, and copying, measuring and dropping it at every fold made Cline's work per turn
+    /// grow with the session). Debug builds measure every counted message and compare.
+    pub(crate) fn replace_folded(&mut self, parts: Vec<Folded>, tail: usize) {
+        let (old, new) = (self.messages.len(), parts.len());
         assert!(
             tail <= old.min(new),
-            "replace_all_counted: {tail} > {old}, {new}"
+            "replace_folded: tail {tail} > {old}, {new}"
         );
-        debug_assert!(self.messages[old - tail..] == messages[new - tail..]);
+        debug_assert!(
+            parts[new - tail..]
+                .iter()
+                .zip(&self.messages[old - tail..])
+                .all(|(part, kept)| matches!(part, Folded::New(message, _) if message == kept)),
+            "replace_folded: the last {tail} parts are not the list's last {tail}"
+        );
+        // The prompts extended are taken out first; an empty text takes each one's place in the
+        // list the pair watch reads, the same to it (neither holds a tool block).
+        let mut bases = Vec::new();
+        for part in &parts {
+            if let Folded::Extended { index, .. } = *part {
+                debug_assert!(
+                    self.sizes[index].plain,
+                    "message {index} is not a plain prompt"
+                );
+                let empty = Message::user_text(String::new());
+                let message = std::mem::replace(&mut self.messages[index], empty);
+                bases.push((message, std::mem::take(&mut self.derived[index])));
+            }
+        }
         let kept_sizes: Vec<Sizes> = self.sizes.drain(old - tail..).collect();
         let kept_derived: Vec<Derived> = self.derived.drain(old - tail..).collect();
         let before = self.start_rebuild();
         let cline = self.estimator == Estimator::ClineTokens;
-        let mut counted = counted.into_iter().chain(std::iter::repeat_with(|| None));
-        let mut messages = messages.into_iter();
-        for message in messages.by_ref().take(new - tail) {
-            match counted.next().flatten().filter(|_| cline) {
-                Some((units, content_units)) => {
-                    let sizes = Sizes::cline(units, content_units);
+        let mut bases = bases.into_iter();
+        let mut parts = parts.into_iter();
+        for part in parts.by_ref().take(new - tail) {
+            match part {
+                Folded::New(message, Some((units, content_units))) if cline => {
+                    let plain = cline_plain_prompt(&message);
+                    let sizes = Sizes::cline(units, content_units, plain);
                     debug_assert_eq!(sizes, self.measure(&message, &[]), "counted from parts");
                     self.push_sized(message, sizes, Derived::default());
                 }
-                None => self.push(message),
+                Folded::New(message, _) => self.push(message),
+                Folded::Extended {
+                    blocks,
+                    counted: (units, content_units),
+                    ..
+                } => {
+                    let (mut message, derived) = bases.next().expect("a base for each extension");
+                    let plain = blocks.iter().all(cline_plain_block);
+                    let derived = if blocks.is_empty() {
+                        derived
+                    } else {
+                        Derived::default()
+                    };
+                    if let Content::Blocks(own) = &mut message.content {
+                        own.extend(blocks);
+                    }
+                    let sizes = Sizes::cline(units, content_units, plain);
+                    debug_assert_eq!(sizes, self.measure(&message, &[]), "counted from parts");
+                    self.push_sized(message, sizes, derived);
+                }
             }
         }
-        for ((message, sizes), derived) in messages.zip(kept_sizes).zip(kept_derived) {
+        for ((part, sizes), derived) in parts.zip(kept_sizes).zip(kept_derived) {
+            let Folded::New(message, _) = part else {
+                panic!("replace_folded: an extended prompt among the last {tail}");
+            };
             self.push_sized(message, sizes, derived);
         }
         self.after_rebuild(before);

@@ -31,6 +31,35 @@ pub fn cline_tokens(message: &Message) -> usize {
     cline_round(cline_units(message, &[], &mut |_| {}))
 }
 
+/// The text a converted Cline `file` block starts with (`[file PATH]\n` and the content, as
+/// the Cline importer writes it): an attachment, which Cline's fold drops from every prompt but
+/// the latest.
+pub const CLINE_ATTACHMENT: &str = "[file ";
+
+/// Whether Cline's fold keeps `message` as it stands wherever it keeps it: a user message of
+/// text blocks only, each non-empty and trimmed already, none an attachment, which
+/// `sanitizeTypedUserMessage` and `userContentBlocks` leave as they find it. The history notes
+/// it as a message enters (issue 13: every prompt a fold keeps is merged into one such message,
+/// which grows with the session and which each fold read block by block).
+pub(crate) fn cline_plain_prompt(message: &Message) -> bool {
+    let Content::Blocks(blocks) = &message.content else {
+        return false;
+    };
+    message.role == Role::User && !blocks.is_empty() && blocks.iter().all(cline_plain_block)
+}
+
+/// Whether a block may stand in a plain prompt ([`cline_plain_prompt`]).
+pub(crate) fn cline_plain_block(block: &Block) -> bool {
+    match block {
+        Block::Text { text } => {
+            !text.is_empty()
+                && text.trim().len() == text.len()
+                && !text.starts_with(CLINE_ATTACHMENT)
+        }
+        _ => false,
+    }
+}
+
 /// Cline's tokens for a message of `units` UTF-16 units of JSON.
 pub(crate) fn cline_round(units: usize) -> usize {
     units.div_ceil(3).max(1)

@@ -14,6 +14,7 @@
 use std::borrow::Cow;
 
 use super::cline_activity::{assistant_text, notice, summarize};
+use crate::compaction::history::Folded;
 use crate::compaction::profile::{
     Estimator, cline_block_units, cline_blocks_frame, cline_round, cline_tokens,
 };
@@ -22,9 +23,9 @@ use crate::error::RunError;
 use crate::trace::{Event, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
-/// The text a converted Cline `file` block starts with (`[file PATH]\n` and the content, as
-/// the Cline importer writes it): an attachment, dropped from every prompt but the latest.
-pub const ATTACHMENT_PREFIX: &str = "[file ";
+/// The text a converted Cline `file` block starts with: an attachment, dropped from every
+/// prompt but the latest.
+pub use crate::compaction::profile::CLINE_ATTACHMENT as ATTACHMENT_PREFIX;
 
 /// PRESERVED_ASSISTANT_TEXT_COUNT: the most recent assistant answers the notices repeat.
 const PRESERVED_ANSWERS: usize = 3;
@@ -173,19 +174,30 @@ pub fn budget(max_input: usize, mode: Mode, message_tokens: usize) -> (usize, us
 fn select<'a>(
     messages: &'a [Message],
     target: usize,
-    cost: &dyn Fn(usize) -> usize,
+    known: &Known<'_, '_>,
 ) -> Option<Vec<(usize, Cow<'a, Message>)>> {
     let typed: Vec<usize> = (0..messages.len())
         .filter(|&i| is_turn_start(&messages[i]))
         .collect();
     let sanitized: Vec<(usize, Cow<'a, Message>)> = typed
         .iter()
-        .filter_map(|&i| sanitize_typed(&messages[i]).map(|m| (i, m)))
+        .filter_map(|&i| {
+            // A plain prompt is sanitized already: its blocks are not read again.
+            if (known.plain)(i) {
+                debug_assert!(matches!(
+                    sanitize_typed(&messages[i]),
+                    Some(Cow::Borrowed(_))
+                ));
+                return Some((i, Cow::Borrowed(&messages[i])));
+            }
+            sanitize_typed(&messages[i]).map(|m| (i, m))
+        })
         .collect();
     let &latest = typed.last()?;
     if sanitized.is_empty() {
         return None;
     }
+    let cost = known.cost;
     let mut total: usize = sanitized
         .iter()
         .map(|(i, m)| {
@@ -193,7 +205,7 @@ fn select<'a>(
             match m {
                 // A prompt that stands as it is and keeps all its blocks was counted as it
                 // entered the history (issue 13: the merged prompt grows with the session).
-                Cow::Borrowed(m) if keeps_every_block(m, keep) => {
+                Cow::Borrowed(m) if (known.plain)(*i) || keeps_every_block(m, keep) => {
                     debug_assert_eq!(cost(*i), user_tokens(m, keep));
                     cost(*i)
                 }
@@ -256,24 +268,87 @@ fn gap_notice(original: &[Message], answers: &[usize], from: usize, to: usize) -
 /// ([`crate::compaction::history::History::cline_counts`]), where known.
 type Counts<'h> = dyn Fn(usize) -> Option<(usize, &'h [usize])> + 'h;
 
+/// What a fold reads of the history in place of its messages' blocks: each message's tokens
+/// (`cost`), Cline's counts of it where they were taken as it entered (`counts`), and whether
+/// it is a plain prompt (`plain`: [`crate::compaction::history::History::cline_plain`]).
+struct Known<'a, 'h> {
+    cost: &'a dyn Fn(usize) -> usize,
+    counts: &'a Counts<'h>,
+    plain: &'a dyn Fn(usize) -> bool,
+}
+
 /// A folded message's Cline count, known from its parts: the sum of its blocks' counts (the
 /// frame is added once the blocks are final) and its tool_result contents' counts.
 type Counted = (usize, Vec<usize>);
+
+/// A message of the folded list: one the fold built, or a plain prompt of the history kept as
+/// it stands with `blocks` appended (the merged prompt, which holds every prompt of the session,
+/// is extended where it is, not copied: issue 13).
+#[derive(Debug)]
+enum Out {
+    Built(Message),
+    Extends { index: usize, blocks: Vec<Block> },
+}
+
+impl Out {
+    /// How many blocks the message has.
+    fn block_count(&self, original: &[Message]) -> usize {
+        match self {
+            Out::Built(message) => message.block_list().len(),
+            Out::Extends { index, blocks } => original[*index].block_list().len() + blocks.len(),
+        }
+    }
+
+    /// Whether the message equals `original[at]`, read only where it could differ.
+    fn equals(&self, original: &[Message], at: usize) -> bool {
+        let other = &original[at];
+        match self {
+            Out::Built(message) => message == other,
+            Out::Extends { index, blocks } if *index == at => blocks.is_empty(),
+            Out::Extends { index, blocks } => {
+                let base = &original[*index];
+                let (Content::Blocks(own), Content::Blocks(theirs)) =
+                    (&base.content, &other.content)
+                else {
+                    return false;
+                };
+                base.role == other.role
+                    && theirs.len() == own.len() + blocks.len()
+                    && theirs[..own.len()] == own[..]
+                    && theirs[own.len()..] == blocks[..]
+            }
+        }
+    }
+
+    /// The message, built.
+    fn into_message(self, original: &[Message]) -> Message {
+        match self {
+            Out::Built(message) => message,
+            Out::Extends { index, blocks } => {
+                let mut message = original[index].clone();
+                if let Content::Blocks(own) = &mut message.content {
+                    own.extend(blocks);
+                }
+                message
+            }
+        }
+    }
+}
 
 /// The blocks' part of a kept prompt's count, taken from `counts` where the prompt is the
 /// original message as it stands and keeps every block.
 fn blocks_part<'h>(
     (index, message): &(usize, Cow<'_, Message>),
     keep_attachments: bool,
-    counts: &Counts<'h>,
+    known: &Known<'_, 'h>,
 ) -> Option<(usize, &'h [usize])> {
     let Cow::Borrowed(message) = message else {
         return None;
     };
-    if !keeps_every_block(message, keep_attachments) {
+    if !(known.plain)(*index) && !keeps_every_block(message, keep_attachments) {
         return None;
     }
-    let (units, contents) = counts(*index)?;
+    let (units, contents) = (known.counts)(*index)?;
     Some((
         units - cline_blocks_frame(message.role, message.block_list().len()),
         contents,
@@ -286,27 +361,59 @@ fn count_block(counted: &mut Counted, block: &Block) {
     *sum += cline_block_units(block, &mut [].iter(), &mut |units| contents.push(units));
 }
 
+/// The kept prompt `entry` as the start of a message the fold extends, with its count: a plain
+/// prompt whose count is known, extended where it stands.
+fn extended(entry: &(usize, Cow<'_, Message>), known: &Known<'_, '_>) -> Option<(Out, Counted)> {
+    let (index, Cow::Borrowed(_)) = *entry else {
+        return None;
+    };
+    if !(known.plain)(index) {
+        return None;
+    }
+    let (sum, contents) = blocks_part(entry, false, known)?;
+    let out = Out::Extends {
+        index,
+        blocks: Vec::new(),
+    };
+    Some((out, (sum, contents.to_vec())))
+}
+
 /// Adjacent kept prompts (`members`, at least two, the first at index `first` of the kept list)
 /// merged into one message, with a notice for each span dropped between two of them, and the
 /// count of its blocks (`latest`: the index in the kept list of the prompt that keeps its
-/// attachments).
+/// attachments). A plain first prompt is extended where it stands.
 fn merge_prompts(
     members: &[(usize, Cow<'_, Message>)],
     first: usize,
     latest: Option<usize>,
     original: &[Message],
     answers: &[usize],
-    counts: &Counts<'_>,
-) -> (Message, Counted) {
-    // Room for every member's blocks and a notice between each two, reserved at once (issue
-    // 13: the merged prompt grows with the session, and grew by doubling here).
-    let room: usize = members
+    known: &Known<'_, '_>,
+) -> (Out, Counted) {
+    let (mut out, mut counted, from) = match extended(&members[0], known) {
+        Some((out, counted)) => (out, counted, 1),
+        None => (
+            Out::Built(Message::blocks(Role::User, Vec::new())),
+            (0, Vec::new()),
+            0,
+        ),
+    };
+    let (Out::Built(Message {
+        content: Content::Blocks(blocks),
+        ..
+    })
+    | Out::Extends { blocks, .. }) = &mut out
+    else {
+        unreachable!("a merged prompt is built of blocks");
+    };
+    // Room for the members' blocks and a notice between each two, reserved at once (issue 13:
+    // the merged prompt grows with the session, and grew by doubling here).
+    let room: usize = members[from..]
         .iter()
         .map(|(_, m)| m.block_list().len().max(1) + 1)
         .sum();
-    let mut blocks = Vec::with_capacity(room);
-    let mut counted: Counted = (0, Vec::new());
-    for (at, member) in members.iter().enumerate() {
+    blocks.reserve(room);
+    for (at, member) in members.iter().enumerate().skip(from) {
         let (previous, current) = (members[at.max(1) - 1].0, member.0);
         if at > 0 && current > previous + 1 {
             if let Some(notice) = gap_notice(original, answers, previous + 1, current) {
@@ -316,8 +423,8 @@ fn merge_prompts(
         }
         let keep = Some(first + at) == latest;
         let start = blocks.len();
-        push_user_blocks(&mut blocks, &member.1, keep);
-        match blocks_part(member, keep, counts) {
+        push_user_blocks(blocks, &member.1, keep);
+        match blocks_part(member, keep, known) {
             Some((sum, contents)) => {
                 counted.0 += sum;
                 counted.1.extend_from_slice(contents);
@@ -327,36 +434,44 @@ fn merge_prompts(
                 .for_each(|block| count_block(&mut counted, block)),
         }
     }
-    (Message::blocks(Role::User, blocks), counted)
+    (out, counted)
 }
 
 /// A prompt kept on its own (no prompt beside it): as it stands, with the count of its blocks
-/// where `counts` has it, or without its attachments unless `keep_attachments`.
+/// where `counts` has it, or without its attachments unless `keep_attachments`. A plain prompt
+/// stays where it is.
 fn lone_prompt(
     entry: &(usize, Cow<'_, Message>),
     keep_attachments: bool,
-    counts: &Counts<'_>,
-) -> (Message, Option<Counted>) {
+    known: &Known<'_, '_>,
+) -> (Out, Option<Counted>) {
+    if let Some((out, counted)) = extended(entry, known) {
+        return (out, Some(counted));
+    }
     let message = &entry.1;
     if matches!(message.content, Content::Blocks(_))
         && !keeps_every_block(message, keep_attachments)
     {
         return (
-            Message::blocks(Role::User, user_blocks(message, false)),
+            Out::Built(Message::blocks(Role::User, user_blocks(message, false))),
             None,
         );
     }
-    let counted = blocks_part(entry, keep_attachments, counts)
-        .map(|(sum, contents)| (sum, contents.to_vec()));
-    (message.clone().into_owned(), counted)
+    let counted =
+        blocks_part(entry, keep_attachments, known).map(|(sum, contents)| (sum, contents.to_vec()));
+    (Out::Built(message.clone().into_owned()), counted)
 }
 
 /// Appends the notice of the span dropped after a prompt: its blocks, attachments kept, then the
 /// notice (its count added where the prompt's is kept).
-fn append_notice(message: &mut Message, counted: &mut Option<Counted>, notice: Block) {
+fn append_notice(out: &mut Out, counted: &mut Option<Counted>, notice: Block) {
     if let Some(counted) = counted {
         count_block(counted, &notice);
     }
+    let message = match out {
+        Out::Extends { blocks, .. } => return blocks.push(notice),
+        Out::Built(message) => message,
+    };
     match &mut message.content {
         Content::Blocks(blocks) => blocks.push(notice),
         Content::Text(_) => {
@@ -368,14 +483,15 @@ fn append_notice(message: &mut Message, counted: &mut Option<Counted>, notice: B
 }
 
 /// `mergeAdjacentUserTurns`: adjacent prompts become one message, each dropped span noted.
-/// Each kept message is copied once, into the folded history. A merged prompt's Cline count is
-/// given beside it, summed from its parts' (`counts`, then each new block's) so that it is not
-/// measured again: it holds every prompt of the session.
+/// Each kept message is copied once, into the folded history, but a plain prompt, which is
+/// extended where it stands. A merged prompt's Cline count is given beside it, summed from its
+/// parts' (`counts`, then each new block's) so that it is not measured again: it holds every
+/// prompt of the session.
 fn merge(
     kept: Vec<(usize, Cow<'_, Message>)>,
     original: &[Message],
-    counts: &Counts<'_>,
-) -> (Vec<Message>, Vec<Option<Counted>>) {
+    known: &Known<'_, '_>,
+) -> (Vec<Out>, Vec<Option<Counted>>) {
     let answers: Vec<usize> = (0..original.len())
         .rev()
         .filter(|&i| assistant_text(&original[i]).is_some())
@@ -383,11 +499,11 @@ fn merge(
         .collect();
     let latest = kept.iter().rposition(|(_, m)| is_turn_start(m));
     // (message, first original index, last original index, is a prompt, count of its blocks)
-    let mut entries: Vec<(Message, usize, usize, bool, Option<Counted>)> = Vec::new();
+    let mut entries: Vec<(Out, usize, usize, bool, Option<Counted>)> = Vec::new();
     let mut index = 0;
     while index < kept.len() {
         if !is_turn_start(&kept[index].1) {
-            let message = kept[index].1.clone().into_owned();
+            let message = Out::Built(kept[index].1.clone().into_owned());
             entries.push((message, kept[index].0, kept[index].0, false, None));
             index += 1;
             continue;
@@ -397,17 +513,11 @@ fn merge(
             end += 1;
         }
         let (message, counted) = if end > index {
-            let (message, counted) = merge_prompts(
-                &kept[index..=end],
-                index,
-                latest,
-                original,
-                &answers,
-                counts,
-            );
+            let (message, counted) =
+                merge_prompts(&kept[index..=end], index, latest, original, &answers, known);
             (message, Some(counted))
         } else {
-            lone_prompt(&kept[index], Some(index) == latest, counts)
+            lone_prompt(&kept[index], Some(index) == latest, known)
         };
         entries.push((message, kept[index].0, kept[end].0, true, counted));
         index = end + 1;
@@ -426,7 +536,11 @@ fn merge(
     entries
         .into_iter()
         .map(|(message, _, _, _, counted)| {
-            let frame = cline_blocks_frame(message.role, message.block_list().len());
+            let role = match &message {
+                Out::Built(built) => built.role,
+                Out::Extends { .. } => Role::User,
+            };
+            let frame = cline_blocks_frame(role, message.block_count(original));
             let counted = counted.map(|(sum, contents)| (frame + sum, contents));
             (message, counted)
         })
@@ -437,30 +551,38 @@ fn merge(
 /// history, or None when there is nothing to fold (fewer than 2 messages, no typed prompt, or
 /// no change).
 pub fn fold(messages: &[Message], target: usize) -> Option<Vec<Message>> {
-    let folded = fold_by(
-        messages,
-        target,
-        &|index| cline_tokens(&messages[index]),
-        &|_| None,
-    );
-    folded.map(|(messages, _)| messages)
+    let known = Known {
+        cost: &|index| cline_tokens(&messages[index]),
+        counts: &|_| None,
+        plain: &|_| false,
+    };
+    let (folded, _) = fold_by(messages, target, &known)?;
+    Some(
+        folded
+            .into_iter()
+            .map(|out| out.into_message(messages))
+            .collect(),
+    )
 }
 
-/// [`fold`] with each message's tokens given by `cost` and its Cline counts by `counts` (the
-/// history's, counted as it entered), and the folded messages' counts where they are known
-/// from their parts.
+/// [`fold`] with what the history knows of its messages (`known`), and the folded messages'
+/// counts where they are known from their parts.
 fn fold_by(
     messages: &[Message],
     target: usize,
-    cost: &dyn Fn(usize) -> usize,
-    counts: &Counts<'_>,
-) -> Option<(Vec<Message>, Vec<Option<Counted>>)> {
+    known: &Known<'_, '_>,
+) -> Option<(Vec<Out>, Vec<Option<Counted>>)> {
     if messages.len() < 2 {
         return None;
     }
-    let kept = select(messages, target.max(1), cost)?;
-    let (merged, counted) = merge(kept, messages, counts);
-    (merged != messages).then_some((merged, counted))
+    let kept = select(messages, target.max(1), known)?;
+    let (merged, counted) = merge(kept, messages, known);
+    let unchanged = merged.len() == messages.len()
+        && merged
+            .iter()
+            .enumerate()
+            .all(|(at, out)| out.equals(messages, at));
+    (!unchanged).then_some((merged, counted))
 }
 
 /// Folds once the estimate reaches 90% of the usable input.
@@ -481,38 +603,63 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     // The history is read in place until the fold replaces it (it was copied whole here).
     let history = &world.history;
     let before = history.messages();
-    let cost = |index| history.message_estimate(index);
     let cline = world.profile.estimator == Estimator::ClineTokens;
-    let counts = |index| cline.then(|| history.cline_counts(index));
-    let Some((folded, counted)) = fold_by(before, target, &cost, &counts) else {
+    let known = Known {
+        cost: &|index| history.message_estimate(index),
+        counts: &|index| cline.then(|| history.cline_counts(index)),
+        plain: &|index| history.cline_plain(index),
+    };
+    let Some((folded, counted)) = fold_by(before, target, &known) else {
         world.record(Event::new("cline_compact", "skip").reason("nothing to fold".to_owned()));
         return Ok(());
     };
     // The latest turn's kept messages are the history's unchanged tail.
-    let tail = before
-        .iter()
-        .rev()
-        .zip(folded.iter().rev())
-        .take_while(|(a, b)| a == b)
+    let tail = (1..=before.len().min(folded.len()))
+        .take_while(|&k| {
+            let out = &folded[folded.len() - k];
+            matches!(out, Out::Built(_)) && out.equals(before, before.len() - k)
+        })
         .count();
     let (total, removed) = (before.len(), before.len() - tail);
-    super::cut::note_removed(
-        world,
-        0..removed,
-        "cline_compact",
-        "folded away (basic compaction lists the call in a SYSTEM_NOTICE, not its output)",
-        None,
-    );
-    // A result folded away before any assistant message followed it never reached the model.
-    for message in &world.history.messages()[..removed] {
-        for (id, _) in message.tool_results() {
-            if let Some(record) = world.ledger.results.get_mut(id) {
-                record.unseen_compacted |= !record.seen;
+    // What left or changed, but a plain prompt, which holds no result and is not read (Cline's
+    // merged prompt holds every prompt of the session).
+    let plain: Vec<usize> = (0..removed).filter(|&i| history.cline_plain(i)).collect();
+    let mut from = 0;
+    for end in plain.iter().copied().chain([removed]) {
+        if from < end {
+            super::cut::note_removed(
+                world,
+                from..end,
+                "cline_compact",
+                "folded away (basic compaction lists the call in a SYSTEM_NOTICE, not its output)",
+                None,
+            );
+            // A result folded away before any assistant message followed it never reached
+            // the model.
+            for message in &world.history.messages()[from..end] {
+                for (id, _) in message.tool_results() {
+                    if let Some(record) = world.ledger.results.get_mut(id) {
+                        record.unseen_compacted |= !record.seen;
+                    }
+                }
             }
         }
+        from = end + 1;
     }
     let count = folded.len();
-    world.history.replace_all_counted(folded, counted, tail);
+    let parts = folded
+        .into_iter()
+        .zip(counted)
+        .map(|(out, counted)| match (out, counted) {
+            (Out::Extends { index, blocks }, Some(counted)) => Folded::Extended {
+                index,
+                blocks,
+                counted,
+            },
+            (out, counted) => Folded::New(out.into_message(world.history.messages()), counted),
+        })
+        .collect();
+    world.history.replace_folded(parts, tail);
     world.script.reported_usage = None;
     world.record(
         Event::new("cline_compact", "compact")
@@ -663,6 +810,36 @@ mod tests {
             .filter(|b| matches!(b, Block::Text { text } if text.starts_with("<SYSTEM_NOTICE>")))
             .count();
         assert!(merged.len() >= 10 && notices >= 2, "{merged:?}");
+    }
+
+    /// Prompts of text only make a merged prompt that the history notes as plain: each later
+    /// fold extends it where it stands, and the history is then what the pure fold builds of
+    /// the history before it, copying every message.
+    #[test]
+    fn a_plain_merged_prompt_is_extended_as_the_pure_fold_builds_it() {
+        let mut profile = CLINE;
+        profile.constants.context_window = 1000;
+        let (_, target) = budget(1000, Mode::Auto, 0);
+        let mut world = World::for_test(profile);
+        let mut extended = 0;
+        for i in 0..60 {
+            world.push(Message::user_text(format!("prompt {i}")));
+            world.turn(&[(&format!("t{i}"), "Bash", "x".repeat(200))]);
+            world.push(assistant(&format!("done {i}")));
+            let before = world.history.messages().to_vec();
+            let plain = world.history.cline_plain(0);
+            let folds = world.trace.iter().filter(|e| e.kind == "compact").count();
+            run(&mut world).unwrap();
+            if world.trace.iter().filter(|e| e.kind == "compact").count() > folds {
+                let expected = fold(&before, target).expect("a fold");
+                assert_eq!(world.history.messages(), expected, "after prompt {i}");
+                extended += usize::from(plain);
+            }
+            let afresh: usize = world.history.messages().iter().map(cline_tokens).sum();
+            assert_eq!(world.history.estimate(), afresh, "after prompt {i}");
+        }
+        assert!(extended >= 5, "{extended} folds extended the merged prompt");
+        assert!(world.history.cline_plain(0));
     }
 
     #[test]
