@@ -25,7 +25,7 @@ use crate::compaction::profile::Strings;
 use crate::compaction::store::{self, SpillFile};
 use crate::compaction::world::World;
 use crate::python::json::char_len;
-use crate::trace::{Event, Reason};
+use crate::trace::Reason;
 use crate::transcript::{Block, Content, ResultText, Role};
 
 /// Names accepted in `expect`, in output order.
@@ -85,10 +85,6 @@ pub fn current_name(name: &str) -> &str {
         .find(|(old, _)| *old == name)
         .map_or(name, |(_, new)| new)
 }
-
-/// A compaction that shrinks the estimate by less than `1 / CHURN_SHARE` of what it was
-/// (5%) counts as churn.
-const CHURN_SHARE: usize = 20;
 
 /// Everything measured at one point of a run. Field order is the output order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -303,7 +299,7 @@ fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observab
         .count();
     let context_size = world.history.estimate();
     let peak_context_size = world.counters.peak_chars.max(context_size);
-    let counted = EventCounts::of(world);
+    let counted = &world.counters.events;
     Observables {
         persisted_files: spill
             .iter()
@@ -364,45 +360,6 @@ fn orphans(world: &World, spill: &[SpillFile], named: &PathSet<Cow<'_, str>>) ->
         }
     };
     spill.iter().filter(|file| !named_by(&file.path)).count()
-}
-
-/// The trace events the observables count, counted in one pass over the trace (issue 13:
-/// gemini-cli's trace holds tens of thousands of events, read once for each count).
-#[derive(Default)]
-struct EventCounts {
-    /// `reread` events.
-    rereads: usize,
-    /// Compactions that churned ([`is_churn`]).
-    churn: usize,
-    /// `split` events.
-    splits: usize,
-    /// `escape` events.
-    escapes: usize,
-}
-
-impl EventCounts {
-    fn of(world: &World) -> Self {
-        let mut counts = EventCounts::default();
-        for event in &world.trace {
-            match event.kind {
-                "reread" => counts.rereads += 1,
-                "split" => counts.splits += 1,
-                "escape" => counts.escapes += 1,
-                _ => counts.churn += usize::from(is_churn(event)),
-            }
-        }
-        counts
-    }
-}
-
-/// A compaction (what `lab audit` counts: a `compact` event, or snip's `snip`) whose estimate
-/// shrank by less than 5%, or grew.
-fn is_churn(event: &Event) -> bool {
-    let compaction = event.kind == "compact" || (event.stage == "snip" && event.kind == "snip");
-    match (compaction, event.before, event.after) {
-        (true, Some(before), Some(after)) => CHURN_SHARE * before.saturating_sub(after) < before,
-        _ => false,
-    }
 }
 
 /// Pointers in context naming a path inside the spill or transcript directory with no file:
@@ -623,6 +580,8 @@ fn fates(world: &World, checked: &PathMap<&str, bool>) -> Vec<Fate> {
 mod tests {
     use super::*;
     use crate::compaction::profile::COURSE_MAIN;
+    use crate::compaction::world::is_churn;
+    use crate::trace::Event;
     use crate::transcript::Message;
 
     fn churn(before: usize, after: usize) -> bool {

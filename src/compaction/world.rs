@@ -213,6 +213,50 @@ pub(crate) struct Counters {
     pub(crate) model_calls: usize,
     /// Largest estimate seen after any step.
     pub(crate) peak_chars: usize,
+    /// The trace events the observables count, counted as they are recorded.
+    pub(crate) events: EventCounts,
+}
+
+/// The trace events the observables count, counted as [`World::record`] records them (issue 13:
+/// counting them at the end read the whole trace again, tens of thousands of events that no
+/// longer sat in any cache: 15% of a course-latest replay's reads that missed the second-level
+/// cache).
+#[derive(Debug, Default)]
+pub(crate) struct EventCounts {
+    /// `reread` events.
+    pub(crate) rereads: usize,
+    /// Compactions that churned ([`is_churn`]).
+    pub(crate) churn: usize,
+    /// `split` events.
+    pub(crate) splits: usize,
+    /// `escape` events.
+    pub(crate) escapes: usize,
+}
+
+impl EventCounts {
+    /// Counts `event`.
+    fn note(&mut self, event: &Event) {
+        match event.kind {
+            "reread" => self.rereads += 1,
+            "split" => self.splits += 1,
+            "escape" => self.escapes += 1,
+            _ => self.churn += usize::from(is_churn(event)),
+        }
+    }
+}
+
+/// A compaction that shrinks the estimate by less than `1 / CHURN_SHARE` of what it was
+/// (5%) counts as churn.
+const CHURN_SHARE: usize = 20;
+
+/// A compaction (what `lab audit` counts: a `compact` event, or snip's `snip`) whose estimate
+/// shrank by less than 5%, or grew.
+pub(crate) fn is_churn(event: &Event) -> bool {
+    let compaction = event.kind == "compact" || (event.stage == "snip" && event.kind == "snip");
+    match (compaction, event.before, event.after) {
+        (true, Some(before), Some(after)) => CHURN_SHARE * before.saturating_sub(after) < before,
+        _ => false,
+    }
 }
 
 /// The whole state of one run.
@@ -335,6 +379,7 @@ impl World {
 
     /// Records one event at the current step.
     pub(crate) fn record(&mut self, event: Event) {
+        self.counters.events.note(&event);
         self.trace.push(Event {
             step: self.clock.step,
             ..event

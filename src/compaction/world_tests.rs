@@ -216,3 +216,34 @@ fn the_files_read_are_kept_only_for_autocompact() {
         );
     }
 }
+
+/// The events the observables count are counted as they are recorded: the counts equal a count
+/// of the trace, whatever stage or step recorded them.
+#[test]
+fn recorded_events_are_counted_as_the_trace_holds_them() {
+    let mut world = World::for_test(COURSE_MAIN);
+    let events = [
+        Event::new("scenario", "reread"),
+        Event::new("snip", "split"),
+        Event::new("compact", "split"),
+        Event::new("scenario", "escape"),
+        Event::new("compact", "compact").sizes(1000, 990),
+        Event::new("compact", "compact").sizes(1000, 500),
+        Event::new("snip", "snip").sizes(1000, 999),
+        Event::new("snip", "keep").sizes(1000, 1000),
+        Event::new("micro", "replace").sizes(1000, 999),
+    ];
+    for event in events {
+        world.record(event);
+    }
+    let count = |kind: &str| world.trace.iter().filter(|e| e.kind == kind).count();
+    let counts = &world.counters.events;
+    assert_eq!(counts.rereads, count("reread"));
+    assert_eq!(counts.splits, 2);
+    assert_eq!(counts.escapes, count("escape"));
+    assert_eq!(
+        counts.churn,
+        world.trace.iter().filter(|e| is_churn(e)).count()
+    );
+    assert_eq!(counts.churn, 2);
+}
