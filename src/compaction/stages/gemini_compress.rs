@@ -110,14 +110,15 @@ pub(super) fn push_sanitized(out: &mut String, part: &str) {
     }
 }
 
-/// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars`, else the first 20%
-/// and the last 80% of `max_chars` characters around the count of those omitted (issue 13:
-/// the content was copied into a list of its characters to be cut, at every result step 1
-/// writes; an ASCII one is now cut by bytes unread).
-fn truncated_output(content: &ResultText, file: &str, max_chars: usize) -> String {
+/// gemini-cli `formatTruncatedToolOutput`: unchanged within `max_chars` (the same text, shared:
+/// issue 13, every compression passes each response past the budget through here again, most
+/// of them truncated already, and each was copied), else the first 20% and the last 80% of
+/// `max_chars` characters around the count of those omitted (the content was copied into a
+/// list of its characters to be cut; an ASCII one is now cut by bytes unread).
+fn truncated_output(content: &ResultText, file: &str, max_chars: usize) -> ResultText {
     let chars = content.chars();
     if chars <= max_chars {
-        return content.as_str().to_owned();
+        return content.clone();
     }
     let head_chars = max_chars / 5;
     let tail_chars = max_chars - head_chars;
@@ -139,11 +140,11 @@ fn truncated_output(content: &ResultText, file: &str, max_chars: usize) -> Strin
     push_thousands(&mut out, omitted);
     out.push_str(" characters omitted] ...\n\n");
     out.push_str(tail);
-    out
+    out.into()
 }
 
 /// One result step 1 replaces: message, block, new content.
-type Replacement = (usize, usize, String);
+type Replacement = (usize, usize, ResultText);
 
 /// Step 1 (`truncateHistoryToBudget`): writes the files and returns the replacements.
 fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunError> {
@@ -181,7 +182,7 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, &path, threshold);
-        let replaced = estimator.string(&replacement);
+        let replaced = estimator.result(&replacement);
         counter += replaced;
         world.record(
             Event::new(STAGE, "spill")
@@ -211,7 +212,7 @@ impl Truncated {
             let message = changed[*mi].get_or_insert_with(|| messages[*mi].clone());
             if let Content::Blocks(blocks) = &mut message.content {
                 if let Some(Block::ToolResult { content, .. }) = blocks.get_mut(*bi) {
-                    *content = text.into();
+                    *content = text.clone();
                 }
             }
         }
