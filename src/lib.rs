@@ -21,6 +21,7 @@ pub mod import;
 pub mod limits;
 pub mod memory;
 pub mod options;
+pub(crate) mod prefetch;
 pub mod probe;
 pub mod python;
 pub mod render;

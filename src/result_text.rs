@@ -90,6 +90,12 @@ impl ResultText {
         find_text(self.as_str(), pattern).is_some()
     }
 
+    /// Prefetches the text's shared buffer ([`crate::prefetch::prefetch`]): a copy of the text
+    /// reads its count there.
+    pub(crate) fn prefetch(&self) {
+        crate::prefetch::prefetch(Rc::as_ptr(&self.buffer));
+    }
+
     /// A text of `chars` characters, counted by its maker (debug builds check them).
     pub(crate) fn counted(text: String, chars: usize) -> Self {
         debug_assert_eq!(text.chars().count(), chars);

@@ -65,6 +65,12 @@ impl Input {
             String::from_utf8(text).expect("serde_json writes UTF-8")
         })
     }
+
+    /// Prefetches the input's data: its map and the texts computed from it
+    /// ([`crate::prefetch::prefetch`]), read when the call it belongs to is registered.
+    pub(crate) fn prefetch(&self) {
+        crate::prefetch::prefetch_slice(std::slice::from_ref(&*self.0));
+    }
 }
 
 impl std::ops::Deref for Input {

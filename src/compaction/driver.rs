@@ -604,6 +604,10 @@ struct Replayed {
     temp: Option<tempfile::TempDir>,
 }
 
+/// How many steps ahead a replay prefetches a step's lists; each deeper level of pointers is
+/// prefetched two steps nearer (issue 13).
+const PREFETCH_AHEAD: usize = 4;
+
 /// Replays every step of a scenario and checks its expectations.
 fn replay(
     scenario: &Scenario,
@@ -644,6 +648,14 @@ fn replay(
         renderer: Renderer::default(),
     };
     for (index, step) in scenario.steps.iter().enumerate() {
+        // The steps ahead are brought into the cache, a level of pointers deeper two steps
+        // nearer ([`Step::prefetch`]).
+        if let Some(ahead) = scenario.steps.get(index + PREFETCH_AHEAD) {
+            ahead.prefetch(false);
+        }
+        if let Some(ahead) = scenario.steps.get(index + PREFETCH_AHEAD - 2) {
+            ahead.prefetch(true);
+        }
         world.clock.step = index + 1;
         replay_step(&mut world, &mut feed, step, &mut checks)?;
     }

@@ -278,6 +278,42 @@ impl AssistantSpec {
     }
 }
 
+impl Step {
+    /// Prefetches what replaying the step reads ([`crate::prefetch::prefetch`]): with `deep`,
+    /// what its lists point to (each call's input, each literal result's text), else the lists
+    /// themselves (its calls, its results, its text). A replay asks for the lists a few steps
+    /// ahead and for what they point to two steps later, once the lists are in the cache (issue
+    /// 13: a replay reads each step's data once, scattered over the scenario's allocations, and
+    /// the first read of each missed the cache).
+    pub(crate) fn prefetch(&self, deep: bool) {
+        let (assistant, results) = match self {
+            Step::Turn { assistant, results } => (Some(assistant), results.as_slice()),
+            Step::Assistant(assistant) => (Some(assistant), &[][..]),
+            Step::Results(results) | Step::CompactTool { results, .. } => {
+                (None, results.as_slice())
+            }
+            _ => return,
+        };
+        let calls = assistant.map_or(&[][..], |a| a.calls.as_slice());
+        if !deep {
+            crate::prefetch::prefetch_slice(calls);
+            crate::prefetch::prefetch_slice(results);
+            if let Some(text) = assistant.and_then(|a| a.text.as_ref()) {
+                crate::prefetch::prefetch(text.as_ptr());
+            }
+            return;
+        }
+        for call in calls {
+            call.input.prefetch();
+        }
+        for result in results {
+            if let Body::Text(literal) = &result.body {
+                literal.text.prefetch();
+            }
+        }
+    }
+}
+
 /// What an expectation looks at.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExpectKey {
