@@ -111,3 +111,22 @@ fn empty_list_and_predicates() {
     assert!(messages[2].is_tool_result());
     assert!(!messages[0].is_tool_result());
 }
+
+/// Two inputs with the same keys and values in another order are the same call: the same
+/// sorted JSON, and so the same hash, which a map of call identities hashes in its place.
+#[test]
+fn inputs_equal_but_for_key_order_hash_alike() {
+    let input = |text: &str| -> Input {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        match value {
+            serde_json::Value::Object(map) => map.into(),
+            _ => unreachable!("an object"),
+        }
+    };
+    let a = input(r#"{"path": "/a", "lines": {"to": 9, "from": 1}}"#);
+    let b = input(r#"{"lines": {"from": 1, "to": 9}, "path": "/a"}"#);
+    let c = input(r#"{"path": "/b", "lines": {"from": 1, "to": 9}}"#);
+    assert_eq!(a.sorted_json(), b.sorted_json());
+    assert_eq!(a.sorted_hash(), b.sorted_hash());
+    assert_ne!(a.sorted_hash(), c.sorted_hash());
+}

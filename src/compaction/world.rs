@@ -153,8 +153,10 @@ impl PartialEq for CallKey {
 impl Eq for CallKey {}
 
 impl std::hash::Hash for CallKey {
+    /// The name and the input's hash: equal keys have equal sorted inputs, so equal hashes.
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.parts().hash(state);
+        self.name.hash(state);
+        state.write_u64(self.input.sorted_hash());
     }
 }
 
