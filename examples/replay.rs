@@ -15,7 +15,14 @@
 //! beyond `lab gen`'s bound. With `--time` each replay is timed and the fastest, median and mean
 //! are printed (wall time is the bench's to measure; this is for a quick look).
 //!
-//! Usage: `replay PROFILE N [--warm] [--time] [--capped] [--turns T]`. Bad arguments exit 2.
+//! With `--floor` each timed replay is paired with the bench's memcpy floor of the session's
+//! result bytes (the fastest of five copies), measured just before it (with one untimed replay
+//! between them, which the copies leave without its data in the cache), and the ratios of the
+//! pairs are printed: on a machine whose speed drifts from one minute to the next, a replay's
+//! ratio to a floor measured beside it moves less than its time does.
+//!
+//! Usage: `replay PROFILE N [--warm] [--time] [--floor] [--capped] [--turns T]`. Bad arguments
+//! exit 2.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -24,7 +31,7 @@ use std::time::Instant;
 use lab::compaction::driver::run;
 use lab::compaction::profile::PROFILES;
 use lab::options::RunOptions;
-use lab::scenario::Scenario;
+use lab::scenario::{Scenario, Step};
 use lab::workload::{self, Frame, GenParams};
 
 /// The bench's master seed for the capped family (`benches/replay.rs`).
@@ -36,6 +43,7 @@ struct Args {
     replays: usize,
     warm: bool,
     time: bool,
+    floor: bool,
     capped: bool,
     turns: usize,
 }
@@ -55,6 +63,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         replays,
         warm: false,
         time: false,
+        floor: false,
         capped: false,
         turns: 3_000,
     };
@@ -62,6 +71,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         match flag.as_str() {
             "--warm" => parsed.warm = true,
             "--time" => parsed.time = true,
+            "--floor" => {
+                parsed.time = true;
+                parsed.floor = true;
+            }
             "--capped" => parsed.capped = true,
             "--turns" => {
                 let turns = args.next().ok_or("--turns needs a number")?;
@@ -99,6 +112,24 @@ fn session(args: &Args) -> Result<Scenario, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Every result text of the scenario, concatenated: the bytes the bench's floor copies
+/// (`benches/replay.rs`).
+fn result_bytes(scenario: &Scenario) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for step in &scenario.steps {
+        let results = match step {
+            Step::Results(results)
+            | Step::Turn { results, .. }
+            | Step::CompactTool { results, .. } => results,
+            _ => continue,
+        };
+        for result in results {
+            bytes.extend_from_slice(result.body.render().as_bytes());
+        }
+    }
+    bytes
+}
+
 /// The replays a profiler counts.
 #[inline(never)]
 fn measured(scenario: &Scenario, options: &RunOptions, replays: usize) -> Result<(), String> {
@@ -113,7 +144,7 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(error) => {
             eprintln!(
-                "replay: {error}\nusage: replay PROFILE N [--warm] [--time] [--capped] [--turns T]"
+                "replay: {error}\nusage: replay PROFILE N [--warm] [--time] [--floor] [--capped] [--turns T]"
             );
             return ExitCode::from(2);
         }
@@ -130,11 +161,54 @@ fn main() -> ExitCode {
         if !args.time {
             return measured(&scenario, &options, args.replays);
         }
+        let source = if args.floor {
+            result_bytes(&scenario)
+        } else {
+            Vec::new()
+        };
+        let mut target = vec![0u8; source.len()];
         let mut times = Vec::with_capacity(args.replays);
+        let mut ratios = Vec::with_capacity(args.replays);
+        let mut floors = Vec::with_capacity(args.replays);
         for _ in 0..args.replays {
+            let floor = if args.floor {
+                (0..5)
+                    .map(|_| {
+                        let start = Instant::now();
+                        target.copy_from_slice(black_box(&source));
+                        black_box(&target);
+                        start.elapsed().as_secs_f64() * 1e3
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            } else {
+                0.0
+            };
+            if args.floor {
+                // The copies evicted the replay's data; the bench times a replay among replays.
+                measured(&scenario, &options, 1)?;
+            }
             let start = Instant::now();
             measured(&scenario, &options, 1)?;
-            times.push(start.elapsed().as_secs_f64() * 1e3);
+            let time = start.elapsed().as_secs_f64() * 1e3;
+            times.push(time);
+            if args.floor {
+                ratios.push(time / floor);
+                floors.push(floor);
+            }
+        }
+        if args.floor {
+            ratios.sort_by(f64::total_cmp);
+            floors.sort_by(f64::total_cmp);
+            if let (Some(fastest), Some(median), Some(floor)) =
+                (ratios.first(), ratios.get(ratios.len() / 2), floors.first())
+            {
+                println!(
+                    "{}: replay over its floor ({} bytes, fastest copy {floor:.3} ms): lowest {fastest:.2}x, median {median:.2}x over {} pairs",
+                    args.profile,
+                    source.len(),
+                    ratios.len()
+                );
+            }
         }
         times.sort_by(f64::total_cmp);
         if let (Some(fastest), Some(median)) = (times.first(), times.get(times.len() / 2)) {
