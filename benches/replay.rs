@@ -32,25 +32,19 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use lab::compaction::driver::run;
 use lab::compaction::profile::PROFILES;
 use lab::options::RunOptions;
-use lab::scenario::{Scenario, Step};
+use lab::scenario::Scenario;
 use lab::workload::{self, Frame, GenParams};
 
-/// Master seed of the synthetic workload; the same seed gives the same scenarios.
-const SEED: u64 = 0x005e_ed2e_91a7;
+#[path = "sessions/mod.rs"]
+mod sessions;
 
 /// Turn counts measured.
 const TURNS: [u64; 3] = [300, 3_000, 30_000];
 
 /// The scenario of a generated `turns`-turn session.
 fn synthetic(turns: u64) -> Scenario {
-    let params = GenParams {
-        seed: SEED,
-        turns: usize::try_from(turns).expect("a turn count fits in usize"),
-        max_calls: 3,
-        size_max: 4_000,
-        ..GenParams::default()
-    };
-    generated(params, &format!("synthetic-{turns}"))
+    let count = usize::try_from(turns).expect("a turn count fits in usize");
+    generated(sessions::capped(count), &format!("synthetic-{turns}"))
 }
 
 /// The scenario `lab gen` writes for `params`, named `name`.
@@ -72,34 +66,13 @@ fn generated(params: GenParams, name: &str) -> Scenario {
         .expect("a generated workload is valid")
 }
 
-/// Every result text of the scenario, concatenated: the bytes a replay must touch at least once.
-fn result_bytes(scenario: &Scenario) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for step in &scenario.steps {
-        let results = match step {
-            Step::Results(results)
-            | Step::Turn { results, .. }
-            | Step::CompactTool { results, .. } => results,
-            _ => continue,
-        };
-        for result in results {
-            bytes.extend_from_slice(result.body.render().as_bytes());
-        }
-    }
-    bytes
-}
-
 fn replay(c: &mut Criterion) {
     for turns in TURNS {
         measure(c, &format!("replay/{turns}"), turns, &synthetic(turns));
     }
     // The session issue 13 measured its floor ratios on (`lab gen --seed 1 --turns 3000
     // --size-max 50000`, the profile's gen3000: 32.8 MB of results, median 1 808 chars).
-    let issue = GenParams {
-        turns: 3_000,
-        size_max: 50_000,
-        ..GenParams::default()
-    };
+    let issue = sessions::issue13(3_000);
     measure(c, "issue13/3000", 3_000, &generated(issue, "gen3000"));
 }
 
@@ -111,7 +84,7 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario) {
     group
         .sample_size(10)
         .throughput(Throughput::Elements(turns));
-    let source = result_bytes(scenario);
+    let source = sessions::result_bytes(scenario);
     let mut target = vec![0u8; source.len()];
     let mut floor = |group: &mut criterion::BenchmarkGroup<'_, _>, name: &str| {
         group.bench_function(BenchmarkId::new(name, turns), |b| {

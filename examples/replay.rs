@@ -31,11 +31,11 @@ use std::time::Instant;
 use lab::compaction::driver::run;
 use lab::compaction::profile::PROFILES;
 use lab::options::RunOptions;
-use lab::scenario::{Scenario, Step};
-use lab::workload::{self, Frame, GenParams};
+use lab::scenario::Scenario;
+use lab::workload::{self, Frame};
 
-/// The bench's master seed for the capped family (`benches/replay.rs`).
-const CAPPED_SEED: u64 = 0x005e_ed2e_91a7;
+#[path = "../benches/sessions/mod.rs"]
+mod sessions;
 
 /// What the command line asks for.
 struct Args {
@@ -89,19 +89,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
 /// The session: the issue-13 one, or the bench's capped family at `turns` turns.
 fn session(args: &Args) -> Result<Scenario, String> {
     let params = if args.capped {
-        GenParams {
-            seed: CAPPED_SEED,
-            turns: args.turns,
-            max_calls: 3,
-            size_max: 4_000,
-            ..GenParams::default()
-        }
+        sessions::capped(args.turns)
     } else {
-        GenParams {
-            turns: args.turns,
-            size_max: 50_000,
-            ..GenParams::default()
-        }
+        sessions::issue13(args.turns)
     };
     let frame = Frame {
         name: format!("replay-{}", args.turns),
@@ -110,24 +100,6 @@ fn session(args: &Args) -> Result<Scenario, String> {
     workload::generate(&params)
         .scenario(&frame, "replay example")
         .map_err(|e| e.to_string())
-}
-
-/// Every result text of the scenario, concatenated: the bytes the bench's floor copies
-/// (`benches/replay.rs`).
-fn result_bytes(scenario: &Scenario) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for step in &scenario.steps {
-        let results = match step {
-            Step::Results(results)
-            | Step::Turn { results, .. }
-            | Step::CompactTool { results, .. } => results,
-            _ => continue,
-        };
-        for result in results {
-            bytes.extend_from_slice(result.body.render().as_bytes());
-        }
-    }
-    bytes
 }
 
 /// The replays a profiler counts.
@@ -162,7 +134,7 @@ fn main() -> ExitCode {
             return measured(&scenario, &options, args.replays);
         }
         let source = if args.floor {
-            result_bytes(&scenario)
+            sessions::result_bytes(&scenario)
         } else {
             Vec::new()
         };
