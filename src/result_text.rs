@@ -90,6 +90,12 @@ impl ResultText {
         find_text(self.as_str(), pattern).is_some()
     }
 
+    /// Whether `other` is this very text: a prefix of one length of the same buffer, known equal
+    /// without reading either.
+    pub(crate) fn shares(&self, other: &ResultText) -> bool {
+        Rc::ptr_eq(&self.buffer, &other.buffer) && self.len == other.len
+    }
+
     /// Prefetches the text's shared buffer ([`crate::prefetch::prefetch`]): a copy of the text
     /// reads its count there.
     pub(crate) fn prefetch(&self) {
@@ -166,9 +172,7 @@ impl ResultText {
 
 impl PartialEq for ResultText {
     fn eq(&self, other: &Self) -> bool {
-        // Two prefixes of one length of the same buffer are the same text, unread.
-        let shared = Rc::ptr_eq(&self.buffer, &other.buffer) && self.len == other.len;
-        shared || self.as_str() == other.as_str()
+        self.shares(other) || self.as_str() == other.as_str()
     }
 }
 

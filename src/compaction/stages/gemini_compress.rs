@@ -205,10 +205,20 @@ struct Truncated {
 }
 
 impl Truncated {
-    /// `messages` with `plan` applied.
+    /// `messages` with `plan` applied. A replacement that is the very text in place (a response
+    /// truncated already, passed through unchanged) changes nothing: its message keeps the
+    /// history's sizes instead of being copied and measured again.
     fn new(messages: &[Message], plan: &[Replacement]) -> Self {
         let mut changed: Vec<Option<Message>> = (0..messages.len()).map(|_| None).collect();
         for (mi, bi, text) in plan {
+            let current = changed[*mi].as_ref().unwrap_or(&messages[*mi]);
+            let in_place = match current.block_list().get(*bi) {
+                Some(Block::ToolResult { content, .. }) => content.shares(text),
+                _ => false,
+            };
+            if in_place {
+                continue;
+            }
             let message = changed[*mi].get_or_insert_with(|| messages[*mi].clone());
             if let Content::Blocks(blocks) = &mut message.content {
                 if let Some(Block::ToolResult { content, .. }) = blocks.get_mut(*bi) {
