@@ -14,7 +14,12 @@
 //! --size-max 50000`: 32.8 MB of results, larger ones than the capped family's), beside its own
 //! floor. Each group measures its floor twice, before the profiles (`floor-memcpy`) and after
 //! them (`floor-memcpy-after`): the machine's load drifts over a group's minutes, and a ratio to
-//! the floor is only as good as the two floors' agreement.
+//! the floor is only as good as the two floors' agreement. The issue-13 group also pairs every
+//! timed replay with a floor copy made just before it (then one untimed replay, as the copy
+//! evicted the replay's data): each sample's replay and floor times are saved beside criterion's
+//! own files, in `<profile>/3000/paired.json` under the group's directory, and
+//! `tools/bench_ratios.py` divides each sample's replay by its own floor, which a load drifting
+//! between minutes moves together.
 //!
 //! Scenarios are built once, outside the timed closure, by `lab::workload::generate` (what
 //! `lab gen` writes) from a fixed master seed: `turns` agent-loop turns of the default tool mix
@@ -26,7 +31,10 @@
 //! writes the 300- and 3 000-turn sessions; it stops at 10 000 turns, so the 30 000-turn session
 //! comes from the library.
 
+use std::cell::RefCell;
 use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lab::compaction::driver::run;
@@ -68,31 +76,38 @@ fn generated(params: GenParams, name: &str) -> Scenario {
 
 fn replay(c: &mut Criterion) {
     for turns in TURNS {
-        measure(c, &format!("replay/{turns}"), turns, &synthetic(turns));
+        measure(
+            c,
+            &format!("replay/{turns}"),
+            turns,
+            &synthetic(turns),
+            false,
+        );
     }
     // The session issue 13 measured its floor ratios on (`lab gen --seed 1 --turns 3000
     // --size-max 50000`, the profile's gen3000: 32.8 MB of results, median 1 808 chars).
     let issue = sessions::issue13(3_000);
-    measure(c, "issue13/3000", 3_000, &generated(issue, "gen3000"));
+    measure(c, "issue13/3000", 3_000, &generated(issue, "gen3000"), true);
 }
 
-/// One group: the memcpy floor of `scenario`'s result bytes, then a replay under each profile.
-fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario) {
+/// One group: the memcpy floor of `scenario`'s result bytes, then a replay under each profile;
+/// with `paired`, each profile's replays paired with floors too ([`paired_samples`]).
+fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paired: bool) {
     let mut group = c.benchmark_group(name);
     // Warm-up and measurement times are criterion's defaults, or the command line's
     // (`-- --warm-up-time 1 --measurement-time 3`).
     group
-        .sample_size(10)
+        .sample_size(SAMPLES)
         .throughput(Throughput::Elements(turns));
     let source = sessions::result_bytes(scenario);
-    let mut target = vec![0u8; source.len()];
-    let mut floor = |group: &mut criterion::BenchmarkGroup<'_, _>, name: &str| {
-        group.bench_function(BenchmarkId::new(name, turns), |b| {
-            b.iter(|| {
-                target.copy_from_slice(black_box(&source));
-                black_box(&target);
-            });
-        });
+    let target = RefCell::new(vec![0u8; source.len()]);
+    let copy = || {
+        let mut target = target.borrow_mut();
+        target.copy_from_slice(black_box(&source));
+        black_box(&*target);
+    };
+    let floor = |group: &mut criterion::BenchmarkGroup<'_, _>, name: &str| {
+        group.bench_function(BenchmarkId::new(name, turns), |b| b.iter(copy));
     };
     floor(&mut group, "floor-memcpy");
     for profile in PROFILES {
@@ -100,15 +115,82 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario) {
             profile: Some(profile.name.to_owned()),
             ..RunOptions::default()
         };
+        let replay = || run(black_box(scenario), &options).expect("the synthetic scenario runs");
+        // Each call of a paired bench's routine: its replays' and its floors' total times.
+        let mut calls: Vec<(Duration, Duration, u64)> = Vec::new();
         group.bench_function(BenchmarkId::new(profile.name, turns), |b| {
-            b.iter(|| run(black_box(scenario), &options).expect("the synthetic scenario runs"));
+            if !paired {
+                b.iter(replay);
+                return;
+            }
+            b.iter_custom(|iters| {
+                let (mut replays, mut floors) = (Duration::ZERO, Duration::ZERO);
+                for _ in 0..iters {
+                    let start = Instant::now();
+                    copy();
+                    floors += start.elapsed();
+                    black_box(replay());
+                    let start = Instant::now();
+                    black_box(replay());
+                    replays += start.elapsed();
+                }
+                calls.push((replays, floors, iters));
+                replays
+            });
         });
+        if paired && !calls.is_empty() {
+            save_paired(name, profile.name, turns, &calls);
+        }
     }
     // The floor again after the profiles: the machine's load drifts over the minutes a group
     // takes, and the two floors bracket the profiles' times (a ratio is only as good as their
     // agreement).
     floor(&mut group, "floor-memcpy-after");
     group.finish();
+}
+
+/// Samples a bench function takes, after its warm-up.
+const SAMPLES: usize = 10;
+
+/// Writes the paired samples of `profile` in group `group` as JSON: the last [`SAMPLES`] calls
+/// of its routine (criterion calls it during the warm-up first, then once per sample), each
+/// sample's replay and floor in milliseconds per iteration.
+fn save_paired(group: &str, profile: &str, turns: u64, calls: &[(Duration, Duration, u64)]) {
+    let samples = &calls[calls.len().saturating_sub(SAMPLES)..];
+    let per_iteration = |total: Duration, iters: u64| total.as_secs_f64() * 1e3 / iters as f64;
+    let list = |pick: fn(&(Duration, Duration, u64)) -> Duration| -> Vec<String> {
+        samples
+            .iter()
+            .map(|call| format!("{:.6}", per_iteration(pick(call), call.2)))
+            .collect()
+    };
+    let json = format!(
+        "{{\"replay_ms\": [{}], \"floor_ms\": [{}]}}\n",
+        list(|call| call.0).join(", "),
+        list(|call| call.1).join(", ")
+    );
+    let dir = criterion_home()
+        .join(group.replace('/', "_"))
+        .join(profile)
+        .join(turns.to_string());
+    let written =
+        std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(dir.join("paired.json"), json));
+    if let Err(error) = written {
+        eprintln!("replay bench: {}: {error}", dir.display());
+    }
+}
+
+/// Where criterion keeps its files: `CRITERION_HOME`, else `criterion` in cargo's target
+/// directory (`CARGO_TARGET_DIR`, else `target` in the package), as criterion itself finds it.
+fn criterion_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
+    target.join("criterion")
 }
 
 criterion_group!(benches, replay);
