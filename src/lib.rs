@@ -6,7 +6,7 @@
 //! call ([`execute`] on a [`Command`], one file per command in [`commands`]); [`cli`] turns a
 //! command line into that call, and the binary only parses arguments and prints.
 
-mod allocator;
+pub mod allocator;
 pub mod call_id;
 pub mod check;
 pub mod cli;

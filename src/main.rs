@@ -44,6 +44,7 @@ impl Progress {
 }
 
 fn main() -> ExitCode {
+    lab::allocator::keep_freed_memory();
     let cli = lab::cli::Cli::parse_args();
     let mut progress = Progress::new();
     let result = lab::cli::run(cli, &mut |done, total| progress.update(done, total));

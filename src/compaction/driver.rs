@@ -614,6 +614,7 @@ fn replay(
     options: &RunOptions,
     rendered: Option<&mut Rendered>,
 ) -> Result<Replayed, LabError> {
+    crate::allocator::keep_freed_memory();
     let profile = resolve_profile(scenario, options)?;
     let Place {
         store,
