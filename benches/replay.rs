@@ -15,8 +15,9 @@
 //! floor. Each group measures its floor twice, before the profiles (`floor-memcpy`) and after
 //! them (`floor-memcpy-after`): the machine's load drifts over a group's minutes, and a ratio to
 //! the floor is only as good as the two floors' agreement. The issue-13 group also pairs every
-//! timed replay with a floor copy made just before it (then one untimed replay, as the copy
-//! evicted the replay's data): each sample's replay and floor times are saved beside criterion's
+//! timed replay with a floor measured just before it (the fastest of three copies, then one
+//! untimed replay, as the copies evicted the replay's data; `examples/replay --floor` pairs them
+//! the same way): each sample's replay and floor times are saved beside criterion's
 //! own files, in `<profile>/3000/paired.json` under the group's directory, and
 //! `tools/bench_ratios.py` divides each sample's replay by its own floor, which a load drifting
 //! between minutes moves together.
@@ -126,9 +127,16 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
             b.iter_custom(|iters| {
                 let (mut replays, mut floors) = (Duration::ZERO, Duration::ZERO);
                 for _ in 0..iters {
-                    let start = Instant::now();
-                    copy();
-                    floors += start.elapsed();
+                    // The fastest of a few copies: the first after a replay also writes the
+                    // replay's data back, which is not the copy's cost.
+                    floors += (0..FLOOR_COPIES)
+                        .map(|_| {
+                            let start = Instant::now();
+                            copy();
+                            start.elapsed()
+                        })
+                        .min()
+                        .unwrap_or_default();
                     black_box(replay());
                     let start = Instant::now();
                     black_box(replay());
@@ -151,6 +159,9 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
 
 /// Samples a bench function takes, after its warm-up.
 const SAMPLES: usize = 10;
+
+/// Copies of the result bytes made before each paired replay, the fastest taken as its floor.
+const FLOOR_COPIES: usize = 3;
 
 /// Writes the paired samples of `profile` in group `group` as JSON: the last [`SAMPLES`] calls
 /// of its routine (criterion calls it during the warm-up first, then once per sample), each
