@@ -92,7 +92,7 @@ fn replay(c: &mut Criterion) {
 }
 
 /// One group: the memcpy floor of `scenario`'s result bytes, then a replay under each profile;
-/// with `paired`, each profile's replays paired with floors too ([`paired_samples`]).
+/// with `paired`, each profile's replays paired with floors too ([`save_paired`]).
 fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paired: bool) {
     let mut group = c.benchmark_group(name);
     // Warm-up and measurement times are criterion's defaults, or the command line's

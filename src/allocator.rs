@@ -30,8 +30,8 @@ unsafe extern "C" {
     fn mi_option_get(option: c_int) -> c_long;
 }
 
-/// Keeps the memory freed blocks occupied with the process instead of handing it back to the
-/// system: the next replay reuses it without faulting its pages in again. mimalloc purges
+/// Keeps the memory of freed blocks with the process instead of handing it back to the system:
+/// the next replay reuses it without faulting its pages in again. mimalloc purges
 /// (decommits) freed memory after a delay measured on the clock, so a replay's pages were zeroed
 /// by the kernel again or not depending on how long the replays before it took: 16 900 page
 /// faults in 21 replays of the issue-13 session under course-latest, a fifth of its time
@@ -40,8 +40,11 @@ unsafe extern "C" {
 /// the first) and by the binary at its start.
 pub fn keep_freed_memory() {
     static ONCE: Once = Once::new();
-    // SAFETY: setting an option is a store into mimalloc's option table, which it reads at
-    // each purge; -1 is the value its header documents for "no purging at all".
+    // SAFETY: setting an option is a word-sized store into mimalloc's option table, which it
+    // reads at each purge; -1 is the value its header documents for "no purging at all". The
+    // binary sets it before starting any thread; a library caller's first replay may set it
+    // while other threads allocate, the same plain store mimalloc makes when it initialises an
+    // option lazily on whichever thread first reads it.
     ONCE.call_once(|| unsafe { mi_option_set(PURGE_DELAY, -1) });
 }
 
