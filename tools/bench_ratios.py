@@ -34,27 +34,31 @@ LINES = {"course-main": 3.0}
 DEFAULT_LINE = 5.0
 
 
-def per_iteration_ms(path):
-    """Milliseconds per iteration of each sample in a criterion `sample.json`."""
+def two_lists(path, first, second, what):
+    """The lists under keys `first` and `second` of the JSON file `path`, of equal non-zero
+    length; `what` names the file in the error."""
     try:
         data = json.loads(path.read_text())
-        times, iters = data["times"], data["iters"]
+        a, b = data[first], data[second]
     except (OSError, ValueError, KeyError) as error:
-        raise SystemExit(f"bench_ratios: {path}: not a criterion sample file ({error})") from None
-    if not times or len(times) != len(iters):
-        raise SystemExit(f"bench_ratios: {path}: expected as many times as iteration counts")
+        raise SystemExit(f"bench_ratios: {path}: not a {what} file ({error})") from None
+    if not isinstance(a, list) or not a or not isinstance(b, list) or len(a) != len(b):
+        raise SystemExit(f"bench_ratios: {path}: expected lists `{first}` and `{second}` "
+                         "of the same non-zero length")
+    return a, b
+
+
+def per_iteration_ms(path):
+    """Milliseconds per iteration of each sample in a criterion `sample.json`."""
+    times, iters = two_lists(path, "times", "iters", "criterion sample")
     return [t / i / 1e6 for t, i in zip(times, iters)]
 
 
 def paired_ratios(path):
     """Each sample's replay over its own floor, from a `paired.json` the bench wrote."""
-    try:
-        data = json.loads(path.read_text())
-        replays, floors = data["replay_ms"], data["floor_ms"]
-    except (OSError, ValueError, KeyError) as error:
-        raise SystemExit(f"bench_ratios: {path}: not a paired sample file ({error})") from None
-    if not replays or len(replays) != len(floors) or min(floors) <= 0:
-        raise SystemExit(f"bench_ratios: {path}: expected as many positive floors as replays")
+    replays, floors = two_lists(path, "replay_ms", "floor_ms", "paired sample")
+    if min(floors) <= 0:
+        raise SystemExit(f"bench_ratios: {path}: expected positive floors")
     return sorted(r / f for r, f in zip(replays, floors))
 
 
