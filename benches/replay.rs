@@ -127,16 +127,8 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
             b.iter_custom(|iters| {
                 let (mut replays, mut floors) = (Duration::ZERO, Duration::ZERO);
                 for _ in 0..iters {
-                    // The fastest of a few copies: the first after a replay also writes the
-                    // replay's data back, which is not the copy's cost.
-                    floors += (0..FLOOR_COPIES)
-                        .map(|_| {
-                            let start = Instant::now();
-                            copy();
-                            start.elapsed()
-                        })
-                        .min()
-                        .unwrap_or_default();
+                    floors +=
+                        sessions::fastest_copy(&source, &mut target.borrow_mut(), FLOOR_COPIES);
                     black_box(replay());
                     let start = Instant::now();
                     black_box(replay());

@@ -144,14 +144,7 @@ fn main() -> ExitCode {
         let mut floors = Vec::with_capacity(args.replays);
         for _ in 0..args.replays {
             let floor = if args.floor {
-                (0..5)
-                    .map(|_| {
-                        let start = Instant::now();
-                        target.copy_from_slice(black_box(&source));
-                        black_box(&target);
-                        start.elapsed().as_secs_f64() * 1e3
-                    })
-                    .fold(f64::INFINITY, f64::min)
+                sessions::fastest_copy(&source, &mut target, 5).as_secs_f64() * 1e3
             } else {
                 0.0
             };

@@ -2,6 +2,9 @@
 //! profiler, and the bytes of their results the floor copies: one definition for both, each
 //! including this file by `#[path]`.
 
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
 use lab::scenario::{Scenario, Step};
 use lab::workload::GenParams;
 
@@ -47,4 +50,18 @@ pub fn result_bytes(scenario: &Scenario) -> Vec<u8> {
         }
     }
     bytes
+}
+
+/// The floor beside a replay: the fastest of `copies` copies of `source` into `target` (the
+/// first copy after a replay also writes the replay's data back, which is not the copy's cost).
+pub fn fastest_copy(source: &[u8], target: &mut [u8], copies: usize) -> Duration {
+    (0..copies)
+        .map(|_| {
+            let start = Instant::now();
+            target.copy_from_slice(black_box(source));
+            black_box(&*target);
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
 }
