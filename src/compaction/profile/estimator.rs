@@ -51,13 +51,14 @@ pub(crate) fn cline_plain_prompt(message: &Message) -> bool {
 /// Whether a block may stand in a plain prompt ([`cline_plain_prompt`]).
 pub(crate) fn cline_plain_block(block: &Block) -> bool {
     match block {
-        Block::Text { text } => {
-            !text.is_empty()
-                && text.trim().len() == text.len()
-                && !text.starts_with(CLINE_ATTACHMENT)
-        }
+        Block::Text { text } => cline_trimmed(text) && !text.starts_with(CLINE_ATTACHMENT),
         _ => false,
     }
+}
+
+/// Whether `sanitizeTypedUserMessage` leaves `text` as it is: not empty, and trimmed already.
+pub(crate) fn cline_trimmed(text: &str) -> bool {
+    !text.is_empty() && text.trim().len() == text.len()
 }
 
 /// Cline's tokens for a message of `units` UTF-16 units of JSON.

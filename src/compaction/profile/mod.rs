@@ -18,7 +18,7 @@ pub use constants::{ALL_CONSTANT_NAMES, Constants};
 pub use estimator::{CLINE_ATTACHMENT, COMMON_RULE, Estimator, cline_tokens, common_tokens};
 pub(crate) use estimator::{
     cline_block_units, cline_blocks_frame, cline_plain_block, cline_plain_prompt, cline_round,
-    cline_units,
+    cline_trimmed, cline_units,
 };
 pub use pipeline::{Pipe, Stage, describe_pipeline};
 pub use policy::{

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use super::cline_activity::{assistant_text, notice, summarize};
 use crate::compaction::history::Folded;
 use crate::compaction::profile::{
-    Estimator, cline_block_units, cline_blocks_frame, cline_round, cline_tokens,
+    Estimator, cline_block_units, cline_blocks_frame, cline_round, cline_tokens, cline_trimmed,
 };
 use crate::compaction::world::World;
 use crate::error::RunError;
@@ -58,9 +58,8 @@ fn is_attachment(block: &Block) -> bool {
 /// keeps every prompt, merged into one message that grows with the session, and each fold
 /// copied it to find it unchanged).
 fn sanitize_typed(message: &Message) -> Option<Cow<'_, Message>> {
-    let trimmed = |text: &str| !text.is_empty() && text.trim().len() == text.len();
     match &message.content {
-        Content::Text(text) if trimmed(text) => Some(Cow::Borrowed(message)),
+        Content::Text(text) if cline_trimmed(text) => Some(Cow::Borrowed(message)),
         Content::Text(text) => {
             let text = text.trim();
             (!text.is_empty()).then(|| Cow::Owned(Message::user_text(text)))
@@ -68,7 +67,7 @@ fn sanitize_typed(message: &Message) -> Option<Cow<'_, Message>> {
         Content::Blocks(blocks)
             if !blocks.is_empty()
                 && blocks.iter().all(|b| match b {
-                    Block::Text { text } => trimmed(text),
+                    Block::Text { text } => cline_trimmed(text),
                     _ => true,
                 }) =>
         {
