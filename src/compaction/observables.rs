@@ -90,7 +90,7 @@ pub fn current_name(name: &str) -> &str {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Observables {
     /// Sorted basenames in the spill store.
-    pub persisted_files: Vec<String>,
+    pub persisted_files: Vec<SmolStr>,
     /// No-pointer placeholder in context and no spill file of that id (a transcript or session
     /// log may still hold the original).
     pub dropped_unsaved: usize,
@@ -303,7 +303,7 @@ fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observab
     Observables {
         persisted_files: spill
             .iter()
-            .map(|file| store::basename(&file.path).to_owned())
+            .map(|file| SmolStr::new(store::basename(&file.path)))
             .collect(),
         dropped_unsaved,
         pointer_lost,

@@ -15,8 +15,8 @@ use std::path::{Component, Path, PathBuf};
 
 pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
-    Roots, basename, is_within, join, join_normal, join_normal_ext, lexical, normalize,
-    order_by_name, resolve_lexical,
+    NameOrder, Roots, basename, is_within, join, join_normal, join_normal_ext, join_normal_with,
+    lexical, normalize, order_by_name, resolve_lexical,
 };
 use crate::error::RunError;
 use crate::hash::PathMap;
@@ -332,12 +332,12 @@ impl Store for MemoryStore {
         // the listing's order: a transcript at a spill file's path follows it.
         let names_at = if dir == "/" { 1 } else { dir.len() + 1 };
         let name = |index: usize| &listed[index].0.as_bytes()[names_at..];
-        let mut order: Vec<(u128, usize)> = (0..listed.len()).map(|index| (0, index)).collect();
+        let mut order: Vec<NameOrder> = (0..listed.len()).map(NameOrder::new).collect();
         order_by_name(&mut order, &name, 0);
         order
             .into_iter()
-            .map(|(_, index)| {
-                let (path, chars) = listed[index];
+            .map(|entry| {
+                let (path, chars) = listed[entry.index()];
                 SpillFile {
                     path: path.clone(),
                     chars,

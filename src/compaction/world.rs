@@ -622,6 +622,16 @@ impl World {
         store::join_normal(dir, name)
     }
 
+    /// [`Self::path_in`] the spill directory of a name `write_name` writes, about `name_room`
+    /// bytes long ([`store::join_normal_with`]).
+    pub(crate) fn spill_path_with(
+        &self,
+        name_room: usize,
+        write_name: impl FnOnce(&mut String),
+    ) -> String {
+        store::join_normal_with(&self.spill_dir, name_room, write_name)
+    }
+
     /// Deletes a file of the spill or transcript directory (a `remove_file` step, as retention
     /// cleanup does) and forgets what it held: a result whose only copy it was becomes
     /// unrecoverable, and the pointers naming it dangle.

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use smol_str::SmolStr;
 
 use super::breaks::BREAKS;
 use super::observe::flatten;
@@ -270,7 +271,7 @@ pub fn run(
             .observables
             .persisted_files
             .first()
-            .cloned()
+            .map(SmolStr::to_string)
     };
     let baseline = driver::run(scenario, options)?;
     let spill_path_chars = reference.as_ref().map(|name| {

@@ -7,6 +7,7 @@ use crate::compaction::store::{self, StoreKind};
 use crate::error::LabError;
 use crate::options::RunOptions;
 use crate::scenario::Scenario;
+use smol_str::SmolStr;
 
 /// The short spill directory the findings and reports contrast with the prototype's deep
 /// default.
@@ -59,7 +60,7 @@ pub(crate) fn reference_file(
         .observables
         .persisted_files
         .first()
-        .cloned()
+        .map(SmolStr::to_string)
         .ok_or_else(|| {
             LabError::Usage(format!(
                 "{}: the run spills no file, so there is no spill path to vary",

@@ -21,11 +21,8 @@
 //! The files of step 1 are written before the outcome is known, so a no-op or failed
 //! compression leaves them behind. The session file keeps the pre-compression messages.
 
-use std::fmt::Write as _;
-
 use crate::compaction::world::World;
 use crate::error::RunError;
-use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 use crate::transcript::{Block, Content, Message, Role};
@@ -43,27 +40,40 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// Appends `n.toLocaleString()` in an en-US locale, thousands separated by commas, to `out`,
-/// its digits written from the right into a buffer of its own (issue 13: each truncated output
-/// formatted three numbers into strings of their own).
+/// Appends `n.toLocaleString()` in an en-US locale, thousands separated by commas, to `out`
+/// (issue 13: each truncated output formatted three numbers into strings of their own).
 fn push_thousands(out: &mut String, n: usize) {
     let mut digits = [0u8; 20];
-    let (mut n, mut at) = (n, digits.len());
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let digits = &digits[at..];
+    let digits = decimal_digits(&mut digits, n);
     for (i, &digit) in digits.iter().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
             out.push(',');
         }
         out.push(char::from(digit));
     }
+}
+
+/// Appends `n` in decimal to `out`, as `{n}` would (issue 13: a `write!` of each file's
+/// number went through the formatting machinery, once per file compression writes).
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    for &digit in decimal_digits(&mut digits, n) {
+        out.push(char::from(digit));
+    }
+}
+
+/// The decimal digits of `n`, written from the right into `buffer` (room for any `usize`).
+fn decimal_digits(buffer: &mut [u8; 20], n: usize) -> &[u8] {
+    let (mut n, mut at) = (n, buffer.len());
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buffer[at..]
 }
 
 /// [`push_sanitized`] into a new string.
@@ -170,15 +180,22 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             continue;
         }
         written += 1;
-        // `{tool}_{written}.txt`, written in place (issue 13: `format!` of the name cost 3% of
-        // a replay, once per output spilled).
-        let mut name = String::with_capacity(32);
-        match world.ledger.results.get(&id) {
-            Some(record) if !record.name.is_empty() => push_sanitized(&mut name, &record.name),
-            _ => name.push_str("unknown_tool"),
-        }
-        write!(name, "_{written}.txt").expect("a String takes any text");
-        let path = world.path_in(StoreDir::Spill, &name);
+        // `{tool}_{written}.txt`, written into the path in place (issue 13: `format!` of the
+        // name cost 3% of a replay, once per output spilled; then the name's own string and
+        // its number's formatting, a tenth of a compression).
+        let tool = match world.ledger.results.get(&id) {
+            Some(record) if !record.name.is_empty() => Some(record.name.as_str()),
+            _ => None,
+        };
+        let path = world.spill_path_with(tool.map_or(12, str::len) + 26, |path| {
+            match tool {
+                Some(tool) => push_sanitized(path, tool),
+                None => path.push_str("unknown_tool"),
+            }
+            path.push('_');
+            push_decimal(path, written);
+            path.push_str(".txt");
+        });
         world.store.put_spill(&path, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, &path, threshold);
@@ -452,6 +469,11 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(8000), "8,000");
         assert_eq!(thousands(1_360_000), "1,360,000");
+        for n in [0, 7, 10, 99, 1_000, 8_191, usize::MAX] {
+            let mut out = "x".to_owned();
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
     }
 
     #[test]

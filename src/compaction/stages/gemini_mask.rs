@@ -15,7 +15,6 @@ use crate::compaction::profile::fill;
 use crate::compaction::store::SpillText;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
-use crate::scenario::StoreDir;
 use crate::trace::{Event, reason};
 use crate::transcript::ResultText;
 use smol_str::SmolStr;
@@ -291,12 +290,13 @@ fn mask_one(
     let tool = tool_name(world, id);
     // `JSON.stringify({output}, null, 2)`, kept as the output until a reader asks for the text.
     let saved = SpillText::output_json(output.clone(), world.history.result_json(mi, bi));
-    let mut name = String::with_capacity(tool.len() + id.len() + 5);
-    push_sanitized(&mut name, &tool);
-    name.push('_');
-    push_sanitized(&mut name, id);
-    name.push_str(".txt");
-    let path = world.path_in(StoreDir::Spill, &name);
+    // Written into the path in place (issue 13: the name was built apart, then copied).
+    let path = world.spill_path_with(tool.len() + id.len() + 5, |path| {
+        push_sanitized(path, &tool);
+        path.push('_');
+        push_sanitized(path, id);
+        path.push_str(".txt");
+    });
     world.store.put_spill(&path, saved.clone())?;
     world.ledger.mark_spilled(id, true);
     // Counted once as a result text: its estimate reads its counts (an ASCII text's UTF-16
