@@ -55,6 +55,19 @@ impl SpillText {
         }
     }
 
+    /// Appends the text to `out`, a saved output written there from the output (issue 13: it
+    /// was written into a text of its own, then copied).
+    pub(crate) fn push_text(&self, out: &mut String) {
+        match self {
+            SpillText::Text(text) => out.push_str(text),
+            SpillText::OutputJson { output, .. } => {
+                out.push_str(OPEN);
+                write_js_string(out, output);
+                out.push_str(CLOSE);
+            }
+        }
+    }
+
     /// The first `n` characters of the text (all of it when it is shorter).
     #[cfg(test)]
     pub(crate) fn head(&self, n: usize) -> String {

@@ -25,7 +25,7 @@ pub use policy::{
     Arrival, CompactForm, CompactTool, MicroRule, Persist, ReactiveSmall, ReadOverCap, SafeId,
     SnipHeadBound, SnipTail, TranscriptName,
 };
-pub use strings::{Strings, fill};
+pub use strings::{Strings, fill, fill_into};
 pub use values::{
     ANTHROPIC_API, CLAUDE_CODE, CLAUDE_CODE_2_1_332, CLINE, CODEX, CODEX_REMOTE, COURSE_LATEST,
     COURSE_MAIN, COURSE_SITE, GEMINI_CLI, KILO, OPENCODE, OPENCODE_V2, OPENHANDS, PROTOTYPE,

@@ -65,32 +65,37 @@ pub fn fill(template: &str, fields: &[(&str, &str)]) -> String {
     // the buffer field by field copied it again (issue 13).
     let values: usize = fields.iter().map(|(_, value)| value.len()).sum();
     let mut out = String::with_capacity(template.len() + values);
+    fill_into(&mut out, template, |name, out| {
+        let value = fields.iter().find(|(key, _)| *key == name);
+        value.map(|(_, value)| out.push_str(value)).is_some()
+    });
+    out
+}
+
+/// [`fill`] appending to `out`, each field written by `field(name, out)`, which returns false
+/// (and writes nothing) for a name it does not know: that field stays as it is, braces and
+/// all. A field written in place is not built apart first (issue 13: gemini-cli's masked
+/// outputs built each preview in a string of their own, then copied it).
+pub fn fill_into(
+    out: &mut String,
+    template: &str,
+    mut field: impl FnMut(&str, &mut String) -> bool,
+) {
     let mut rest = template;
     // The braces are found with `memchr` (issue 13: `str::find`'s char searcher cost more than
     // the copies, at every placeholder and preview a replay writes).
     while let Some(open) = memchr::memchr(b'{', rest.as_bytes()) {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        let field = memchr::memchr(b'}', after.as_bytes()).and_then(|close| {
-            let name = &after[..close];
-            fields
-                .iter()
-                .find(|(key, _)| *key == name)
-                .map(|(_, value)| (close, *value))
-        });
-        match field {
-            Some((close, value)) => {
-                out.push_str(value);
-                rest = &after[close + 1..];
-            }
-            None => {
+        match memchr::memchr(b'}', after.as_bytes()) {
+            Some(close) if field(&after[..close], out) => rest = &after[close + 1..],
+            _ => {
                 out.push('{');
                 rest = after;
             }
         }
     }
     out.push_str(rest);
-    out
 }
 
 #[cfg(test)]
@@ -104,5 +109,15 @@ mod tests {
             "[3 at {n}]"
         );
         assert_eq!(fill("{unknown} {", &[("n", "1")]), "{unknown} {");
+        // Appended, each known field written by the caller.
+        let mut out = "> ".to_owned();
+        fill_into(&mut out, "{a}+{b}={c}", |name, out| match name {
+            "a" | "b" => {
+                out.push_str(&name.repeat(2));
+                true
+            }
+            _ => false,
+        });
+        assert_eq!(out, "> aa+bb={c}");
     }
 }

@@ -11,7 +11,7 @@
 
 use super::gemini_compress::push_sanitized;
 use crate::call_id::CallId;
-use crate::compaction::profile::fill;
+use crate::compaction::profile::fill_into;
 use crate::compaction::store::SpillText;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
@@ -106,23 +106,32 @@ fn shell_preview(content: &str) -> String {
 /// What joins the two ends of a long preview.
 const TRUNCATED: &str = "\n... [TRUNCATED] ...\n";
 
+/// Room for a preview that is cut: 250 one-byte characters at each end, their escapes' second
+/// bytes, and what joins them.
+const CUT_PREVIEW_ROOM: usize = 2 * 2 * 250 + TRUNCATED.len();
+
 /// The preview of a masked output: shell by section, any other tool the first and last 250
 /// chars of the saved JSON when it is longer than 500 (written from the output's ends, not from
 /// the saved text).
+#[cfg(test)]
 fn preview(tool: &str, output: &str, saved: &SpillText) -> String {
-    if tool == SHELL_TOOL {
-        return shell_preview(output);
-    }
-    if saved.chars() <= 500 {
-        return saved.text().as_str().to_owned();
-    }
-    // Both ends written in place: room for 250 one-byte characters at each end, and their
-    // escapes' second bytes.
-    let mut preview = String::with_capacity(2 * 2 * 250 + TRUNCATED.len());
-    saved.push_head(&mut preview, 250);
-    preview.push_str(TRUNCATED);
-    saved.push_tail(&mut preview, 250);
+    let mut preview = String::with_capacity(CUT_PREVIEW_ROOM);
+    push_preview(&mut preview, tool, output, saved);
     preview
+}
+
+/// Appends [`preview`] to `out`, each part written there (issue 13: the preview was built in
+/// a string of its own and copied into the masked text).
+fn push_preview(out: &mut String, tool: &str, output: &str, saved: &SpillText) {
+    if tool == SHELL_TOOL {
+        out.push_str(&shell_preview(output));
+    } else if saved.chars() <= 500 {
+        saved.push_text(out);
+    } else {
+        saved.push_head(out, 250);
+        out.push_str(TRUNCATED);
+        saved.push_tail(out, 250);
+    }
 }
 
 /// What the scan's list is valid for: the history's revision (a cut, a rebuild, a result's new
@@ -301,13 +310,20 @@ fn mask_one(
     world.ledger.mark_spilled(id, true);
     // Counted once as a result text: its estimate reads its counts (an ASCII text's UTF-16
     // length is its length), not the text again.
-    let masked = ResultText::from(fill(
-        template,
-        &[
-            ("preview", &preview(&tool, &output, &saved)),
-            ("path", &path),
-        ],
-    ));
+    // The preview and the path written into the masked text in place.
+    let mut masked = String::with_capacity(template.len() + path.len() + CUT_PREVIEW_ROOM);
+    fill_into(&mut masked, template, |field, out| match field {
+        "preview" => {
+            push_preview(out, &tool, &output, &saved);
+            true
+        }
+        "path" => {
+            out.push_str(&path);
+            true
+        }
+        _ => false,
+    });
+    let masked = ResultText::from(masked);
     if estimator.result(&masked) >= tokens {
         world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
             "written to {path}, but the masked form saves nothing"
