@@ -111,6 +111,12 @@ pub(super) fn push_sanitized(out: &mut String, part: &str) {
         out.extend(part.chars().map(sanitized));
         return;
     }
+    // A part the table maps to itself (call ids mostly are: lower-case letters, digits and
+    // `_`) is copied whole: reading it costs less than pushing it byte by byte.
+    if part.bytes().all(|b| SANITIZED[usize::from(b)] == b) {
+        out.push_str(part);
+        return;
+    }
     // An ASCII part maps byte for byte through a table, each byte pushed as the one-byte
     // character it is (issue 13: two parts name every output gemini masks; a test per byte,
     // then a check that the mapped bytes were text, cost more than the copy).
@@ -514,6 +520,7 @@ mod tests {
         assert_eq!(split_point(&messages, 700), 3);
         assert_eq!(sanitize("Read File.x"), "read_file_x");
         assert_eq!(sanitize("ÉtÉ-1"), "_t_-1");
+        assert_eq!(sanitize("toolu_01-ab"), "toolu_01-ab");
         // The byte path for ASCII parts maps as the char path does, every byte value.
         let ascii: String = (0u8..128).map(char::from).collect();
         let by_chars: String = ascii
