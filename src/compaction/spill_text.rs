@@ -5,7 +5,7 @@
 //! file cost gemini-cli as much as copying every result byte again).
 
 use crate::python::json::{char_prefix, char_suffix, js_escapes, write_js_string};
-use crate::transcript::ResultText;
+use crate::transcript::{ResultText, result_utf16};
 
 /// What `JSON.stringify({output}, null, 2)` puts before the quoted output.
 const OPEN: &str = "{\n  \"output\": ";
@@ -35,6 +35,18 @@ impl SpillText {
         match self {
             SpillText::Text(text) => text.chars(),
             SpillText::OutputJson { chars, .. } => *chars,
+        }
+    }
+
+    /// The UTF-16 units of the text: a saved output's frame and escapes are ASCII, so it has
+    /// the output's units beyond its characters (a surrogate pair's second) more than
+    /// characters.
+    pub(crate) fn utf16(&self) -> usize {
+        match self {
+            SpillText::Text(text) => result_utf16(text),
+            SpillText::OutputJson { output, chars } => {
+                chars + result_utf16(output) - output.chars()
+            }
         }
     }
 

@@ -231,6 +231,17 @@ impl Estimator {
         }
     }
 
+    /// [`Self::result`] of a text of `units` UTF-16 units, for an estimate that counts those
+    /// alone (`None` for the others, which read the text).
+    pub(crate) fn of_utf16(self, units: usize) -> Option<usize> {
+        match self {
+            Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
+                Some(rough_units_by(units, self.units_per_token()))
+            }
+            _ => None,
+        }
+    }
+
     /// Size of one string value inside a message (quotes and escapes included).
     pub fn string(self, text: &str) -> usize {
         match self {

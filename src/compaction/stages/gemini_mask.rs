@@ -16,7 +16,7 @@ use crate::compaction::store::SpillText;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
 use crate::trace::{Event, reason};
-use crate::transcript::ResultText;
+use crate::transcript::{ResultText, result_utf16, utf16_len};
 use smol_str::SmolStr;
 
 const STAGE: &str = "gemini_mask";
@@ -222,10 +222,11 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     if left < prunable {
         let fresh: Vec<_> = world.mask_scan.outputs.drain(left..prunable).collect();
         let mut kept = Vec::with_capacity(fresh.len());
+        let mut frame = None;
         for (mi, bi, id, tokens) in fresh.into_iter().rev() {
             if was_left(world, mi, bi, &id) {
                 rewritten += 1;
-            } else if mask_one(world, mi, bi, &id, tokens)? {
+            } else if mask_one(world, (mi, bi, &id), tokens, &mut frame)? {
                 world.mask_scan.tokens -= tokens;
                 continue;
             }
@@ -282,14 +283,67 @@ fn was_left(world: &mut World, mi: usize, bi: usize, id: &CallId) -> bool {
     left
 }
 
+/// The masked form's template as far as its length goes: the UTF-16 units of its text without
+/// the fields, and how many previews and paths fill it. Read once per pass that masks.
+struct Frame {
+    units: usize,
+    previews: usize,
+    paths: usize,
+}
+
+impl Frame {
+    fn of(template: &str) -> Self {
+        let (mut previews, mut paths) = (0, 0);
+        let mut text = String::with_capacity(template.len());
+        fill_into(&mut text, template, |field, _| match field {
+            "preview" => {
+                previews += 1;
+                true
+            }
+            "path" => {
+                paths += 1;
+                true
+            }
+            _ => false,
+        });
+        Frame {
+            units: utf16_len(&text),
+            previews,
+            paths,
+        }
+    }
+
+    /// The UTF-16 units of the masked form of `output` saved as `saved` at `path`, where the
+    /// counts tell the preview's: a saved text of at most 500 characters is the preview, a
+    /// longer one's ends are 250 characters each, a unit apiece when the output is ASCII.
+    /// `None` for a shell output (cut by section) and a long one that is not ASCII.
+    fn masked_units(
+        &self,
+        tool: &str,
+        output: &ResultText,
+        saved: &SpillText,
+        path: &str,
+    ) -> Option<usize> {
+        let preview = if tool == SHELL_TOOL {
+            return None;
+        } else if saved.chars() <= 500 {
+            saved.utf16()
+        } else if output.is_ascii() {
+            2 * 250 + TRUNCATED.len()
+        } else {
+            return None;
+        };
+        Some(self.units + self.previews * preview + self.paths * utf16_len(path))
+    }
+}
+
 /// Writes one prunable output to its file and masks it where that saves tokens (true); one that it
-/// does not is traced and remembered for later passes.
+/// does not is traced and remembered for later passes. `frame` is the template's, once read.
 fn mask_one(
     world: &mut World,
-    mi: usize,
-    bi: usize,
-    id: &CallId,
+    (mi, bi, id): (usize, usize, &CallId),
     tokens: usize,
+    frame: &mut Option<Frame>,
 ) -> Result<bool, RunError> {
     let estimator = world.profile.estimator;
     let template = world.profile.strings.persisted;
@@ -308,31 +362,24 @@ fn mask_one(
     });
     world.store.put_spill(&path, saved.clone())?;
     world.ledger.mark_spilled(id, true);
+    // The masked form's estimate from the counts, where they tell it: an output it would not
+    // shrink is left without the masked form being written (issue 13: two outputs in five are
+    // left, most of them short ones, whose preview is the whole saved text).
+    let frame = frame.get_or_insert_with(|| Frame::of(template));
+    let units = frame.masked_units(&tool, &output, &saved, &path);
+    if units
+        .and_then(|units| estimator.of_utf16(units))
+        .is_some_and(|masked| masked >= tokens)
+    {
+        leave(world, id, path, output, tool);
+        return Ok(false);
+    }
     // Counted once as a result text: its estimate reads its counts (an ASCII text's UTF-16
     // length is its length), not the text again.
-    // The preview and the path written into the masked text in place.
-    let mut masked = String::with_capacity(template.len() + path.len() + CUT_PREVIEW_ROOM);
-    fill_into(&mut masked, template, |field, out| match field {
-        "preview" => {
-            push_preview(out, &tool, &output, &saved);
-            true
-        }
-        "path" => {
-            out.push_str(&path);
-            true
-        }
-        _ => false,
-    });
-    let masked = ResultText::from(masked);
+    let masked = ResultText::from(masked_text(template, &tool, &output, &saved, &path));
+    debug_assert!(units.is_none_or(|units| units == result_utf16(&masked)));
     if estimator.result(&masked) >= tokens {
-        world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
-            "written to {path}, but the masked form saves nothing"
-        )));
-        let skip = MaskSkip { output, tool };
-        world
-            .mask_skips
-            .get_or_insert_with(*id, Vec::new)
-            .push(skip);
+        leave(world, id, path, output, tool);
         return Ok(false);
     }
     world.replace_result(
@@ -343,6 +390,37 @@ fn mask_one(
         reason!("masked, full output at {path}"),
     );
     Ok(true)
+}
+
+/// The masked form of `output` saved as `saved` at `path`: `template` with the preview and the
+/// path written into it in place.
+fn masked_text(template: &str, tool: &str, output: &str, saved: &SpillText, path: &str) -> String {
+    let mut masked = String::with_capacity(template.len() + path.len() + CUT_PREVIEW_ROOM);
+    fill_into(&mut masked, template, |field, out| match field {
+        "preview" => {
+            push_preview(out, tool, output, saved);
+            true
+        }
+        "path" => {
+            out.push_str(path);
+            true
+        }
+        _ => false,
+    });
+    masked
+}
+
+/// Traces an output written to `path` but left in place, its masked form no smaller, and
+/// remembers it for later passes.
+fn leave(world: &mut World, id: &CallId, path: String, output: ResultText, tool: SmolStr) {
+    world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
+        "written to {path}, but the masked form saves nothing"
+    )));
+    let skip = MaskSkip { output, tool };
+    world
+        .mask_skips
+        .get_or_insert_with(*id, Vec::new)
+        .push(skip);
 }
 
 #[cfg(test)]
@@ -384,6 +462,37 @@ mod tests {
             "step {step}"
         );
         assert_eq!(kept.ledger.results, rebuilt.ledger.results, "step {step}");
+    }
+
+    /// The masked form's length told from counts is the length of the text written, wherever
+    /// the counts tell it: short and long outputs, ASCII or not, astral characters included.
+    #[test]
+    fn the_masked_length_from_counts_is_the_written_one() {
+        let template = crate::compaction::profile::GEMINI_CLI.strings.persisted;
+        let frame = Frame::of(template);
+        assert_eq!((frame.previews, frame.paths), (1, 1));
+        let path = "/lab/tool-results/read_file_toolu_1.txt";
+        let outputs = [
+            "short".to_owned(),
+            "a\"b\n".repeat(40),
+            "é😀".repeat(100),
+            "x".repeat(499),
+            "y\n".repeat(600),
+            "é".repeat(600),
+        ];
+        for output in outputs {
+            let output = ResultText::from(output);
+            let saved = SpillText::output_json(output.clone(), None);
+            let written = masked_text(template, "read_file", &output, &saved, path);
+            let told = frame.masked_units("read_file", &output, &saved, path);
+            // A long output that is not ASCII is the one the counts leave untold.
+            let untold = saved.chars() > 500 && !output.is_ascii();
+            assert_eq!(told, (!untold).then(|| utf16_len(&written)), "{output}");
+        }
+        // A shell output's preview is cut by section: never told.
+        let output = ResultText::from("Output: a\nExit Code: 0\n");
+        let saved = SpillText::output_json(output.clone(), None);
+        assert_eq!(frame.masked_units(SHELL_TOOL, &output, &saved, path), None);
     }
 
     /// The preview of a non-shell output keeps the first and last 250 characters of the saved
