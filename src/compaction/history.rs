@@ -17,14 +17,14 @@ use crate::compaction::profile::Estimator;
 use crate::compaction::profile::{cline_plain_prompt, cline_round, cline_units};
 use crate::compaction::result_index::ResultIndex;
 use crate::compaction::tool_uses::ClearIndex;
-use crate::python::json::{js_str_units, json_str_chars};
+use crate::python::json::{ContentSizes, js_str_units, json_str_chars};
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
 #[derive(Debug, Default, PartialEq)]
 struct Sizes {
     total: usize,
-    contents: Vec<usize>,
+    contents: ContentSizes,
     /// Cline's estimate rounds per message, so a changed result cannot be added to the rounded
     /// total: its unrounded UTF-16 length of `JSON.stringify`, and that of each tool_result
     /// content (0 and empty under the other estimators).
@@ -260,7 +260,7 @@ impl History {
         let sizes = if estimated && message.tool_results().next().is_none() {
             Sizes {
                 total: json,
-                contents: Vec::new(),
+                contents: ContentSizes::new(),
                 units: 0,
                 content_units: Vec::new(),
                 plain: false,

@@ -7,6 +7,7 @@
 //! no ambient randomness.
 
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use crate::call_id::{CallId, IdMap};
 use crate::compaction::history::History;
@@ -281,8 +282,9 @@ pub(crate) struct World {
     pub(crate) counters: Counters,
     /// Gemini masking's outputs whose masked form saves nothing, by id (see `gemini_mask`; a
     /// reused id can name several). Looked up at every output a pass meets, never listed: by
-    /// the id's number (issue 13: an ordered map compared strings at each level of its tree).
-    pub(crate) mask_skips: IdMap<Vec<MaskSkip>>,
+    /// the id's number (issue 13: an ordered map compared strings at each level of its tree);
+    /// one kept inline (a list allocated for each output left).
+    pub(crate) mask_skips: IdMap<SmallVec<[MaskSkip; 1]>>,
     /// Where Gemini masking's last pass left the history (see `gemini_mask`).
     pub(crate) mask_scan: MaskScan,
     /// Gemini's chat compression: how many function responses it wrote to files, which numbers

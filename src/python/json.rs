@@ -109,12 +109,17 @@ fn name_len(name: &str) -> usize {
     name.len() + 2
 }
 
+/// The sizes of a message's tool_result contents, in block order: most messages hold one to
+/// two, kept inline (issue 13: a list allocated for each message with a result, and freed
+/// when it left the history).
+pub(crate) type ContentSizes = smallvec::SmallVec<[usize; 2]>;
+
 /// A [`Counter`] that also keeps the size of each tool_result content string, in order, so that
 /// replacing one later needs no rescan of the old text.
 #[derive(Debug, Default)]
 pub(crate) struct ContentCounter<Known = std::iter::Empty<usize>> {
     pub(crate) total: usize,
-    pub(crate) contents: Vec<usize>,
+    pub(crate) contents: ContentSizes,
     /// The sizes of the contents, in order, where they were measured already (read as the
     /// contents are met: no list of them is built).
     pub(crate) known: Known,

@@ -263,7 +263,8 @@ impl AssistantSpec {
 
     /// The assistant message of this step: a text block, then tool_use blocks.
     pub(crate) fn message(&self) -> Message {
-        let mut blocks = Vec::new();
+        // Sized once (issue 13: grown from nothing at every assistant message).
+        let mut blocks = Vec::with_capacity(usize::from(self.text.is_some()) + self.calls.len());
         if let Some(text) = &self.text {
             blocks.push(Block::Text { text: text.clone() });
         }

@@ -2,7 +2,7 @@
 //! `len(json.dumps(messages))`, the course site's `len(str(messages))`, or Claude Code's rough
 //! token count. Stages compare these sizes with the profile's limits.
 
-use crate::python::json::{ContentCounter, Dialect, js_str_units};
+use crate::python::json::{ContentCounter, ContentSizes, Dialect, js_str_units};
 use crate::transcript::{
     Block, Content, Message, ResultText, Role, TextSizes, result_utf16, rough_units_by, utf16_len,
 };
@@ -174,16 +174,16 @@ impl Estimator {
     /// Size of one message and, in block order, the size ([`Self::string`]) of the content of
     /// each tool_result block in it: one pass over the text, or none over the first contents
     /// whose sizes are `known`.
-    pub(crate) fn measure(self, message: &Message, known: &[TextSizes]) -> (usize, Vec<usize>) {
+    pub(crate) fn measure(self, message: &Message, known: &[TextSizes]) -> (usize, ContentSizes) {
         let dialect = match self {
             Estimator::PythonJson => Dialect::Json,
             Estimator::PythonRepr => Dialect::Repr,
             Estimator::ClaudeTokens | Estimator::ClaudeTokens3 => {
                 let per = self.units_per_token();
                 let Content::Blocks(blocks) = &message.content else {
-                    return (message.rough_tokens_by(per), Vec::new());
+                    return (message.rough_tokens_by(per), ContentSizes::new());
                 };
-                let mut contents = Vec::new();
+                let mut contents = ContentSizes::new();
                 let mut total = 0;
                 let mut known = known.iter();
                 for block in blocks {
@@ -204,7 +204,7 @@ impl Estimator {
             }
             Estimator::ClineTokens => {
                 // Rounded per message: the total is not a sum of its strings' sizes.
-                let mut contents = Vec::new();
+                let mut contents = ContentSizes::new();
                 let units =
                     cline_units(message, known, &mut |size| contents.push(size.div_ceil(3)));
                 return (cline_round(units), contents);
@@ -213,7 +213,7 @@ impl Estimator {
         let mut counter = ContentCounter {
             total: 0,
             // A message with known sizes holds that many tool_results, most often.
-            contents: Vec::with_capacity(known.len()),
+            contents: ContentSizes::with_capacity(known.len()),
             known: known.iter().map(|k| self.known(k)),
         };
         message.write_py(&mut counter, dialect);
@@ -392,10 +392,8 @@ mod tests {
             ],
         );
         assert_eq!(Estimator::ClaudeTokens3.message(&results), 5);
-        assert_eq!(
-            Estimator::ClaudeTokens3.measure(&results, &[]),
-            (5, vec![4, 1])
-        );
+        let (total, contents) = Estimator::ClaudeTokens3.measure(&results, &[]);
+        assert_eq!((total, contents.as_slice()), (5, &[4, 1][..]));
         assert_eq!(Estimator::ClaudeTokens3.string("12345"), 2);
         assert_eq!(Estimator::ClaudeTokens3.string("1234"), 1);
     }

@@ -17,6 +17,7 @@ use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
 use crate::trace::{Event, reason};
 use crate::transcript::{ResultText, result_utf16, utf16_len};
+use smallvec::SmallVec;
 use smol_str::SmolStr;
 
 const STAGE: &str = "gemini_mask";
@@ -419,7 +420,7 @@ fn leave(world: &mut World, id: &CallId, path: String, output: ResultText, tool:
     let skip = MaskSkip { output, tool };
     world
         .mask_skips
-        .get_or_insert_with(*id, Vec::new)
+        .get_or_insert_with(*id, SmallVec::new)
         .push(skip);
 }
 
