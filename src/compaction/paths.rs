@@ -292,7 +292,7 @@ impl NameOrder {
     }
 
     fn set_key(&mut self, key: u128) {
-        // The halves of the key, taken apart again by `key`.
+        // Split into its halves, which `key` joins again.
         self.high = (key >> 64) as u64;
         self.low = key as u64;
     }

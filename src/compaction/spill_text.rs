@@ -38,9 +38,9 @@ impl SpillText {
         }
     }
 
-    /// The UTF-16 units of the text: a saved output's frame and escapes are ASCII, so it has
-    /// the output's units beyond its characters (a surrogate pair's second) more than
-    /// characters.
+    /// The UTF-16 units of the text. A saved output's frame and escapes are ASCII, so its units
+    /// exceed its characters by as many as the output's do (one for each character written as a
+    /// surrogate pair).
     pub(crate) fn utf16(&self) -> usize {
         match self {
             SpillText::Text(text) => result_utf16(text),
@@ -59,9 +59,7 @@ impl SpillText {
                 let escapes = chars - OPEN.len() - output.chars() - 2 - CLOSE.len();
                 let len = OPEN.len() + output.len() + 2 + escapes + CLOSE.len();
                 let mut saved = String::with_capacity(len);
-                saved.push_str(OPEN);
-                write_js_string(&mut saved, output);
-                saved.push_str(CLOSE);
+                self.push_text(&mut saved);
                 ResultText::counted(saved, *chars)
             }
         }
