@@ -86,25 +86,32 @@ pub(crate) fn is_valid_below(store: &dyn Store, root: &str, path: &str) -> bool 
 /// unchecked `Full output:` line ([`unchecked_full_output_line`]), or with `pointer_aware` the
 /// harness's own pointers ([`own_pointer`]); with `validate_pointer` only a path inside the spill
 /// store that names an existing file.
+#[cfg(test)]
 pub(crate) fn recognised_pointer(
     profile: &Profile,
     store: &dyn Store,
     spill_dir: &str,
     content: &ResultText,
 ) -> Option<String> {
+    let path = recognised_path(profile, content)?;
+    if profile.on(SwitchName::ValidatePointer) && !is_valid(store, spill_dir, &path) {
+        return None;
+    }
+    Some(path)
+}
+
+/// The path a result's content points to as the profile recognises pointers, before
+/// `validate_pointer` checks it ([`recognised_pointer`]).
+pub(crate) fn recognised_path(profile: &Profile, content: &ResultText) -> Option<String> {
     // f9e8b28 and the prototype test `if saved_path`: only the empty path is false, so `.` is
     // a pointer; latest's normalised path `.` (the spill root itself) is no file and is refused.
-    let path = if profile.on(SwitchName::PointerAware) {
+    if profile.on(SwitchName::PointerAware) {
         own_pointer(&profile.strings, content).filter(|p| !p.is_empty() && p != ".")
     } else {
         unchecked_full_output_line(&profile.strings, content)
             .filter(|p| !p.is_empty())
             .map(str::to_owned)
-    }?;
-    if profile.on(SwitchName::ValidatePointer) && !is_valid(store, spill_dir, &path) {
-        return None;
     }
-    Some(path)
 }
 
 /// f9e8b28's recognition, the idempotency defect (F4): the rest of the first line starting

@@ -6,6 +6,8 @@
 //! take it explicitly, and the driver decides when each runs. There are no globals, no clock and
 //! no ambient randomness.
 
+use std::cell::OnceCell;
+
 use serde::Serialize;
 use smallvec::SmallVec;
 
@@ -18,6 +20,7 @@ use crate::compaction::profile::{Profile, SafeId, Stage};
 use crate::compaction::read_files::ReadFiles;
 use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
+use crate::compaction::switches::SwitchName;
 use crate::error::RunError;
 use crate::hash::FastMap;
 use crate::result_text::DerivedBuffers;
@@ -271,6 +274,9 @@ pub(crate) struct World {
     pub(crate) spill_dir: String,
     /// Normalised transcript directory.
     pub(crate) transcript_dir: String,
+    /// The store's resolution of the spill directory, where it cannot change during the run
+    /// ([`Self::names_spill_file`]).
+    spill_root: OnceCell<String>,
     /// Both directories resolved lexically, once: the roots [`Self::owns`] checks every spill
     /// path against (issue 13: they were resolved again for each).
     roots: Roots,
@@ -348,6 +354,7 @@ impl World {
             store,
             spill_dir: store::normalize(spill_dir),
             transcript_dir: store::normalize(transcript_dir),
+            spill_root: OnceCell::new(),
             roots: Roots::new(&[spill_dir, transcript_dir]),
             trace: Vec::new(),
             ledger: Ledger::default(),
@@ -611,7 +618,25 @@ impl World {
     /// The path a result's content points to, as this run's profile recognises pointers
     /// ([`pointer::recognised_pointer`]).
     pub(crate) fn recognised_pointer(&self, content: &ResultText) -> Option<String> {
-        pointer::recognised_pointer(&self.profile, self.store.as_ref(), &self.spill_dir, content)
+        let path = pointer::recognised_path(&self.profile, content)?;
+        if self.profile.on(SwitchName::ValidatePointer) && !self.names_spill_file(&path) {
+            return None;
+        }
+        Some(path)
+    }
+
+    /// [`pointer::is_valid`] of `path` in the spill directory. A store that resolves paths
+    /// lexically resolves the directory the same way all run long: its resolution is kept once
+    /// read (issue 13: course-latest resolved it again for every pointer it checked).
+    fn names_spill_file(&self, path: &str) -> bool {
+        let store = self.store.as_ref();
+        if !store.lists_resolved() {
+            return pointer::is_valid(store, &self.spill_dir, path);
+        }
+        let root = self
+            .spill_root
+            .get_or_init(|| store.resolve(&self.spill_dir));
+        pointer::is_valid_below(store, root, path)
     }
 
     /// `dir/name` for the run's spill or transcript directory, which were normalised when the
