@@ -85,7 +85,7 @@ pub(crate) fn is_valid_below(store: &dyn Store, root: &str, path: &str) -> bool 
 /// The path a result's content points to, as the profile recognises pointers: f9e8b28's
 /// unchecked `Full output:` line ([`unchecked_full_output_line`]), or with `pointer_aware` the
 /// harness's own pointers ([`own_pointer`]); with `validate_pointer` only a path inside the spill
-/// store that names an existing file.
+/// store that names an existing file ([`is_valid`]).
 #[cfg(test)]
 pub(crate) fn recognised_pointer(
     profile: &Profile,
@@ -93,25 +93,29 @@ pub(crate) fn recognised_pointer(
     spill_dir: &str,
     content: &ResultText,
 ) -> Option<String> {
-    let path = recognised_path(profile, content)?;
-    if profile.on(SwitchName::ValidatePointer) && !is_valid(store, spill_dir, &path) {
-        return None;
-    }
-    Some(path)
+    recognised_pointer_by(profile, content, |path| is_valid(store, spill_dir, path))
 }
 
-/// The path a result's content points to as the profile recognises pointers, before
-/// `validate_pointer` checks it ([`recognised_pointer`]).
-pub(crate) fn recognised_path(profile: &Profile, content: &ResultText) -> Option<String> {
+/// [`recognised_pointer`] with `validate_pointer`'s check of the path made by
+/// `names_spill_file` (the world's, which keeps the spill directory's resolution).
+pub(crate) fn recognised_pointer_by(
+    profile: &Profile,
+    content: &ResultText,
+    names_spill_file: impl FnOnce(&str) -> bool,
+) -> Option<String> {
     // f9e8b28 and the prototype test `if saved_path`: only the empty path is false, so `.` is
     // a pointer; latest's normalised path `.` (the spill root itself) is no file and is refused.
-    if profile.on(SwitchName::PointerAware) {
+    let path = if profile.on(SwitchName::PointerAware) {
         own_pointer(&profile.strings, content).filter(|p| !p.is_empty() && p != ".")
     } else {
         unchecked_full_output_line(&profile.strings, content)
             .filter(|p| !p.is_empty())
             .map(str::to_owned)
+    }?;
+    if profile.on(SwitchName::ValidatePointer) && !names_spill_file(&path) {
+        return None;
     }
+    Some(path)
 }
 
 /// f9e8b28's recognition, the idempotency defect (F4): the rest of the first line starting

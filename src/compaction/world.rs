@@ -20,7 +20,6 @@ use crate::compaction::profile::{Profile, SafeId, Stage};
 use crate::compaction::read_files::ReadFiles;
 use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
-use crate::compaction::switches::SwitchName;
 use crate::error::RunError;
 use crate::hash::FastMap;
 use crate::result_text::DerivedBuffers;
@@ -618,11 +617,7 @@ impl World {
     /// The path a result's content points to, as this run's profile recognises pointers
     /// ([`pointer::recognised_pointer`]).
     pub(crate) fn recognised_pointer(&self, content: &ResultText) -> Option<String> {
-        let path = pointer::recognised_path(&self.profile, content)?;
-        if self.profile.on(SwitchName::ValidatePointer) && !self.names_spill_file(&path) {
-            return None;
-        }
-        Some(path)
+        pointer::recognised_pointer_by(&self.profile, content, |path| self.names_spill_file(path))
     }
 
     /// [`pointer::is_valid`] of `path` in the spill directory. A store that resolves paths
