@@ -102,11 +102,7 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
         .throughput(Throughput::Elements(turns));
     let source = sessions::result_bytes(scenario);
     let target = RefCell::new(vec![0u8; source.len()]);
-    let copy = || {
-        let mut target = target.borrow_mut();
-        target.copy_from_slice(black_box(&source));
-        black_box(&*target);
-    };
+    let copy = || sessions::copy(&source, &mut target.borrow_mut());
     let floor = |group: &mut criterion::BenchmarkGroup<'_, _>, name: &str| {
         group.bench_function(BenchmarkId::new(name, turns), |b| b.iter(copy));
     };

@@ -52,14 +52,20 @@ pub fn result_bytes(scenario: &Scenario) -> Vec<u8> {
     bytes
 }
 
+/// The floor's work: one copy of `source` into `target`, neither of which the compiler may
+/// take as known or unread.
+pub fn copy(source: &[u8], target: &mut [u8]) {
+    target.copy_from_slice(black_box(source));
+    black_box(&*target);
+}
+
 /// The floor beside a replay: the fastest of `copies` copies of `source` into `target` (the
 /// first copy after a replay also writes the replay's data back, which is not the copy's cost).
 pub fn fastest_copy(source: &[u8], target: &mut [u8], copies: usize) -> Duration {
     (0..copies)
         .map(|_| {
             let start = Instant::now();
-            target.copy_from_slice(black_box(source));
-            black_box(&*target);
+            copy(source, target);
             start.elapsed()
         })
         .min()
