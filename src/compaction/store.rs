@@ -19,7 +19,7 @@ pub(crate) use crate::compaction::paths::{
     lexical, normalize, order_by_name, resolve_lexical,
 };
 use crate::error::RunError;
-use crate::hash::PathMap;
+use crate::hash::OrderedPathMap;
 use crate::python::json::Dialect;
 use crate::transcript::{Message, ResultText};
 
@@ -155,13 +155,14 @@ pub(crate) trait Store {
 /// In-memory backend with virtual absolute paths.
 #[derive(Debug, Default)]
 pub(crate) struct MemoryStore {
-    /// By resolved path; looked up, never listed in its own order (a listing is sorted): a
-    /// hash, not an ordered map, whose comparisons read the long common directory of every
-    /// spill path again at each level (issue 13).
-    spill: PathMap<String, SpillText>,
-    /// Transcripts' lengths by resolved path, hashed for the same reason (a course-latest
-    /// replay writes one per turn, named by a 32-digit counter: long common prefixes).
-    transcripts: PathMap<String, usize>,
+    /// By resolved path; a listing sorts what it lists, so the map's own order is never seen:
+    /// hashed, not a sorted map, whose comparisons read the long common directory of every
+    /// spill path again at each level, and kept in the order of first writing, which a listing
+    /// walks (issue 13).
+    spill: OrderedPathMap<String, SpillText>,
+    /// Transcripts' lengths by resolved path, kept the same way (a course-latest replay writes
+    /// one per turn, named by a 32-digit counter: long common prefixes).
+    transcripts: OrderedPathMap<String, usize>,
     /// How many spill files and transcripts the run may write ([`Store::expect_files`]).
     expected: (usize, usize),
     /// The run's directories; when set, a write that leaves them is refused, as the
@@ -235,7 +236,7 @@ impl MemoryStore {
 
 /// Sizes `files` for `expected` entries once it holds [`ROOM_AFTER`]: a run that writes a
 /// handful of files allocates nothing for the rest.
-fn make_room<V>(files: &mut PathMap<String, V>, expected: usize) {
+fn make_room<V>(files: &mut OrderedPathMap<String, V>, expected: usize) {
     if files.len() == ROOM_AFTER {
         files.reserve(expected.saturating_sub(ROOM_AFTER));
     }
@@ -399,7 +400,11 @@ impl Store for MemoryStore {
 
     fn remove(&mut self, path: &str) -> io::Result<bool> {
         let path = resolve_lexical(path);
-        Ok(self.spill.remove(&path).is_some() || self.transcripts.remove(&path).is_some())
+        // Removing swaps the last file into the removed one's place: the order is never listed.
+        Ok(
+            self.spill.swap_remove(&path).is_some()
+                || self.transcripts.swap_remove(&path).is_some(),
+        )
     }
 
     fn expect_files(&mut self, spill: usize, transcripts: usize) {
