@@ -21,7 +21,7 @@ use crate::compaction::read_files::ReadFiles;
 use crate::compaction::rereads::SameCalls;
 use crate::compaction::store::{self, Store};
 use crate::error::RunError;
-use crate::hash::FastMap;
+use crate::hash::OrderedFastMap;
 use crate::result_text::DerivedBuffers;
 use crate::scenario::StoreDir;
 use crate::scenario::Usage;
@@ -116,7 +116,7 @@ pub(crate) struct Ledger {
     pub(crate) read_files: ReadFiles,
     /// Every tool call by [`CallKey`] (name and input): what `reread_after_clear` compares a
     /// new call with.
-    calls: FastMap<CallKey, SameCalls>,
+    calls: OrderedFastMap<CallKey, SameCalls>,
     /// How many results came with an id an earlier result had (its record, tool name included,
     /// is the newer one's): what a stage read of the records by id still holds while it is the
     /// same.
