@@ -69,7 +69,7 @@ impl Serialize for SpillFile {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let mut st = s.serialize_struct("SpillFile", 2)?;
-        st.serialize_field("path", &self.path)?;
+        st.serialize_field("path", &*self.path)?;
         st.serialize_field("chars", &self.chars)?;
         st.end()
     }

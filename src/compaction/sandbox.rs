@@ -251,7 +251,7 @@ mod tests {
             assert_eq!(files.len(), 3);
             if store.lists_resolved() {
                 for file in &files {
-                    assert_eq!(store.resolved(&file.path), file.path.as_str());
+                    assert_eq!(store.resolved(&file.path), &*file.path);
                 }
             }
         }
@@ -308,7 +308,7 @@ mod tests {
             let listed: Vec<(String, usize)> = store
                 .spill_files(&root)
                 .into_iter()
-                .map(|file| (file.path, file.chars))
+                .map(|file| (file.path.to_string(), file.chars))
                 .collect();
             assert_eq!(listed, [(join(&root, "s.jsonl"), 0), (resolved, 5)]);
             let long = join(&root, &"n".repeat(256));
@@ -334,7 +334,7 @@ mod tests {
         let files = store.spill_files(root);
         assert_eq!(files.len(), 1);
         assert_eq!(
-            (files[0].path.as_str(), files[0].chars),
+            (&*files[0].path, files[0].chars),
             (inside.as_str(), 8)
         );
         assert!(store.spill_files("/lab").is_empty());

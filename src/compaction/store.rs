@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
@@ -36,7 +37,9 @@ pub enum StoreKind {
 /// One file of the spill store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpillFile {
-    pub path: String,
+    /// Shared with the in-memory store, which keys the file by it: listing a file counts one
+    /// more holder of its path instead of copying it (issue 13: gemini-cli's 8 000 files).
+    pub path: Rc<str>,
     pub chars: usize,
 }
 
@@ -159,7 +162,7 @@ pub(crate) struct MemoryStore {
     /// hashed, not a sorted map, whose comparisons read the long common directory of every
     /// spill path again at each level, and kept in the order of first writing, which a listing
     /// walks (issue 13).
-    spill: OrderedPathMap<String, SpillText>,
+    spill: OrderedPathMap<Rc<str>, SpillText>,
     /// Transcripts' lengths by resolved path, kept the same way (a course-latest replay writes
     /// one per turn, named by a 32-digit counter: long common prefixes).
     transcripts: OrderedPathMap<String, usize>,
@@ -190,7 +193,7 @@ impl MemoryStore {
     /// output's is written out).
     fn insert_at(
         &mut self,
-        key: String,
+        key: Rc<str>,
         content: SpillText,
         replacing: bool,
     ) -> Option<ResultText> {
@@ -207,7 +210,7 @@ impl MemoryStore {
 
     /// The key of a file written at a path the sandbox checked: the resolution it found, once
     /// the name's length is checked (debug builds check that this store's rule agrees).
-    fn checked_key(&self, checked: Checked<'_>) -> io::Result<String> {
+    fn checked_key<'c>(&self, checked: Checked<'c>) -> io::Result<&'c str> {
         debug_assert_eq!(
             self.inside(checked.path).ok().as_deref(),
             Some(checked.key),
@@ -215,7 +218,7 @@ impl MemoryStore {
             checked.path
         );
         name_max(checked.path)?;
-        Ok(checked.key.to_owned())
+        Ok(checked.key)
     }
 
     /// The key of a file written at `path`: its lexical resolution, when the write is allowed.
@@ -236,7 +239,7 @@ impl MemoryStore {
 
 /// Sizes `files` for `expected` entries once it holds [`ROOM_AFTER`]: a run that writes a
 /// handful of files allocates nothing for the rest.
-fn make_room<V>(files: &mut OrderedPathMap<String, V>, expected: usize) {
+fn make_room<K, V>(files: &mut OrderedPathMap<K, V>, expected: usize) {
     if files.len() == ROOM_AFTER {
         files.reserve(expected.saturating_sub(ROOM_AFTER));
     }
@@ -293,12 +296,12 @@ impl Store for MemoryStore {
     }
 
     fn write_spill(&mut self, path: &str, content: SpillText) -> io::Result<()> {
-        self.insert_at(self.writable(path)?.into_owned(), content, false);
+        self.insert_at(self.writable(path)?.as_ref().into(), content, false);
         Ok(())
     }
 
     fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
-        Ok(self.insert_at(self.writable(path)?.into_owned(), content, true))
+        Ok(self.insert_at(self.writable(path)?.as_ref().into(), content, true))
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
@@ -318,14 +321,18 @@ impl Store for MemoryStore {
                 parent == dir || (parent.is_empty() && dir == "/")
             })
         };
+        // Each with its shared path where the store keys it by one (a spill file).
         let spilled = self
             .spill
             .iter()
-            .map(|(path, content)| (path, content.chars()));
-        let archived = self.transcripts.iter().map(|(path, chars)| (path, *chars));
-        let listed: Vec<(&String, usize)> = spilled
+            .map(|(path, content)| (&**path, Some(path), content.chars()));
+        let archived = self
+            .transcripts
+            .iter()
+            .map(|(path, chars)| (path.as_str(), None, *chars));
+        let listed: Vec<(&str, Option<&Rc<str>>, usize)> = spilled
             .chain(archived)
-            .filter(|(path, _)| in_dir(path))
+            .filter(|(path, ..)| in_dir(path))
             .collect();
         // Every listed path is the directory, a `/` and a name: the names alone are compared
         // (issue 13: comparing whole paths read the long common directory again at each step),
@@ -338,9 +345,9 @@ impl Store for MemoryStore {
         order
             .into_iter()
             .map(|entry| {
-                let (path, chars) = listed[entry.index()];
+                let (path, shared, chars) = listed[entry.index()];
                 SpillFile {
-                    path: path.clone(),
+                    path: shared.map_or_else(|| path.into(), Rc::clone),
                     chars,
                 }
             })
@@ -401,10 +408,8 @@ impl Store for MemoryStore {
     fn remove(&mut self, path: &str) -> io::Result<bool> {
         let path = resolve_lexical(path);
         // Removing swaps the last file into the removed one's place: the order is never listed.
-        Ok(
-            self.spill.swap_remove(&path).is_some()
-                || self.transcripts.swap_remove(&path).is_some(),
-        )
+        Ok(self.spill.swap_remove(path.as_str()).is_some()
+            || self.transcripts.swap_remove(&path).is_some())
     }
 
     fn expect_files(&mut self, spill: usize, transcripts: usize) {
@@ -417,7 +422,7 @@ impl Store for MemoryStore {
         content: SpillText,
         replacing: bool,
     ) -> io::Result<Option<ResultText>> {
-        Ok(self.insert_at(self.checked_key(checked)?, content, replacing))
+        Ok(self.insert_at(self.checked_key(checked)?.into(), content, replacing))
     }
 
     fn write_transcript_checked(
@@ -427,7 +432,7 @@ impl Store for MemoryStore {
         _dialect: Dialect,
         chars: usize,
     ) -> io::Result<usize> {
-        self.insert_transcript(self.checked_key(checked)?, chars);
+        self.insert_transcript(self.checked_key(checked)?.to_owned(), chars);
         Ok(chars)
     }
 }
@@ -605,7 +610,7 @@ impl Store for DirStore {
                 let content = fs::read_to_string(entry.path()).ok()?;
                 let name = entry.file_name().into_string().ok()?;
                 Some(SpillFile {
-                    path: join(dir, &name),
+                    path: join(dir, &name).into(),
                     chars: crate::python::json::char_len(&content),
                 })
             })

@@ -71,7 +71,7 @@ fn memory_store_lists_only_its_directory() {
     let listed: Vec<String> = store
         .spill_files("/lab/res")
         .into_iter()
-        .map(|file| file.path)
+        .map(|file| file.path.to_string())
         .collect();
     let mut sorted: Vec<String> = names.iter().map(|name| join("/lab/res", name)).collect();
     sorted.sort();

@@ -69,7 +69,7 @@ fn run_text(report: &RunReport, format: Format) -> String {
             .iter()
             .map(|f| {
                 vec![
-                    f.path.clone(),
+                    f.path.to_string(),
                     char_len(&f.path).to_string(),
                     f.chars.to_string(),
                 ]

@@ -186,7 +186,7 @@ fn dir_store_writes_the_spill_file() {
     assert_eq!(names, ["toolu_0.txt"], "toolu_1 must never be spilled");
     assert!(!transcripts.exists(), "F1 archives nothing");
     assert_eq!(report.spill.len(), 1);
-    assert_eq!(report.spill[0].path, file.to_str().unwrap());
+    assert_eq!(&*report.spill[0].path, file.to_str().unwrap());
     assert_eq!(report.spill[0].chars, 120_000);
 }
 

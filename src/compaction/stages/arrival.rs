@@ -371,7 +371,7 @@ mod tests {
             .store
             .spill_files("/lab/tool-results")
             .into_iter()
-            .map(|f| f.path)
+            .map(|f| f.path.to_string())
             .collect();
         assert_eq!(
             files,

@@ -86,7 +86,7 @@ mod tests {
         assert_eq!(world.result("t0").unwrap().len(), 3_000);
         let files = world.store.spill_files("/lab/tool-results");
         assert_eq!(files.len(), 1);
-        assert_eq!((files[0].path.as_str(), files[0].chars), (path, 5_000));
+        assert_eq!((&*files[0].path, files[0].chars), (path, 5_000));
     }
 
     /// Python's stable `sorted(..., reverse=True)`: the largest result first, equal lengths in
