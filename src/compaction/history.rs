@@ -218,6 +218,11 @@ impl History {
         self.result_ids.holds_result(id)
     }
 
+    /// How many distinct tool_result ids the list holds.
+    pub(crate) fn result_ids_held(&self) -> usize {
+        self.result_ids.counts.len()
+    }
+
     /// How many tool_result blocks for `id` the list holds.
     pub(crate) fn result_count(&self, id: &CallId) -> usize {
         self.result_ids.result_count(id)

@@ -213,6 +213,13 @@ fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
                 continue;
             }
             if let Some(pointer) = pointer_in(strings, content) {
+                if scan.valid.is_empty() {
+                    // Room for a pointer in every result in context, made at the first one
+                    // (issue 13: the two maps grew by rehashing fifteen times under gemini-cli).
+                    let held = world.history.result_ids_held();
+                    scan.valid.reserve(held);
+                    scan.named.reserve(held);
+                }
                 if matches!(pointer, Pointer::SavedAt(_)) {
                     scan.placeholders += 1;
                 }

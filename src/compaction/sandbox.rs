@@ -333,10 +333,7 @@ mod tests {
         }
         let files = store.spill_files(root);
         assert_eq!(files.len(), 1);
-        assert_eq!(
-            (&*files[0].path, files[0].chars),
-            (inside.as_str(), 8)
-        );
+        assert_eq!((&*files[0].path, files[0].chars), (inside.as_str(), 8));
         assert!(store.spill_files("/lab").is_empty());
     }
 

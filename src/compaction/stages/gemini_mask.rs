@@ -449,7 +449,10 @@ mod tests {
     fn assert_same(kept: &World, rebuilt: &World, step: usize, texts: bool) {
         let paths = |world: &World| -> Vec<String> {
             let files = world.store.spill_files(&world.spill_dir);
-            files.into_iter().map(|file| file.path.to_string()).collect()
+            files
+                .into_iter()
+                .map(|file| file.path.to_string())
+                .collect()
         };
         let files = paths(kept);
         assert_eq!(files, paths(rebuilt), "step {step}");
