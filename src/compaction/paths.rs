@@ -127,21 +127,23 @@ pub(crate) fn join_normal_ext(dir: &str, stem: &str, ext: &str) -> String {
 }
 
 /// [`join_normal`] of a name that `write_name` writes into the path itself, with room for
-/// `name_room` bytes of it (issue 13: gemini-cli names each file it writes from parts, and the
-/// name was built in a string of its own, then copied into the path).
-pub(crate) fn join_normal_with(
+/// `name_room` bytes of it, written over `path` (emptied first), a buffer kept from one path to
+/// the next (issue 13: gemini-cli names each file it writes from parts, and the name was built
+/// in a string of its own, then copied into a path of its own).
+pub(crate) fn join_normal_into(
+    path: &mut String,
     dir: &str,
     name_room: usize,
     write_name: impl FnOnce(&mut String),
-) -> String {
+) {
     debug_assert_eq!(normal(dir), dir);
-    let mut path = String::with_capacity(dir.len() + 1 + name_room);
+    path.clear();
+    path.reserve(dir.len() + 1 + name_room);
     if dir != "/" {
         path.push_str(dir);
     }
     path.push('/');
-    write_name(&mut path);
-    path
+    write_name(path);
 }
 
 /// `Path(path).is_relative_to(root)` on already resolved paths.

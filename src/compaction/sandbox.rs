@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
+use std::rc::Rc;
 
 use crate::compaction::paths::Roots;
 use crate::compaction::store::{Checked, SpillFile, SpillText, Store, lexical, resolve_lexical};
@@ -76,6 +77,13 @@ impl Store for Sandbox {
 
     fn replace_spill(&mut self, path: &str, content: SpillText) -> io::Result<Option<ResultText>> {
         self.write_either(path, content, true)
+    }
+
+    /// The inner store's: a path that escapes is written here, not there, so the inner
+    /// store's last key is never its text unless an earlier write inside had the same text,
+    /// which is all that sharing needs.
+    fn shared_path(&self, path: &str) -> Rc<str> {
+        self.inner.shared_path(path)
     }
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 pub(crate) use super::spill_text::SpillText;
 pub(crate) use crate::compaction::paths::{
-    NameOrder, Roots, basename, is_within, join, join_normal, join_normal_ext, join_normal_with,
+    NameOrder, Roots, basename, is_within, join, join_normal, join_normal_ext, join_normal_into,
     lexical, normalize, order_by_name, resolve_lexical,
 };
 use crate::error::RunError;
@@ -82,6 +82,13 @@ pub(crate) trait Store {
     }
     /// Reads a spill file.
     fn read_spill(&self, path: &str) -> Option<ResultText>;
+    /// `path`'s text, shared with the store's key of the spill file it last wrote when that key
+    /// is the same text (the in-memory store), else a copy. A trace reason that names the file
+    /// just written holds this instead of a path of its own (issue 13: gemini-cli writes 8 000
+    /// files, and each path was allocated twice, for the store and for the reason).
+    fn shared_path(&self, path: &str) -> Rc<str> {
+        path.into()
+    }
     /// Every file of the spill directory `dir`, sorted by path.
     fn spill_files(&self, dir: &str) -> Vec<SpillFile>;
     /// Whether every path [`Self::spill_files`] lists is its own [`Self::resolved`] form (a
@@ -171,6 +178,8 @@ pub(crate) struct MemoryStore {
     /// The run's directories; when set, a write that leaves them is refused, as the
     /// real-directory store refuses it, so that both stores agree (audit D11).
     roots: Option<Roots>,
+    /// The key of the spill file written last ([`Store::shared_path`]).
+    last_key: Option<Rc<str>>,
 }
 
 impl MemoryStore {
@@ -198,6 +207,7 @@ impl MemoryStore {
         replacing: bool,
     ) -> Option<ResultText> {
         make_room(&mut self.spill, self.expected.0);
+        self.last_key = Some(Rc::clone(&key));
         let old = self.spill.insert(key, content);
         old.filter(|_| replacing).map(|old| old.text())
     }
@@ -306,6 +316,13 @@ impl Store for MemoryStore {
 
     fn read_spill(&self, path: &str) -> Option<ResultText> {
         self.spill.get(lexical(path).as_ref()).map(SpillText::text)
+    }
+
+    fn shared_path(&self, path: &str) -> Rc<str> {
+        match &self.last_key {
+            Some(key) if **key == *path => Rc::clone(key),
+            _ => path.into(),
+        }
     }
 
     fn spill_files(&self, dir: &str) -> Vec<SpillFile> {

@@ -211,3 +211,37 @@ fn dir_store_refuses_paths_outside_its_roots() {
     );
     assert_eq!(store.read_spill(&join(&root, "t.txt")), None);
 }
+
+/// The path of the file just written is the store's own key, shared; any other path, a path
+/// of the same file written differently included, is a copy of its text; and the listing shares
+/// the key too.
+#[test]
+fn the_path_just_written_is_shared_with_the_stores_key() {
+    let mut store = MemoryStore::new();
+    store.write_spill("/lab/res/a.txt", "a".into()).unwrap();
+    let listed = store.spill_files("/lab/res");
+    let shared = store.shared_path("/lab/res/a.txt");
+    assert!(Rc::ptr_eq(&shared, &listed[0].path), "the key itself");
+    let other = store.shared_path("/lab/res/./a.txt");
+    assert_eq!(&*other, "/lab/res/./a.txt", "the text as written");
+    assert!(!Rc::ptr_eq(&other, &shared));
+    store.write_spill("/lab/res/b.txt", "b".into()).unwrap();
+    let earlier = store.shared_path("/lab/res/a.txt");
+    assert_eq!(&*earlier, "/lab/res/a.txt");
+    assert!(!Rc::ptr_eq(&earlier, &shared), "only the last key is kept");
+    assert!(Rc::ptr_eq(
+        &store.shared_path("/lab/res/b.txt"),
+        &store.spill_files("/lab/res")[1].path
+    ));
+}
+
+/// A path written over a kept buffer is the path `join_normal` makes of the name, whatever the
+/// buffer held, and below the root too.
+#[test]
+fn a_path_joined_into_a_buffer_replaces_what_it_held() {
+    let mut path = String::from("/old/path/that/was/longer.txt");
+    join_normal_into(&mut path, "/lab/res", 5, |name| name.push_str("x_1.txt"));
+    assert_eq!(path, join_normal("/lab/res", "x_1.txt"));
+    join_normal_into(&mut path, "/", 1, |name| name.push('y'));
+    assert_eq!(path, "/y");
+}

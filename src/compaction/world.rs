@@ -7,6 +7,7 @@
 //! no ambient randomness.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use serde::Serialize;
 use smallvec::SmallVec;
@@ -19,7 +20,7 @@ use crate::compaction::pointer;
 use crate::compaction::profile::{Profile, SafeId, Stage};
 use crate::compaction::read_files::ReadFiles;
 use crate::compaction::rereads::SameCalls;
-use crate::compaction::store::{self, Store};
+use crate::compaction::store::{self, SpillText, Store};
 use crate::error::RunError;
 use crate::hash::OrderedFastMap;
 use crate::result_text::DerivedBuffers;
@@ -298,6 +299,8 @@ pub(crate) struct World {
     /// each compression counted them over the whole trace).
     pub(crate) compress_spills: usize,
     pub(crate) compress_inflated: bool,
+    /// The buffer [`World::put_spill_named`] writes each path into.
+    spill_path: String,
     /// Whether a `Read` result's file is kept as read ([`Ledger::read_files`]): only Claude
     /// Code's autocompact reads that list back (its restore, its summary's list, keep-last-turn's).
     keeps_reads: bool,
@@ -365,6 +368,7 @@ impl World {
             mask_scan: MaskScan::default(),
             compress_spills: 0,
             compress_inflated: false,
+            spill_path: String::new(),
             keeps_reads: profile.runs(Stage::Autocompact),
             numbered: DerivedBuffers::default(),
             omitted: ResultText::from(profile.strings.omitted),
@@ -644,14 +648,23 @@ impl World {
         store::join_normal(dir, name)
     }
 
-    /// [`Self::path_in`] the spill directory of a name `write_name` writes, about `name_room`
-    /// bytes long ([`store::join_normal_with`]).
-    pub(crate) fn spill_path_with(
-        &self,
+    /// Writes `content` to the file of the spill directory named by `write_name` (about
+    /// `name_room` bytes: [`store::join_normal_into`]), and returns its path, shared with the
+    /// store's own key where it keeps one ([`Store::shared_path`]). The path is written into a
+    /// buffer the world keeps (issue 13: gemini-cli writes 8 000 files, and each path was a
+    /// string of its own, then copied for the store, then held by a trace reason).
+    pub(crate) fn put_spill_named(
+        &mut self,
         name_room: usize,
         write_name: impl FnOnce(&mut String),
-    ) -> String {
-        store::join_normal_with(&self.spill_dir, name_room, write_name)
+        content: SpillText,
+    ) -> Result<Rc<str>, RunError> {
+        let mut path = std::mem::take(&mut self.spill_path);
+        store::join_normal_into(&mut path, &self.spill_dir, name_room, write_name);
+        let written = self.store.put_spill(&path, content);
+        let shared = written.map(|()| self.store.shared_path(&path));
+        self.spill_path = path;
+        shared
     }
 
     /// Deletes a file of the spill or transcript directory (a `remove_file` step, as retention

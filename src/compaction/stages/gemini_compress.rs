@@ -189,11 +189,14 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         // `{tool}_{written}.txt`, written into the path in place (issue 13: `format!` of the
         // name cost 3% of a replay, once per output spilled; then the name's own string and
         // its number's formatting, a tenth of a compression).
+        // The name is the record's, shared (a short one inline): the file is written through
+        // the world, which holds the record.
         let tool = match world.ledger.results.get(&id) {
-            Some(record) if !record.name.is_empty() => Some(record.name.as_str()),
+            Some(record) if !record.name.is_empty() => Some(record.name.clone()),
             _ => None,
         };
-        let path = world.spill_path_with(tool.map_or(12, str::len) + 26, |path| {
+        let tool = tool.as_deref();
+        let name = |path: &mut String| {
             match tool {
                 Some(tool) => push_sanitized(path, tool),
                 None => path.push_str("unknown_tool"),
@@ -201,8 +204,9 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
             path.push('_');
             push_decimal(path, written);
             path.push_str(".txt");
-        });
-        world.store.put_spill(&path, content.clone().into())?;
+        };
+        let room = tool.map_or(12, str::len) + 26;
+        let path = world.put_spill_named(room, name, content.clone().into())?;
         world.ledger.mark_spilled(&id, true);
         let replacement = truncated_output(&content, &path, threshold);
         let replaced = estimator.result(&replacement);

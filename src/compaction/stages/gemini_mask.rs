@@ -9,6 +9,8 @@
 //! spill directory) and, where that saves tokens, the output becomes `<tool_output_masked>` with a
 //! preview and the file's path. The call and its response stay paired.
 
+use std::rc::Rc;
+
 use super::gemini_compress::push_sanitized;
 use crate::call_id::CallId;
 use crate::compaction::profile::fill_into;
@@ -355,13 +357,13 @@ fn mask_one(
     // `JSON.stringify({output}, null, 2)`, kept as the output until a reader asks for the text.
     let saved = SpillText::output_json(output.clone(), world.history.result_json(mi, bi));
     // Written into the path in place (issue 13: the name was built apart, then copied).
-    let path = world.spill_path_with(tool.len() + id.len() + 5, |path| {
+    let name = |path: &mut String| {
         push_sanitized(path, &tool);
         path.push('_');
         push_sanitized(path, id);
         path.push_str(".txt");
-    });
-    world.store.put_spill(&path, saved.clone())?;
+    };
+    let path = world.put_spill_named(tool.len() + id.len() + 5, name, saved.clone())?;
     world.ledger.mark_spilled(id, true);
     // The masked form's estimate from the counts, where they tell it: an output it would not
     // shrink is left without the masked form being written (issue 13: two outputs in five are
@@ -413,7 +415,7 @@ fn masked_text(template: &str, tool: &str, output: &str, saved: &SpillText, path
 
 /// Traces an output written to `path` but left in place, its masked form no smaller, and
 /// remembers it for later passes.
-fn leave(world: &mut World, id: &CallId, path: String, output: ResultText, tool: SmolStr) {
+fn leave(world: &mut World, id: &CallId, path: Rc<str>, output: ResultText, tool: SmolStr) {
     world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
         "written to {path}, but the masked form saves nothing"
     )));
