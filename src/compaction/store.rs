@@ -207,8 +207,9 @@ impl MemoryStore {
         replacing: bool,
     ) -> Option<ResultText> {
         make_room(&mut self.spill, self.expected.0);
-        self.last_key = Some(Rc::clone(&key));
-        let old = self.spill.insert(key, content);
+        // An overwrite keeps the key the map holds and drops `key`: the one kept is shared.
+        let (index, old) = self.spill.insert_full(key, content);
+        self.last_key = self.spill.get_index(index).map(|(key, _)| Rc::clone(key));
         old.filter(|_| replacing).map(|old| old.text())
     }
 

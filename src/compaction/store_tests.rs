@@ -233,6 +233,9 @@ fn the_path_just_written_is_shared_with_the_stores_key() {
         &store.shared_path("/lab/res/b.txt"),
         &store.spill_files("/lab/res")[1].path
     ));
+    // An overwrite shares the key the store kept from the first write.
+    store.write_spill("/lab/res/a.txt", "again".into()).unwrap();
+    assert!(Rc::ptr_eq(&store.shared_path("/lab/res/a.txt"), &shared));
 }
 
 /// A path written over a kept buffer is the path `join_normal` makes of the name, whatever the
