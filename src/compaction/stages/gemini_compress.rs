@@ -188,9 +188,9 @@ fn budget(world: &mut World, threshold: usize) -> Result<Vec<Replacement>, RunEr
         written += 1;
         // `{tool}_{written}.txt`, written into the path in place (issue 13: `format!` of the
         // name cost 3% of a replay, once per output spilled; then the name's own string and
-        // its number's formatting, a tenth of a compression).
-        // The name is the record's, shared (a short one inline): the file is written through
-        // the world, which holds the record.
+        // its number's formatting, a tenth of a compression). The tool's name is a clone of the
+        // record's (shared, or inline when short), since the world that holds the record
+        // writes the file.
         let tool = match world.ledger.results.get(&id) {
             Some(record) if !record.name.is_empty() => Some(record.name.clone()),
             _ => None,
