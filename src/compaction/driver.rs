@@ -636,7 +636,8 @@ fn replay(
                 Step::Results(r) => (calls, results + r.len()),
                 _ => (calls, results),
             });
-    world.reserve(calls, results);
+    // A step appends at most two messages (a turn's call and its results).
+    world.reserve(calls, results, 2 * scenario.steps.len() + 1);
     world.archive.holds.unread = !scenario
         .steps
         .iter()

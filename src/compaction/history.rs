@@ -102,6 +102,9 @@ pub(crate) struct History {
     /// How much of the list pair repair has found intact; restarted when the list is cut or
     /// rebuilt (appending and replacing a result's text change no pair).
     pair_check: PairCheck,
+    /// How many messages the session may append: room for them all is made once the list
+    /// holds [`ROOM_AFTER`].
+    expected: usize,
     /// The tool_result ids the list holds.
     result_ids: ResultIndex,
     /// `(message, block)` of every tool_result block of a user message among the first
@@ -119,6 +122,10 @@ pub(crate) struct History {
     revision: u64,
 }
 
+/// How many messages the list holds before it is given room for every message the session
+/// may append ([`History::expect_messages`]).
+const ROOM_AFTER: usize = 256;
+
 impl History {
     /// An empty history measured by `estimator`.
     pub(crate) fn new(estimator: Estimator) -> Self {
@@ -132,6 +139,7 @@ impl History {
             lead: 0,
             watch: None,
             pair_check: PairCheck::default(),
+            expected: 0,
             result_ids: ResultIndex::default(),
             positions: Vec::new(),
             positions_read: 0,
@@ -143,6 +151,14 @@ impl History {
     /// Makes room for the ids of a session's `results` tool results.
     pub(crate) fn expect_results(&mut self, results: usize) {
         self.result_ids.expect_results(results);
+    }
+
+    /// Expects a session that appends at most `messages` messages: a list that grows past
+    /// [`ROOM_AFTER`] is given room for them all at once (issue 13: gemini-cli's list reaches
+    /// 3 300 messages, and its three per-message lists were each copied a dozen times as they
+    /// grew). A list kept shorter allocates nothing more.
+    pub(crate) fn expect_messages(&mut self, messages: usize) {
+        self.expected = messages;
     }
 
     /// Sets the pinned message sent before the history.
@@ -301,6 +317,12 @@ impl History {
         }
         if let Some(clear) = &mut self.clear {
             clear.push(self.messages.len(), &message, &sizes.contents);
+        }
+        if self.messages.len() == ROOM_AFTER {
+            let more = self.expected.saturating_sub(ROOM_AFTER);
+            self.messages.reserve(more);
+            self.sizes.reserve(more);
+            self.derived.reserve(more);
         }
         self.sum += sizes.total;
         self.sizes.push(sizes);

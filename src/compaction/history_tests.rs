@@ -748,3 +748,26 @@ fn a_rebuild_keeps_user_texts_as_a_rebuild_from_copies_does() {
     assert_eq!(texts[3], &Message::user_text("fourth"));
     assert_eq!(history.len(), 5);
 }
+
+#[test]
+fn a_list_that_grows_long_is_given_room_for_the_session_once() {
+    let grown = |expected: usize, pushes: usize| {
+        let mut history = History::new(Estimator::PythonJson);
+        history.expect_messages(expected);
+        for i in 0..pushes {
+            history.push(Message::user_text(&format!("m{i}")));
+        }
+        (
+            history.messages.capacity(),
+            history.sizes.capacity(),
+            history.derived.capacity(),
+        )
+    };
+    // Past the mark, room for every message the session may append, in each of the three lists.
+    assert_eq!(grown(5_000, ROOM_AFTER + 1), (5_000, 5_000, 5_000));
+    // Up to the mark, and with no session size known, the lists grow as vectors do.
+    let (messages, ..) = grown(5_000, ROOM_AFTER);
+    assert!(messages < 5_000, "{messages}");
+    let (messages, ..) = grown(0, ROOM_AFTER + 1);
+    assert!(messages < 1_000, "{messages}");
+}

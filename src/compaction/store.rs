@@ -348,10 +348,11 @@ impl Store for MemoryStore {
             .transcripts
             .iter()
             .map(|(path, chars)| (path.as_str(), None, *chars));
-        let listed: Vec<(&str, Option<&Rc<str>>, usize)> = spilled
-            .chain(archived)
-            .filter(|(path, ..)| in_dir(path))
-            .collect();
+        // Room for every file of the store, made once (issue 13: grown by copying, the list
+        // of gemini-cli's 8 000 files was copied about a dozen times).
+        let mut listed: Vec<(&str, Option<&Rc<str>>, usize)> =
+            Vec::with_capacity(self.spill.len() + self.transcripts.len());
+        listed.extend(spilled.chain(archived).filter(|(path, ..)| in_dir(path)));
         // Every listed path is the directory, a `/` and a name: the names alone are compared
         // (issue 13: comparing whole paths read the long common directory again at each step),
         // 16 bytes at a time as numbers. The order is sorted, not the files. Equal names keep

@@ -6,6 +6,7 @@
 //! take it explicitly, and the driver decides when each runs. There are no globals, no clock and
 //! no ambient randomness.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
@@ -379,12 +380,13 @@ impl World {
     /// maps and lists, the trace (an `append` and a `seen` event per result at least), the
     /// history's set of results gone from it and the store's files do not grow by copying and
     /// rehashing as they fill.
-    pub(crate) fn reserve(&mut self, calls: usize, results: usize) {
+    pub(crate) fn reserve(&mut self, calls: usize, results: usize, messages: usize) {
         self.ledger.results.reserve(results);
         self.ledger.arrivals.reserve(results);
         self.ledger.calls.reserve(calls);
         self.trace.reserve(8 * results);
         self.history.expect_results(results);
+        self.history.expect_messages(messages);
         // A result is written to at most two spill files (gemini-cli's truncation, then its
         // mask; the other profiles', one); course-latest writes a transcript at about every
         // turn, fewer than its results.
@@ -601,9 +603,9 @@ impl World {
                 .get(id)
                 .is_some_and(|r| r.name == "Bash");
         let stem = if bash {
-            bash_task_id(id)
+            Cow::Owned(bash_task_id(id))
         } else {
-            self.profile.safe_id(id)
+            self.profile.safe_stem(id)
         };
         if self.profile.safe_id == SafeId::RawPathlib && stem.starts_with('/') {
             // pathlib: `Path(dir) / "/x.txt"` is `/x.txt`.

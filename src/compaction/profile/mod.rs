@@ -31,6 +31,8 @@ pub use values::{
     COURSE_MAIN, COURSE_SITE, GEMINI_CLI, KILO, OPENCODE, OPENCODE_V2, OPENHANDS, PROTOTYPE,
 };
 
+use std::borrow::Cow;
+
 use crate::compaction::switches::{SwitchName, Switches};
 
 /// Where a profile comes from.
@@ -175,14 +177,20 @@ impl Profile {
 
     /// The safe file name (without `.txt`) for a tool_use_id.
     pub fn safe_id(&self, id: &str) -> String {
+        self.safe_stem(id).into_owned()
+    }
+
+    /// [`Self::safe_id`], borrowing `id` where it is kept whole (most ids: issue 13, a spill
+    /// path built for each result saved, 4 000 in a course-latest replay, copied the id first).
+    pub(crate) fn safe_stem<'a>(&self, id: &'a str) -> Cow<'a, str> {
         match self.safe_id {
             SafeId::Sanitised(max) => {
                 let kept = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
                 // Most ids are kept as they are: checked as bytes (a byte of 0x80 and up is no
-                // kept character), copied once.
+                // kept character).
                 let whole = id.bytes().all(|b| kept(char::from(b)));
                 if !id.is_empty() && id.len() <= max && whole {
-                    return id.to_owned();
+                    return Cow::Borrowed(id);
                 }
                 let safe: String = id
                     .chars()
@@ -190,12 +198,12 @@ impl Profile {
                     .take(max)
                     .collect();
                 if safe.is_empty() {
-                    "unknown".to_owned()
+                    Cow::Borrowed("unknown")
                 } else {
-                    safe
+                    Cow::Owned(safe)
                 }
             }
-            SafeId::Raw | SafeId::RawPathlib => id.to_owned(),
+            SafeId::Raw | SafeId::RawPathlib => Cow::Borrowed(id),
         }
     }
 }
@@ -276,6 +284,13 @@ mod tests {
             &format!("{}é", "y".repeat(119)),
         ] {
             assert_eq!(p.safe_id(id), by_chars(id), "{id}");
+            // An id kept whole is borrowed, not copied; any other is the rule's new name.
+            let stem = p.safe_stem(id);
+            assert_eq!(matches!(stem, Cow::Borrowed(_)), stem == id, "{id}");
         }
+        assert!(matches!(
+            COURSE_MAIN.safe_stem("toolu_0"),
+            Cow::Borrowed("toolu_0")
+        ));
     }
 }

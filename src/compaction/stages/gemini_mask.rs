@@ -420,6 +420,11 @@ fn leave(world: &mut World, id: &CallId, path: Rc<str>, output: ResultText, tool
         "written to {path}, but the masked form saves nothing"
     )));
     let skip = MaskSkip { output, tool };
+    if world.mask_skips.is_empty() {
+        // Room for every id the run's results may hold, made at the first output left (issue
+        // 13: grown by copying, the map was copied about eighteen times in a gemini-cli run).
+        world.mask_skips.reserve(world.ledger.results.capacity());
+    }
     world
         .mask_skips
         .get_or_insert_with(*id, SmallVec::new)
