@@ -755,7 +755,7 @@ fn a_list_that_grows_long_is_given_room_for_the_session_once() {
         let mut history = History::new(Estimator::PythonJson);
         history.expect_messages(expected);
         for i in 0..pushes {
-            history.push(Message::user_text(&format!("m{i}")));
+            history.push(Message::user_text(format!("m{i}")));
         }
         (
             history.messages.capacity(),
