@@ -20,7 +20,10 @@
 //! the same way): each sample's replay and floor times are saved beside criterion's
 //! own files, in `<profile>/3000/paired.json` under the group's directory, and
 //! `tools/bench_ratios.py` divides each sample's replay by its own floor, which a load drifting
-//! between minutes moves together.
+//! between minutes moves together. Then `interleaved-rounds` pairs replays with floors the same
+//! way in rounds that take every profile in turn, so that a spell of load on the host falls on
+//! every profile alike instead of on the one being measured (`interleaved.json` under its
+//! directory); `tools/bench_ratios.py` decides by these when they are there.
 //!
 //! Scenarios are built once, outside the timed closure, by `lab::workload::generate` (what
 //! `lab gen` writes) from a fixed master seed: `turns` agent-loop turns of the default tool mix
@@ -138,11 +141,71 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
             save_paired(name, profile.name, turns, &calls);
         }
     }
+    if paired {
+        interleaved(&mut group, name, turns, scenario, &source, &target);
+    }
     // The floor again after the profiles: the machine's load drifts over the minutes a group
     // takes, and the two floors bracket the profiles' times (a ratio is only as good as their
     // agreement).
     floor(&mut group, "floor-memcpy-after");
     group.finish();
+}
+
+/// The bench function whose rounds replay every profile in turn ([`interleaved`]).
+const INTERLEAVED: &str = "interleaved-rounds";
+
+/// Rounds of paired replays over every profile, interleaved: each round takes the profiles in
+/// turn (from a different first profile each round), and each replay is paired with a floor
+/// just before it as in [`measure`]. A profile's own samples are taken within the half-minute
+/// criterion gives it, so a spell of load on the host can cover all of one profile's pairs and
+/// none of the next one's; spread over rounds, a spell costs every profile a few pairs, and
+/// each profile's median pair stands. (Google Benchmark interleaves its runs for the same
+/// reason, `--benchmark_enable_random_interleaving`.) Criterion times a call of `iters` rounds;
+/// every round's pairs, the warm-up's included, are saved in `interleaved.json` under the
+/// group's directory ([`save_interleaved`]).
+fn interleaved(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    turns: u64,
+    scenario: &Scenario,
+    source: &[u8],
+    target: &RefCell<Vec<u8>>,
+) {
+    let options: Vec<RunOptions> = PROFILES
+        .iter()
+        .map(|profile| RunOptions {
+            profile: Some(profile.name.to_owned()),
+            ..RunOptions::default()
+        })
+        .collect();
+    // Per profile, in the order of `PROFILES`: each round's replay and floor.
+    let mut pairs: Vec<Vec<(Duration, Duration)>> = vec![Vec::new(); PROFILES.len()];
+    let mut rounds = 0;
+    group.bench_function(BenchmarkId::new(INTERLEAVED, turns), |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                for turn in 0..PROFILES.len() {
+                    let at = (rounds + turn) % PROFILES.len();
+                    let replay =
+                        || run(black_box(scenario), &options[at]).expect("the scenario runs");
+                    let floor =
+                        sessions::fastest_copy(source, &mut target.borrow_mut(), FLOOR_COPIES);
+                    black_box(replay());
+                    let start = Instant::now();
+                    black_box(replay());
+                    let elapsed = start.elapsed();
+                    total += elapsed;
+                    pairs[at].push((elapsed, floor));
+                }
+                rounds += 1;
+            }
+            total
+        });
+    });
+    if rounds > 0 {
+        save_interleaved(name, turns, &pairs);
+    }
 }
 
 /// Samples a bench function takes, after its warm-up.
@@ -168,12 +231,39 @@ fn save_paired(group: &str, profile: &str, turns: u64, calls: &[(Duration, Durat
         list(|call| call.0).join(", "),
         list(|call| call.1).join(", ")
     );
+    save_json(group, profile, turns, "paired.json", &json);
+}
+
+/// Writes the interleaved rounds of group `group` as JSON: per profile, each round's replay and
+/// floor in milliseconds.
+fn save_interleaved(group: &str, turns: u64, pairs: &[Vec<(Duration, Duration)>]) {
+    let ms = |time: &Duration| format!("{:.6}", time.as_secs_f64() * 1e3);
+    let profiles: Vec<String> = PROFILES
+        .iter()
+        .zip(pairs)
+        .map(|(profile, pairs)| {
+            let replays: Vec<String> = pairs.iter().map(|(replay, _)| ms(replay)).collect();
+            let floors: Vec<String> = pairs.iter().map(|(_, floor)| ms(floor)).collect();
+            format!(
+                "\"{}\": {{\"replay_ms\": [{}], \"floor_ms\": [{}]}}",
+                profile.name,
+                replays.join(", "),
+                floors.join(", ")
+            )
+        })
+        .collect();
+    let json = format!("{{\n{}\n}}\n", profiles.join(",\n"));
+    save_json(group, INTERLEAVED, turns, "interleaved.json", &json);
+}
+
+/// Writes `json` as `file` beside criterion's own files of bench `bench` in group `group`; a
+/// failure is reported, and the bench goes on.
+fn save_json(group: &str, bench: &str, turns: u64, file: &str, json: &str) {
     let dir = criterion_home()
         .join(group.replace('/', "_"))
-        .join(profile)
+        .join(bench)
         .join(turns.to_string());
-    let written =
-        std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(dir.join("paired.json"), json));
+    let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(dir.join(file), json));
     if let Err(error) = written {
         eprintln!("replay bench: {}: {error}", dir.display());
     }

@@ -11,16 +11,20 @@ them), and the median over the mean of the two floors' medians.
 
 The issue-13 group also saves, per profile, `paired.json`: each sample's replay and the floor
 copies made beside its replays, so that each sample's ratio is taken within the same seconds.
-When every profile has them, the table adds the lowest and the median of those ratios, and the
-median decides: on a machine whose speed drifts between minutes it is the one ratio that does
-not depend on when the floors ran. Issue 13's lines are 3x for course-main and 5x for every
-other profile.
+When every profile has them, the table adds the lowest and the median of those ratios: on a
+machine whose speed drifts between minutes they do not depend on when the floors ran. A
+profile's samples are still taken within its own half-minute, and a spell of load on the host
+can cover all of them. So the group ends with `interleaved-rounds`, rounds that pair a replay of
+every profile in turn with its floor (`interleaved.json`): a spell falls on every profile alike.
+When that file holds every profile, the table adds the lowest and the median of each one's
+interleaved ratios, and that median decides; else the paired median does. Issue 13's lines are
+3x for course-main and 5x for every other profile.
 
 Usage: python3 tools/bench_ratios.py [GROUP_DIR] [--turns N]
   GROUP_DIR defaults to target/criterion/issue13_3000 (run from the repository's root).
-Exit status: 0 when every profile is within its line (by the paired medians when every profile
-has paired samples, else by the fastest times), 1 when one is not, 2 when the samples cannot be
-read.
+Exit status: 0 when every profile is within its line (by the interleaved medians when every
+profile has them, else by the paired medians when every profile has paired samples, else by the
+fastest times), 1 when one is not, 2 when the samples cannot be read.
 """
 
 import argparse
@@ -30,6 +34,7 @@ import sys
 from pathlib import Path
 
 FLOORS = ("floor-memcpy", "floor-memcpy-after")
+INTERLEAVED = "interleaved-rounds"
 LINES = {"course-main": 3.0}
 DEFAULT_LINE = 5.0
 
@@ -62,6 +67,26 @@ def paired_ratios(path):
     return sorted(r / f for r, f in zip(replays, floors))
 
 
+def interleaved_ratios(path):
+    """Each profile's interleaved replays over their own floors, from the `interleaved.json`
+    the bench wrote: a dict of sorted lists."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"bench_ratios: {path}: not an interleaved file ({error})") from None
+    if not isinstance(data, dict):
+        raise SystemExit(f"bench_ratios: {path}: expected an object of profiles")
+    ratios = {}
+    for name, pairs in data.items():
+        replays, floors = pairs.get("replay_ms"), pairs.get("floor_ms")
+        if (not isinstance(replays, list) or not replays or not isinstance(floors, list)
+                or len(replays) != len(floors) or min(floors) <= 0):
+            raise SystemExit(f"bench_ratios: {path}: {name}: expected lists `replay_ms` and "
+                             "`floor_ms` of the same non-zero length, floors positive")
+        ratios[name] = sorted(r / f for r, f in zip(replays, floors))
+    return ratios
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("group", nargs="?", default="target/criterion/issue13_3000")
@@ -73,7 +98,10 @@ def main():
               file=sys.stderr)
         return 2
     samples, paired = {}, {}
-    for bench in sorted(p for p in group.iterdir() if p.is_dir() and p.name != "report"):
+    rounds_path = group / INTERLEAVED / args.turns / "interleaved.json"
+    rounds = interleaved_ratios(rounds_path) if rounds_path.is_file() else {}
+    for bench in sorted(p for p in group.iterdir()
+                        if p.is_dir() and p.name not in ("report", INTERLEAVED)):
         path = bench / args.turns / "new" / "sample.json"
         if path.is_file():
             samples[bench.name] = per_iteration_ms(path)
@@ -86,6 +114,7 @@ def main():
         return 2
     profiles = [name for name in samples if name not in FLOORS]
     by_pairs = bool(profiles) and all(name in paired for name in profiles)
+    by_rounds = bool(profiles) and all(name in rounds for name in profiles)
     fastest_floor = min(min(samples[f]) for f in FLOORS)
     median_floor = statistics.mean(statistics.median(samples[f]) for f in FLOORS)
     print("floors (ms): " + ", ".join(
@@ -94,6 +123,8 @@ def main():
     header = f"{'profile':<22}{'fastest ms':>11}{'ratio':>8}{'median ms':>11}{'ratio':>8}"
     if by_pairs:
         header += f"{'paired low':>11}{'median':>8}"
+    if by_rounds:
+        header += f"{'rounds low':>11}{'median':>8}"
     print(header + f"{'line':>6}  within")
     over = 0
     for name in profiles:
@@ -102,16 +133,22 @@ def main():
         fastest, median = min(times), statistics.median(times)
         row = (f"{name:<22}{fastest:>11.2f}{fastest / fastest_floor:>7.2f}x{median:>11.2f}"
                f"{median / median_floor:>7.2f}x")
+        decisive = fastest / fastest_floor
         if by_pairs:
             ratios = paired[name]
             decisive = statistics.median(ratios)
             row += f"{ratios[0]:>10.2f}x{decisive:>7.2f}x"
-        else:
-            decisive = fastest / fastest_floor
+        if by_rounds:
+            ratios = rounds[name]
+            decisive = statistics.median(ratios)
+            row += f"{ratios[0]:>10.2f}x{decisive:>7.2f}x"
         within = decisive <= line
         over += not within
         print(row + f"{line:>5.0f}x  {'yes' if within else 'NO'}")
-    measure = "paired medians" if by_pairs else "fastest times"
+    if by_rounds:
+        measure = f"interleaved medians, {len(rounds[profiles[0]])} rounds"
+    else:
+        measure = "paired medians" if by_pairs else "fastest times"
     print(f"{len(profiles) - over} of {len(profiles)} within their lines ({measure})")
     return 1 if over else 0
 
