@@ -126,12 +126,9 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
             b.iter_custom(|iters| {
                 let (mut replays, mut floors) = (Duration::ZERO, Duration::ZERO);
                 for _ in 0..iters {
-                    floors +=
-                        sessions::fastest_copy(&source, &mut target.borrow_mut(), FLOOR_COPIES);
-                    black_box(replay());
-                    let start = Instant::now();
-                    black_box(replay());
-                    replays += start.elapsed();
+                    let (replay, floor) = paired_replay(&replay, &source, &target);
+                    replays += replay;
+                    floors += floor;
                 }
                 calls.push((replays, floors, iters));
                 replays
@@ -151,12 +148,27 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
     group.finish();
 }
 
+/// One replay paired with its floor: the fastest of [`FLOOR_COPIES`] copies of the result
+/// bytes, then a replay left untimed (the copies evicted the replay's data), then the replay
+/// timed. Returns the timed replay's time and the floor's.
+fn paired_replay<R>(
+    replay: &impl Fn() -> R,
+    source: &[u8],
+    target: &RefCell<Vec<u8>>,
+) -> (Duration, Duration) {
+    let floor = sessions::fastest_copy(source, &mut target.borrow_mut(), FLOOR_COPIES);
+    black_box(replay());
+    let start = Instant::now();
+    black_box(replay());
+    (start.elapsed(), floor)
+}
+
 /// The bench function whose rounds replay every profile in turn ([`interleaved`]).
 const INTERLEAVED: &str = "interleaved-rounds";
 
 /// Rounds of paired replays over every profile, interleaved: each round takes the profiles in
 /// turn (from a different first profile each round), and each replay is paired with a floor
-/// just before it as in [`measure`]. A profile's own samples are taken within the half-minute
+/// just before it as in [`measure`] ([`paired_replay`]). A profile's own samples are taken within the half-minute
 /// criterion gives it, so a spell of load on the host can cover all of one profile's pairs and
 /// none of the next one's; spread over rounds, a spell costs every profile a few pairs, and
 /// each profile's median pair stands. (Google Benchmark interleaves its runs for the same
@@ -189,12 +201,7 @@ fn interleaved(
                     let at = (rounds + turn) % PROFILES.len();
                     let replay =
                         || run(black_box(scenario), &options[at]).expect("the scenario runs");
-                    let floor =
-                        sessions::fastest_copy(source, &mut target.borrow_mut(), FLOOR_COPIES);
-                    black_box(replay());
-                    let start = Instant::now();
-                    black_box(replay());
-                    let elapsed = start.elapsed();
+                    let (elapsed, floor) = paired_replay(&replay, source, target);
                     total += elapsed;
                     pairs[at].push((elapsed, floor));
                 }
