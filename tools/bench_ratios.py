@@ -39,52 +39,51 @@ LINES = {"course-main": 3.0}
 DEFAULT_LINE = 5.0
 
 
-def two_lists(path, first, second, what):
-    """The lists under keys `first` and `second` of the JSON file `path`, of equal non-zero
-    length; `what` names the file in the error."""
+def load(path, what):
+    """The JSON value of the file `path`; `what` names the file in the error."""
     try:
-        data = json.loads(path.read_text())
-        a, b = data[first], data[second]
-    except (OSError, ValueError, KeyError) as error:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
         raise SystemExit(f"bench_ratios: {path}: not a {what} file ({error})") from None
+
+
+def two_lists(data, first, second, where):
+    """The lists under keys `first` and `second` of the object `data`, of equal non-zero
+    length; `where` names the file (and the part of it) in the error."""
+    a, b = (data.get(first), data.get(second)) if isinstance(data, dict) else (None, None)
     if not isinstance(a, list) or not a or not isinstance(b, list) or len(a) != len(b):
-        raise SystemExit(f"bench_ratios: {path}: expected lists `{first}` and `{second}` "
+        raise SystemExit(f"bench_ratios: {where}: expected lists `{first}` and `{second}` "
                          "of the same non-zero length")
     return a, b
 
 
 def per_iteration_ms(path):
     """Milliseconds per iteration of each sample in a criterion `sample.json`."""
-    times, iters = two_lists(path, "times", "iters", "criterion sample")
+    times, iters = two_lists(load(path, "criterion sample"), "times", "iters", path)
     return [t / i / 1e6 for t, i in zip(times, iters)]
 
 
-def paired_ratios(path):
-    """Each sample's replay over its own floor, from a `paired.json` the bench wrote."""
-    replays, floors = two_lists(path, "replay_ms", "floor_ms", "paired sample")
+def ratios(data, where):
+    """Each pair's replay over its own floor, sorted, from an object holding the lists
+    `replay_ms` and `floor_ms` (as the bench writes them)."""
+    replays, floors = two_lists(data, "replay_ms", "floor_ms", where)
     if min(floors) <= 0:
-        raise SystemExit(f"bench_ratios: {path}: expected positive floors")
+        raise SystemExit(f"bench_ratios: {where}: expected positive floors")
     return sorted(r / f for r, f in zip(replays, floors))
 
 
+def paired_ratios(path):
+    """Each sample's ratio, from a `paired.json` the bench wrote."""
+    return ratios(load(path, "paired sample"), path)
+
+
 def interleaved_ratios(path):
-    """Each profile's interleaved replays over their own floors, from the `interleaved.json`
-    the bench wrote: a dict of sorted lists."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise SystemExit(f"bench_ratios: {path}: not an interleaved file ({error})") from None
+    """Each profile's interleaved ratios, from the `interleaved.json` the bench wrote: a dict
+    of sorted lists."""
+    data = load(path, "interleaved")
     if not isinstance(data, dict):
         raise SystemExit(f"bench_ratios: {path}: expected an object of profiles")
-    ratios = {}
-    for name, pairs in data.items():
-        replays, floors = pairs.get("replay_ms"), pairs.get("floor_ms")
-        if (not isinstance(replays, list) or not replays or not isinstance(floors, list)
-                or len(replays) != len(floors) or min(floors) <= 0):
-            raise SystemExit(f"bench_ratios: {path}: {name}: expected lists `replay_ms` and "
-                             "`floor_ms` of the same non-zero length, floors positive")
-        ratios[name] = sorted(r / f for r, f in zip(replays, floors))
-    return ratios
+    return {name: ratios(pairs, f"{path}: {name}") for name, pairs in data.items()}
 
 
 def main():
