@@ -39,12 +39,18 @@ LINES = {"course-main": 3.0}
 DEFAULT_LINE = 5.0
 
 
+def fail(message):
+    """Stops with `message` and exit status 2: the samples cannot be read."""
+    print(f"bench_ratios: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def load(path, what):
     """The JSON value of the file `path`; `what` names the file in the error."""
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError) as error:
-        raise SystemExit(f"bench_ratios: {path}: not a {what} file ({error})") from None
+        fail(f"{path}: not a {what} file ({error})")
 
 
 def two_lists(data, first, second, where):
@@ -52,8 +58,7 @@ def two_lists(data, first, second, where):
     length; `where` names the file (and the part of it) in the error."""
     a, b = (data.get(first), data.get(second)) if isinstance(data, dict) else (None, None)
     if not isinstance(a, list) or not a or not isinstance(b, list) or len(a) != len(b):
-        raise SystemExit(f"bench_ratios: {where}: expected lists `{first}` and `{second}` "
-                         "of the same non-zero length")
+        fail(f"{where}: expected lists `{first}` and `{second}` of the same non-zero length")
     return a, b
 
 
@@ -68,7 +73,7 @@ def ratios(data, where):
     `replay_ms` and `floor_ms` (as the bench writes them)."""
     replays, floors = two_lists(data, "replay_ms", "floor_ms", where)
     if min(floors) <= 0:
-        raise SystemExit(f"bench_ratios: {where}: expected positive floors")
+        fail(f"{where}: expected positive floors")
     return sorted(r / f for r, f in zip(replays, floors))
 
 
@@ -82,7 +87,7 @@ def interleaved_ratios(path):
     of sorted lists."""
     data = load(path, "interleaved")
     if not isinstance(data, dict):
-        raise SystemExit(f"bench_ratios: {path}: expected an object of profiles")
+        fail(f"{path}: expected an object of profiles")
     return {name: ratios(pairs, f"{path}: {name}") for name, pairs in data.items()}
 
 
