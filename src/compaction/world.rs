@@ -301,7 +301,7 @@ pub(crate) struct World {
     pub(crate) compress_spills: usize,
     pub(crate) compress_inflated: bool,
     /// The buffer [`World::put_spill_named`] writes each path into.
-    spill_path: String,
+    path_buffer: String,
     /// Whether a `Read` result's file is kept as read ([`Ledger::read_files`]): only Claude
     /// Code's autocompact reads that list back (its restore, its summary's list, keep-last-turn's).
     keeps_reads: bool,
@@ -369,7 +369,7 @@ impl World {
             mask_scan: MaskScan::default(),
             compress_spills: 0,
             compress_inflated: false,
-            spill_path: String::new(),
+            path_buffer: String::new(),
             keeps_reads: profile.runs(Stage::Autocompact),
             numbered: DerivedBuffers::default(),
             omitted: ResultText::from(profile.strings.omitted),
@@ -661,11 +661,11 @@ impl World {
         write_name: impl FnOnce(&mut String),
         content: SpillText,
     ) -> Result<Rc<str>, RunError> {
-        let mut path = std::mem::take(&mut self.spill_path);
+        let mut path = std::mem::take(&mut self.path_buffer);
         store::join_normal_into(&mut path, &self.spill_dir, name_room, write_name);
         let written = self.store.put_spill(&path, content);
         let shared = written.map(|()| self.store.shared_path(&path));
-        self.spill_path = path;
+        self.path_buffer = path;
         shared
     }
 
