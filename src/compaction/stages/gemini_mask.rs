@@ -286,33 +286,53 @@ fn was_left(world: &mut World, mi: usize, bi: usize, id: &CallId) -> bool {
     left
 }
 
-/// The masked form's template as far as its length goes: the UTF-16 units of its text without
-/// the fields, and how many previews and paths fill it. Read once per pass that masks.
+/// A field of the masked form's template.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Field {
+    Preview,
+    Path,
+}
+
+/// The masked form's template, read once per pass that masks: its text cut at the fields it
+/// fills (issue 13: each masked output searched the template for its braces again), and as far
+/// as its length goes, the UTF-16 units of its text without the fields and how many previews
+/// and paths fill it.
 struct Frame {
+    /// The template's text before each field, and the field; the text after the last one.
+    pieces: Vec<(String, Field)>,
+    end: String,
+    /// The bytes of the template's text without the fields.
+    literal: usize,
     units: usize,
     previews: usize,
     paths: usize,
 }
 
 impl Frame {
+    /// The frame of `template`, cut where [`fill_into`] fills it (a name it does not know stays
+    /// as it is, braces and all).
     fn of(template: &str) -> Self {
-        let (mut previews, mut paths) = (0, 0);
+        let mut pieces = Vec::new();
         let mut text = String::with_capacity(template.len());
-        fill_into(&mut text, template, |field, _| match field {
-            "preview" => {
-                previews += 1;
-                true
-            }
-            "path" => {
-                paths += 1;
-                true
-            }
-            _ => false,
+        let mut from = 0;
+        fill_into(&mut text, template, |name, out| {
+            let field = match name {
+                "preview" => Field::Preview,
+                "path" => Field::Path,
+                _ => return false,
+            };
+            pieces.push((out[from..].to_owned(), field));
+            from = out.len();
+            true
         });
+        let count = |field| pieces.iter().filter(|(_, f)| *f == field).count();
         Frame {
+            literal: text.len(),
             units: utf16_len(&text),
-            previews,
-            paths,
+            previews: count(Field::Preview),
+            paths: count(Field::Path),
+            end: text[from..].to_owned(),
+            pieces,
         }
     }
 
@@ -379,7 +399,13 @@ fn mask_one(
     }
     // Counted once as a result text: its estimate reads its counts (an ASCII text's UTF-16
     // length is its length), not the text again.
-    let masked = ResultText::from(masked_text(template, &tool, &output, &saved, &path));
+    let masked = masked_text(frame, &tool, &output, &saved, &path);
+    // A text of as many bytes as UTF-16 units is ASCII, its characters its bytes: not counted
+    // again (issue 13).
+    let masked = match units {
+        Some(units) if units == masked.len() => ResultText::counted(masked, units),
+        _ => ResultText::from(masked),
+    };
     debug_assert!(units.is_none_or(|units| units == result_utf16(&masked)));
     if estimator.result(&masked) >= tokens {
         leave(world, id, path, output, tool);
@@ -395,21 +421,19 @@ fn mask_one(
     Ok(true)
 }
 
-/// The masked form of `output` saved as `saved` at `path`: `template` with the preview and the
-/// path written into it in place.
-fn masked_text(template: &str, tool: &str, output: &str, saved: &SpillText, path: &str) -> String {
-    let mut masked = String::with_capacity(template.len() + path.len() + CUT_PREVIEW_ROOM);
-    fill_into(&mut masked, template, |field, out| match field {
-        "preview" => {
-            push_preview(out, tool, output, saved);
-            true
+/// The masked form of `output` saved as `saved` at `path`: the template of `frame` with the
+/// preview and the path written into it in place.
+fn masked_text(frame: &Frame, tool: &str, output: &str, saved: &SpillText, path: &str) -> String {
+    let room = frame.literal + frame.paths * path.len() + frame.previews * CUT_PREVIEW_ROOM;
+    let mut masked = String::with_capacity(room);
+    for (text, field) in &frame.pieces {
+        masked.push_str(text);
+        match field {
+            Field::Preview => push_preview(&mut masked, tool, output, saved),
+            Field::Path => masked.push_str(path),
         }
-        "path" => {
-            out.push_str(path);
-            true
-        }
-        _ => false,
-    });
+    }
+    masked.push_str(&frame.end);
     masked
 }
 
@@ -494,7 +518,7 @@ mod tests {
         for output in outputs {
             let output = ResultText::from(output);
             let saved = SpillText::output_json(output.clone(), None);
-            let written = masked_text(template, "read_file", &output, &saved, path);
+            let written = masked_text(&frame, "read_file", &output, &saved, path);
             let told = frame.masked_units("read_file", &output, &saved, path);
             // A long output that is not ASCII is the one the counts leave untold.
             let untold = saved.chars() > 500 && !output.is_ascii();
@@ -504,6 +528,44 @@ mod tests {
         let output = ResultText::from("Output: a\nExit Code: 0\n");
         let saved = SpillText::output_json(output.clone(), None);
         assert_eq!(frame.masked_units(SHELL_TOOL, &output, &saved, path), None);
+    }
+
+    /// The masked form written from the frame's pieces is the template filled as
+    /// [`fill_into`] fills it, for templates with fields repeated, missing or unknown, stray
+    /// braces, and fields at either end.
+    #[test]
+    fn the_frame_writes_what_filling_the_template_writes() {
+        let templates = [
+            crate::compaction::profile::GEMINI_CLI.strings.persisted,
+            "{preview}{path}",
+            "at {path}: {preview} (again {path}, {preview})",
+            "{unknown} {preview} {{path}} {path",
+            "no fields at all, a stray } and {",
+            "",
+        ];
+        let path = "/lab/tool-results/read_file_toolu_1.txt";
+        let output = ResultText::from("a\"b\n".repeat(200));
+        let saved = SpillText::output_json(output.clone(), None);
+        for template in templates {
+            let mut filled = String::new();
+            fill_into(&mut filled, template, |field, out| match field {
+                "preview" => {
+                    push_preview(out, "read_file", &output, &saved);
+                    true
+                }
+                "path" => {
+                    out.push_str(path);
+                    true
+                }
+                _ => false,
+            });
+            let frame = Frame::of(template);
+            let written = masked_text(&frame, "read_file", &output, &saved, path);
+            assert_eq!(written, filled, "{template}");
+            let fields = |name: &str| template.matches(name).count();
+            assert_eq!(frame.previews, fields("{preview}"), "{template}");
+            assert_eq!(frame.paths, fields("{path}"), "{template}");
+        }
     }
 
     /// The preview of a non-shell output keeps the first and last 250 characters of the saved
