@@ -19,6 +19,7 @@ use crate::compaction::result_index::ResultIndex;
 use crate::compaction::tool_uses::ClearIndex;
 use crate::python::json::{ContentSizes, js_str_units, json_str_chars};
 use crate::transcript::{Block, Content, Message, ResultText, Role, TextSizes};
+use smallvec::SmallVec;
 
 /// The estimator's sizes of one message: the whole, and each tool_result content string.
 #[derive(Debug, Default, PartialEq)]
@@ -56,9 +57,11 @@ struct Derived {
     json: Option<usize>,
     /// Its tool_result contents' `json.dumps` lengths, in block order, known when it entered:
     /// its own length is counted from them when first asked for (most profiles never ask).
-    content_json: Option<Vec<usize>>,
-    /// Per tool_result content, in block order: whether it holds [`MASKED_MARK`].
-    masked: Option<Vec<bool>>,
+    content_json: Option<SmallVec<[usize; 4]>>,
+    /// Per tool_result content, in block order: whether it holds [`MASKED_MARK`]. Both lists
+    /// are kept inline for a message of a few results (issue 13: two allocations a message,
+    /// each taking a block long out of the cache).
+    masked: Option<SmallVec<[bool; 8]>>,
 }
 
 impl Derived {
