@@ -11,7 +11,7 @@ use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
 use crate::scenario::StoreDir;
-use crate::trace::{Event, reason};
+use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
@@ -40,12 +40,10 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
     } = held(world, &path);
     let shared: std::rc::Rc<str> = path.as_str().into();
     for id in first_copies {
-        let path = shared.clone();
-        world.record(
-            Event::new(stage, "archive")
-                .id(id)
-                .reason(reason!("{path} holds its original text")),
-        );
+        let reason = Reason::naming(shared.clone(), |f, path| {
+            write!(f, "{path} holds its original text")
+        });
+        world.record(Event::new(stage, "archive").id(id).reason(reason));
     }
     world.archive.transcripts.push(TranscriptRecord {
         path: path.clone(),

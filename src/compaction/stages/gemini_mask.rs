@@ -17,7 +17,7 @@ use crate::compaction::profile::fill_into;
 use crate::compaction::store::SpillText;
 use crate::compaction::world::{MaskScan, MaskSkip, World};
 use crate::error::RunError;
-use crate::trace::{Event, reason};
+use crate::trace::{Event, Reason, reason};
 use crate::transcript::{ResultText, result_utf16, utf16_len};
 use smallvec::SmallVec;
 use smol_str::SmolStr;
@@ -416,7 +416,7 @@ fn mask_one(
         bi,
         masked,
         STAGE,
-        reason!("masked, full output at {path}"),
+        Reason::naming(path, |f, path| write!(f, "masked, full output at {path}")),
     );
     Ok(true)
 }
@@ -440,9 +440,10 @@ fn masked_text(frame: &Frame, tool: &str, output: &str, saved: &SpillText, path:
 /// Traces an output written to `path` but left in place, its masked form no smaller, and
 /// remembers it for later passes.
 fn leave(world: &mut World, id: &CallId, path: Rc<str>, output: ResultText, tool: SmolStr) {
-    world.record(Event::new(STAGE, "skip").id(id).reason(reason!(
-        "written to {path}, but the masked form saves nothing"
-    )));
+    let reason = Reason::naming(path, |f, path| {
+        write!(f, "written to {path}, but the masked form saves nothing")
+    });
+    world.record(Event::new(STAGE, "skip").id(id).reason(reason));
     let skip = MaskSkip { output, tool };
     if world.mask_skips.is_empty() {
         // Room for every id the run's results may hold, made at the first output left (issue
