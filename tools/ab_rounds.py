@@ -5,8 +5,9 @@ On the 2-core machine the issue-13 numbers were taken on, a replay's time moves 
 one minute to the next, and alternating two builds A B favoured whichever ran second (by about 7%:
 docs/benchmarks.md, the twenty-first session). Each round here runs `examples/replay PROFILE N
 --warm --floor` for A, B, B and A; each build's ratio for the round is the mean of its two paired
-medians, so the order costs neither, and the drift within a round falls on both alike. Over 20
-rounds, a build against itself reads within about 2%.
+medians, so the order costs neither, and the drift within a round falls on both alike. The drift
+between runs remains: over 20 rounds a build against itself read 0.967-1.012, so run a change
+both ways (swap A and B) before believing a difference of a few percent.
 
 Build each `examples/replay` first (`cargo build --release --example replay`, then copy
 `target/release/examples/replay` aside for each build).
