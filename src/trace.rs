@@ -122,8 +122,8 @@ enum Text {
     Lazy(Box<dyn Fn(&mut fmt::Formatter<'_>) -> fmt::Result>),
     /// A sentence about a path the run keeps shared (a file it wrote), written by the function
     /// when read: no allocation of its own (issue 13: a boxed reason per masked output or
-    /// archived result, tens of thousands a replay that live to its end, each taking a block
-    /// long out of the cache).
+    /// archived result, about 5 000 a gemini-cli or course-latest replay, each living to its
+    /// end and taking a block long out of the cache).
     Path(fn(&mut fmt::Formatter<'_>, &str) -> fmt::Result, Rc<str>),
 }
 

@@ -397,11 +397,10 @@ fn mask_one(
         leave(world, id, path, output, tool);
         return Ok(false);
     }
-    // Counted once as a result text: its estimate reads its counts (an ASCII text's UTF-16
-    // length is its length), not the text again.
+    // Counted once as a result text, and not at all when the frame told its UTF-16 units and
+    // they are its bytes (then it is ASCII, its characters its bytes: issue 13); its estimate
+    // reads those counts, not the text again.
     let masked = masked_text(frame, &tool, &output, &saved, &path);
-    // A text of as many bytes as UTF-16 units is ASCII, its characters its bytes: not counted
-    // again (issue 13).
     let masked = match units {
         Some(units) if units == masked.len() => ResultText::counted(masked, units),
         _ => ResultText::from(masked),
