@@ -110,12 +110,17 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
         group.bench_function(BenchmarkId::new(name, turns), |b| b.iter(copy));
     };
     floor(&mut group, "floor-memcpy");
-    for profile in PROFILES {
-        let options = RunOptions {
+    // Each profile's run options, in the order of `PROFILES` (the interleaved rounds use them
+    // too).
+    let options: Vec<RunOptions> = PROFILES
+        .iter()
+        .map(|profile| RunOptions {
             profile: Some(profile.name.to_owned()),
             ..RunOptions::default()
-        };
-        let replay = || run(black_box(scenario), &options).expect("the synthetic scenario runs");
+        })
+        .collect();
+    for (profile, options) in PROFILES.iter().zip(&options) {
+        let replay = || run(black_box(scenario), options).expect("the synthetic scenario runs");
         // Each call of a paired bench's routine: its replays' and its floors' total times.
         let mut calls: Vec<(Duration, Duration, u64)> = Vec::new();
         group.bench_function(BenchmarkId::new(profile.name, turns), |b| {
@@ -139,7 +144,8 @@ fn measure(c: &mut Criterion, name: &str, turns: u64, scenario: &Scenario, paire
         }
     }
     if paired {
-        interleaved(&mut group, name, turns, scenario, &source, &target);
+        let inputs = (scenario, options.as_slice(), source.as_slice(), &target);
+        interleaved(&mut group, name, turns, inputs);
     }
     // The floor again after the profiles: the machine's load drifts over the minutes a group
     // takes, and the two floors bracket the profiles' times (a ratio is only as good as their
@@ -179,17 +185,8 @@ fn interleaved(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     turns: u64,
-    scenario: &Scenario,
-    source: &[u8],
-    target: &RefCell<Vec<u8>>,
+    (scenario, options, source, target): (&Scenario, &[RunOptions], &[u8], &RefCell<Vec<u8>>),
 ) {
-    let options: Vec<RunOptions> = PROFILES
-        .iter()
-        .map(|profile| RunOptions {
-            profile: Some(profile.name.to_owned()),
-            ..RunOptions::default()
-        })
-        .collect();
     // Per profile, in the order of `PROFILES`: each round's replay and floor.
     let mut pairs: Vec<Vec<(Duration, Duration)>> = vec![Vec::new(); PROFILES.len()];
     let mut rounds = 0;
