@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
+use std::num::NonZeroU32;
 use std::ops::Deref;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -21,16 +22,16 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::fmt::eq_as_text;
 use crate::hash::FastMap;
 
-/// One thread's id texts, by number and by text. The empty text is number 0, the default id.
+/// One thread's id texts, by number and by text. The empty text is number 1, the default id.
 struct Table {
     texts: Vec<&'static str>,
-    numbers: FastMap<&'static str, u32>,
+    numbers: FastMap<&'static str, NonZeroU32>,
 }
 
 impl Table {
     fn new() -> Self {
         let mut numbers = FastMap::default();
-        numbers.insert("", 0);
+        numbers.insert("", NonZeroU32::MIN);
         Table {
             texts: vec![""],
             numbers,
@@ -42,10 +43,11 @@ thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::new());
 }
 
-/// A tool-call id: its number in this thread's table.
+/// A tool-call id: its number in this thread's table, counted from 1 so that an `Option` of an
+/// id is as small as the id (a trace event holds one: issue 13).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CallId {
-    number: u32,
+    number: NonZeroU32,
     /// Not `Send` or `Sync`: the number means something only on the thread that made it.
     thread: PhantomData<*const ()>,
 }
@@ -57,8 +59,10 @@ impl CallId {
             let number = match table.numbers.get(text) {
                 Some(&number) => number,
                 None => {
-                    let number = u32::try_from(table.texts.len())
-                        .expect("fewer than 2^32 distinct tool-call ids in one thread");
+                    let number = u32::try_from(table.texts.len() + 1)
+                        .ok()
+                        .and_then(NonZeroU32::new)
+                        .expect("fewer than 2^32 - 1 distinct tool-call ids in one thread");
                     // Kept for the thread's life: an id is a copyable number whose text any
                     // holder may borrow.
                     let text: &'static str = Box::leak(text.into());
@@ -76,15 +80,20 @@ impl CallId {
 
     /// The id's text.
     pub fn as_str(&self) -> &'static str {
-        TABLE.with_borrow(|table| table.texts[self.number as usize])
+        TABLE.with_borrow(|table| table.texts[self.index()])
+    }
+
+    /// The id's place in its thread's table: its number less one.
+    fn index(&self) -> usize {
+        self.number.get() as usize - 1
     }
 }
 
-/// The empty id, number 0 on every thread.
+/// The empty id, number 1 on every thread.
 impl Default for CallId {
     fn default() -> Self {
         CallId {
-            number: 0,
+            number: NonZeroU32::MIN,
             thread: PhantomData,
         }
     }
@@ -216,7 +225,7 @@ impl<V> IdMap<V> {
 
     /// The value of `id`.
     pub fn get(&self, id: &CallId) -> Option<&V> {
-        match self.slots.get(id.number as usize) {
+        match self.slots.get(id.index()) {
             Some(Some((_, value))) => Some(value),
             _ => None,
         }
@@ -224,7 +233,7 @@ impl<V> IdMap<V> {
 
     /// The value of `id`, to change.
     pub fn get_mut(&mut self, id: &CallId) -> Option<&mut V> {
-        match self.slots.get_mut(id.number as usize) {
+        match self.slots.get_mut(id.index()) {
             Some(Some((_, value))) => Some(value),
             _ => None,
         }
@@ -232,7 +241,7 @@ impl<V> IdMap<V> {
 
     /// The id as the map holds it, and its value.
     pub fn get_key_value(&self, id: &CallId) -> Option<(&CallId, &V)> {
-        match self.slots.get(id.number as usize) {
+        match self.slots.get(id.index()) {
             Some(Some((key, value))) => Some((key, value)),
             _ => None,
         }
@@ -245,7 +254,7 @@ impl<V> IdMap<V> {
 
     /// The slot of `id` in `slots`, the vector grown to hold it.
     fn slot(slots: &mut Vec<Option<(CallId, V)>>, id: CallId) -> &mut Option<(CallId, V)> {
-        let at = id.number as usize;
+        let at = id.index();
         if at >= slots.len() {
             slots.resize_with(at + 1, || None);
         }
@@ -265,7 +274,7 @@ impl<V> IdMap<V> {
     pub fn remove(&mut self, id: &CallId) -> Option<V> {
         let old = self
             .slots
-            .get_mut(id.number as usize)
+            .get_mut(id.index())
             .and_then(Option::take)
             .map(|(_, old)| old);
         self.len -= usize::from(old.is_some());

@@ -34,11 +34,15 @@ impl IntoId for &str {
     }
 }
 
-/// One action.
+/// One action. A replay records tens of thousands, each written once and read again only when
+/// the trace is shown or dropped, so an event is kept small (issue 13: writing the trace and
+/// reading it back was about a quarter of course-latest's cache misses): the step in 32 bits,
+/// an id with its absence in 32 bits, a size with its absence in one word (88 bytes, not 112).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Event {
-    /// 1-based scenario step (0 for the scenario's `request`).
-    pub step: usize,
+    /// 1-based scenario step (0 for the scenario's `request`). A scenario has fewer than 2^32
+    /// steps: it holds at most 10^8 characters.
+    pub step: u32,
     /// The stage that acted, or `scenario` for appended messages.
     pub stage: &'static str,
     /// What happened: `append`, `seen`, `persist`, `keep`, `replace`, `archive`, `snip`, `cut`,
@@ -47,9 +51,9 @@ pub struct Event {
     /// The tool_use_id concerned, if any.
     pub id: Option<CallId>,
     /// Characters before the action (a result's content, or the context estimate).
-    pub before: Option<usize>,
+    pub before: Size,
     /// Characters after the action.
-    pub after: Option<usize>,
+    pub after: Size,
     /// Why, in words.
     pub reason: Reason,
 }
@@ -63,9 +67,18 @@ impl Event {
             stage,
             kind,
             id: None,
-            before: None,
-            after: None,
+            before: Size::NONE,
+            after: Size::NONE,
             reason: Reason::default(),
+        }
+    }
+
+    /// The event at scenario step `step` (the recorder's to stamp). A step past 2^32 - 1, which
+    /// no scenario reaches, is kept as that.
+    pub fn at(self, step: usize) -> Self {
+        Event {
+            step: u32::try_from(step).unwrap_or(u32::MAX),
+            ..self
         }
     }
 
@@ -80,7 +93,7 @@ impl Event {
     /// Characters before the action.
     pub fn before(self, chars: usize) -> Self {
         Event {
-            before: Some(chars),
+            before: Size::of(chars),
             ..self
         }
     }
@@ -88,7 +101,7 @@ impl Event {
     /// Characters after the action.
     pub fn after(self, chars: usize) -> Self {
         Event {
-            after: Some(chars),
+            after: Size::of(chars),
             ..self
         }
     }
@@ -104,6 +117,40 @@ impl Event {
             reason: reason.into(),
             ..self
         }
+    }
+}
+
+/// A size an event may carry, or none, in one word: none is kept as `usize::MAX`, a count of
+/// characters or tokens no text reaches (a text's length is at most `isize::MAX` bytes). It
+/// reads, compares, prints and serialises as the `Option<usize>` it stands for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Size(usize);
+
+impl Size {
+    /// No size.
+    pub const NONE: Size = Size(usize::MAX);
+
+    /// The size `chars`.
+    pub fn of(chars: usize) -> Self {
+        debug_assert!(chars != usize::MAX, "a size of usize::MAX characters");
+        Size(chars)
+    }
+
+    /// The size, if there is one.
+    pub fn get(self) -> Option<usize> {
+        (self != Size::NONE).then_some(self.0)
+    }
+}
+
+impl fmt::Debug for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+impl Serialize for Size {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(serializer)
     }
 }
 
@@ -274,5 +321,30 @@ mod tests {
         assert_eq!(named.text(), "saved to /lab/a.txt");
         assert_eq!(named.clone(), Reason::from("saved to /lab/a.txt"));
         assert_eq!(format!("{named:?}"), format!("{:?}", "saved to /lab/a.txt"));
+    }
+
+    /// An event's sizes and step read, print and serialise as the optional counts they stand
+    /// for, zero included; and an event takes 88 bytes on a 64-bit machine (112 with an
+    /// `Option<usize>` per size, a word-sized step and an id with a separate tag).
+    #[test]
+    fn an_event_is_small_and_keeps_its_sizes() {
+        let event = Event::new("fit", "replace").before(0).at(7);
+        assert_eq!(
+            (event.step, event.before.get(), event.after.get()),
+            (7, Some(0), None)
+        );
+        assert_eq!(format!("{:?}", event.after), "None");
+        assert_eq!(format!("{:?}", event.before), "Some(0)");
+        let json = serde_json::to_value(&event).expect("an event serialises");
+        assert_eq!(json["before"], 0);
+        assert!(json["after"].is_null());
+        assert_eq!(json["step"], 7);
+        let sized = event.sizes(30_000, 120);
+        assert_eq!(
+            (sized.before.get(), sized.after.get()),
+            (Some(30_000), Some(120))
+        );
+        #[cfg(target_pointer_width = "64")]
+        assert_eq!(std::mem::size_of::<Event>(), 88);
     }
 }

@@ -193,7 +193,7 @@ fn audit_session(
             .trace
             .iter()
             .filter(|e| e.kind == "compact" || (e.stage == "snip" && e.kind == "snip"))
-            .map(|e| turn_of(e.step))
+            .map(|e| turn_of(e.step as usize))
             .collect();
         compactions.dedup();
         let o = &report.observables;

@@ -260,7 +260,7 @@ const CHURN_SHARE: usize = 20;
 /// shrank by less than 5%, or grew.
 pub(crate) fn is_churn(event: &Event) -> bool {
     let compaction = event.kind == "compact" || (event.stage == "snip" && event.kind == "snip");
-    match (compaction, event.before, event.after) {
+    match (compaction, event.before.get(), event.after.get()) {
         (true, Some(before), Some(after)) => CHURN_SHARE * before.saturating_sub(after) < before,
         _ => false,
     }
@@ -396,10 +396,7 @@ impl World {
     /// Records one event at the current step.
     pub(crate) fn record(&mut self, event: Event) {
         self.counters.events.note(&event);
-        self.trace.push(Event {
-            step: self.clock.step,
-            ..event
-        });
+        self.trace.push(event.at(self.clock.step));
     }
 
     /// [`Self::push_with_json`] with no length known (the tests' way to append).

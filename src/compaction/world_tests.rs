@@ -175,7 +175,10 @@ fn only_a_placeholder_before_the_model_saw_it_counts_as_unseen_compaction() {
     assert!(world.ledger.results[&CallId::new("t1")].unseen_compacted);
     assert!(!world.ledger.results[&CallId::new("t0")].is_original);
     let last = world.trace.last().unwrap();
-    assert_eq!((last.step, last.before, last.after), (4, Some(1), Some(30)));
+    assert_eq!(
+        (last.step, last.before.get(), last.after.get()),
+        (4, Some(1), Some(30))
+    );
 }
 
 /// A Read result is kept as a file read back only where a stage reads the list (Claude Code's

@@ -9,7 +9,6 @@ use std::collections::VecDeque;
 use super::fs::MemoryFs;
 use super::profile::MemoryProfile;
 use super::record::Record;
-use crate::call_id::CallId;
 use crate::trace::Event;
 use crate::transcript::Message;
 
@@ -130,14 +129,13 @@ impl World {
         id: Option<&str>,
         reason: impl Into<crate::trace::Reason>,
     ) {
-        self.trace.push(Event {
-            step: self.step,
-            stage,
-            kind,
-            id: id.map(CallId::new),
-            before: None,
-            after: None,
-            reason: reason.into(),
-        });
+        let event = Event::new(stage, kind).reason(reason);
+        self.trace.push(
+            match id {
+                Some(id) => event.id(id),
+                None => event,
+            }
+            .at(self.step),
+        );
     }
 }

@@ -204,7 +204,7 @@ fn explain_text(explanation: &Explanation, format: Format) -> String {
         .events
         .iter()
         .map(|e| {
-            let chars = match (e.before, e.after) {
+            let chars = match (e.before.get(), e.after.get()) {
                 (Some(b), Some(a)) if a != b => format!("{b} → {a}"),
                 (_, Some(a)) => a.to_string(),
                 (Some(b), None) => b.to_string(),

@@ -688,7 +688,11 @@ mod tests {
             let over = kept.trace[before..].iter().find(|e| e.kind == "over");
             let min = profile.constants.mask_min_prunable;
             if count > 0 && total >= min {
-                assert_eq!(over.and_then(|e| e.before), Some(total), "step {step}");
+                assert_eq!(
+                    over.and_then(|e| e.before.get()),
+                    Some(total),
+                    "step {step}"
+                );
                 overs += 1;
             } else {
                 assert!(
