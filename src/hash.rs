@@ -16,13 +16,7 @@ pub(crate) type OrderedFastMap<K, V> = indexmap::IndexMap<K, V, foldhash::fast::
 /// A `HashSet` with the fixed-seed fast hasher.
 pub(crate) type FastSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
-/// A `HashMap` keyed by path: each key is hashed by its length and its last
-/// [`PATH_TAIL`] bytes, the name part where paths of one directory differ, not by the long
-/// directory every key of a run repeats (issue 13: hashing whole spill and transcript paths
-/// was 2% of a gemini-cli replay). Keys that agree there still compare whole.
-pub(crate) type PathMap<K, V> = std::collections::HashMap<K, V, PathHash>;
-
-/// A [`PathMap`] that keeps its entries in the order they were first inserted, side by side in
+/// A map keyed by path, hashed as [`PathSet`] hashes its keys, that keeps its entries in the order they were first inserted, side by side in
 /// one vector, and finds them through a table of their positions (`indexmap`). Walking it
 /// visits the entries in that order, so the keys' text is read in about the order it was
 /// allocated, not scattered as a hash table's buckets scatter it (issue 13: the listing at the
@@ -30,13 +24,16 @@ pub(crate) type PathMap<K, V> = std::collections::HashMap<K, V, PathHash>;
 /// tenth of the replay's time in cache misses).
 pub(crate) type OrderedPathMap<K, V> = indexmap::IndexMap<K, V, PathHash>;
 
-/// A `HashSet` of paths, hashed as [`PathMap`] hashes its keys.
+/// A `HashSet` of paths: each is hashed by its length and its last [`PATH_TAIL`] bytes, the
+/// name part where paths of one directory differ, not by the long directory every path of a
+/// run repeats (issue 13: hashing whole spill and transcript paths was 2% of a gemini-cli
+/// replay). Paths that agree there still compare whole.
 pub(crate) type PathSet<T> = std::collections::HashSet<T, PathHash>;
 
 /// How many bytes at the end of a path [`PathHash`] reads.
 pub(crate) const PATH_TAIL: usize = 16;
 
-/// The hasher of [`PathMap`]: the fixed-seed fast hasher over a key's length and tail.
+/// The hasher of [`PathSet`] and [`OrderedPathMap`]: the fixed-seed fast hasher over a key's length and tail.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PathHash;
 
@@ -91,7 +88,7 @@ mod tests {
         assert_eq!(hash(a), hash(b));
         assert_ne!(hash(a), hash("/one/dir/spill/read_toolu_2_0.txt"));
         assert_ne!(hash(a), hash("/one/dir/spil/read_toolu_1_0.txt"));
-        let mut files: PathMap<String, u8> = PathMap::default();
+        let mut files: OrderedPathMap<String, u8> = OrderedPathMap::default();
         files.insert(a.to_owned(), 1);
         files.insert(b.to_owned(), 2);
         assert_eq!(

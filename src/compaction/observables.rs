@@ -14,19 +14,19 @@
 //! run's `context_unit`).
 
 use crate::call_id::{CallId, IdMap};
-use crate::hash::{FastSet, PathMap, PathSet};
+use crate::hash::{FastSet, PathSet};
 use smol_str::SmolStr;
 use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::compaction::pointer::{self, Pointer, pointer_in};
+use crate::compaction::pointer::{Pointer, pointer_in};
 use crate::compaction::profile::Strings;
 use crate::compaction::store::{self, SpillFile};
 use crate::compaction::world::World;
 use crate::python::json::char_len;
 use crate::trace::Reason;
-use crate::transcript::{Block, Content, ResultText, Role};
+use crate::transcript::{Content, ResultText, Role};
 
 /// Names accepted in `expect`, in output order.
 pub const OBSERVABLE_NAMES: &[&str] = &[
@@ -174,15 +174,36 @@ struct ResultScan<'a> {
     dangling: usize,
     named: PathSet<Cow<'a, str>>,
     verbatim_in_context: FastSet<CallId>,
-    /// Whether each pointer path met names a file of the spill store, for the results' fates
-    /// (issue 13: gemini-cli's 3 000 pointers were checked again for them).
-    valid: PathMap<&'a str, bool>,
+    /// For the results' fates, when asked for: each result in context (of any message, the
+    /// last block of an id), its content and what the scan found in it (issue 13: the fates
+    /// read every content in context again, and looked its pointer up again).
+    found: Option<IdMap<(&'a ResultText, Found)>>,
 }
 
-/// Scans every tool result in context once.
-fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
+/// What a result's content in context holds, as its fate tells it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Found {
+    /// Its original text.
+    Original,
+    /// A placeholder without pointer; `lost` when its spill file exists (its pointer lost).
+    Placeholder { lost: bool },
+    /// A pointer (a persisted-output block's or a `saved at` placeholder's) and whether its
+    /// path names a file of the spill store.
+    Pointer { persisted: bool, valid: bool },
+    /// Another text: no pointer in it.
+    Replaced,
+}
+
+/// Scans every tool result in context once; with `fates`, keeps what it found in each for
+/// [`fates`].
+fn scan_results<'a>(world: &'a World, spill: &[SpillFile], fates: bool) -> ResultScan<'a> {
     let strings = &world.profile.strings;
     let mut scan = ResultScan::default();
+    if fates {
+        let mut found = IdMap::default();
+        found.reserve(world.ledger.results.capacity());
+        scan.found = Some(found);
+    }
     // With no file in the spill directory, a spill path directly below it names none: only an
     // id with a `/` (a raw id) makes a path elsewhere. A profile that clears results without
     // spilling them (anthropic-api: one placeholder per cleared result) builds and looks up no
@@ -192,42 +213,55 @@ fn scan_results<'a>(world: &'a World, spill: &[SpillFile]) -> ResultScan<'a> {
     // it is forged or dangles (issue 13: four resolutions and two lookups a pointer, in two
     // passes over the results).
     let roots = run_roots(world);
-    let messages = world.history.messages();
-    for message in messages.iter().filter(|m| m.role == Role::User) {
-        for (id, content) in message.tool_results() {
-            if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
-                scan.verbatim_in_context.insert(*id);
-                continue;
-            }
-            if world.profile.is_no_pointer_placeholder(content) {
-                scan.placeholders += 1;
-                if could_exist(id) && world.store.is_file(&world.spill_path(id)) {
-                    scan.pointer_lost += 1;
-                } else {
-                    scan.dropped_unsaved += 1;
+    let mut pointers_seen = false;
+    for message in world.history.messages() {
+        // Only the user messages' results count; another message's are read for the fates.
+        let counted = message.role == Role::User;
+        if !counted && scan.found.is_none() {
+            continue;
+        }
+        for (id, content) in message.result_texts() {
+            let found = if world.ledger.results.get(id).is_some_and(|r| r.is_original) {
+                if counted {
+                    scan.verbatim_in_context.insert(*id);
                 }
-                let pointer = pointer_in(strings, content);
-                let dangles =
-                    pointer.is_some_and(|p| PointerFacts::of(world, &roots, p.path()).dangles);
-                scan.dangling += usize::from(dangles);
-                continue;
-            }
-            if let Some(pointer) = pointer_in(strings, content) {
-                if scan.valid.is_empty() {
-                    // Room for a pointer in every result in context, made at the first one
-                    // (issue 13: the two maps grew by rehashing fifteen times under gemini-cli).
-                    let held = world.history.result_ids_held();
-                    scan.valid.reserve(held);
-                    scan.named.reserve(held);
-                }
-                if matches!(pointer, Pointer::SavedAt(_)) {
+                Found::Original
+            } else if world.profile.is_no_pointer_placeholder(content) {
+                let lost = could_exist(id) && world.store.is_file(&world.spill_path(id));
+                if counted {
                     scan.placeholders += 1;
+                    scan.pointer_lost += usize::from(lost);
+                    scan.dropped_unsaved += usize::from(!lost);
+                    let pointer = pointer_in(strings, content);
+                    let dangles =
+                        pointer.is_some_and(|p| PointerFacts::of(world, &roots, p.path()).dangles);
+                    scan.dangling += usize::from(dangles);
+                }
+                Found::Placeholder { lost }
+            } else if let Some(pointer) = pointer_in(strings, content) {
+                if !pointers_seen {
+                    // Room for a pointer in every result in context, made at the first one
+                    // (issue 13: the set grew by rehashing fifteen times under gemini-cli).
+                    pointers_seen = true;
+                    scan.named.reserve(world.history.result_ids_held());
                 }
                 let facts = PointerFacts::of(world, &roots, pointer.path());
-                scan.valid.insert(pointer.path(), facts.valid);
-                scan.forged += usize::from(!facts.valid);
-                scan.dangling += usize::from(facts.dangles);
-                scan.named.insert(facts.resolved);
+                let persisted = matches!(pointer, Pointer::Persisted(_));
+                if counted {
+                    scan.placeholders += usize::from(!persisted);
+                    scan.forged += usize::from(!facts.valid);
+                    scan.dangling += usize::from(facts.dangles);
+                    scan.named.insert(facts.resolved);
+                }
+                Found::Pointer {
+                    persisted,
+                    valid: facts.valid,
+                }
+            } else {
+                Found::Replaced
+            };
+            if let Some(map) = &mut scan.found {
+                map.insert(*id, (content, found));
             }
         }
     }
@@ -269,15 +303,15 @@ impl<'a> PointerFacts<'a> {
 /// Measures a world.
 pub(crate) fn measure(world: &World) -> Observables {
     let spill = world.store.spill_files(&world.spill_dir);
-    observe(world, &spill, scan_results(world, &spill))
+    observe(world, &spill, scan_results(world, &spill, false))
 }
 
 /// [`measure`] and the [`fates`] of a run's end, with the spill directory's files listed
 /// already (a run's report lists them once for both) and each pointer in context checked once.
 pub(crate) fn measure_with_fates(world: &World, spill: &[SpillFile]) -> (Observables, Vec<Fate>) {
-    let scan = scan_results(world, spill);
-    let fates = fates(world, &scan.valid);
-    (observe(world, spill, scan), fates)
+    let mut scan = scan_results(world, spill, true);
+    let found = scan.found.take().unwrap_or_default();
+    (observe(world, spill, scan), fates(world, &found))
 }
 
 /// The observables of a world whose results in context are scanned already.
@@ -291,7 +325,7 @@ fn observe(world: &World, spill: &[SpillFile], scan: ResultScan<'_>) -> Observab
         dangling,
         named,
         verbatim_in_context,
-        valid: _,
+        found: _,
     } = scan;
     let orphan_files = orphans(world, spill, &named);
     let unrecoverable = world
@@ -506,60 +540,40 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// The fate of every result, in order of arrival; `checked` holds whether pointer paths name a
-/// file of the spill store, where the scan of the results found that already.
-fn fates(world: &World, checked: &PathMap<&str, bool>) -> Vec<Fate> {
-    let mut in_context: IdMap<&ResultText> = IdMap::default();
-    for message in world.history.messages() {
-        for block in message.block_list() {
-            if let Block::ToolResult {
-                tool_use_id,
-                content,
-            } = block
-            {
-                in_context.insert(*tool_use_id, content);
-            }
-        }
-    }
+/// The fate of every result, in order of arrival, from what the scan of the results `found` in
+/// each one in context.
+fn fates(world: &World, found: &IdMap<(&ResultText, Found)>) -> Vec<Fate> {
     // The content shortened, then `tail`, when the detail is read.
     let short = |content: &ResultText, tail: String| {
         let content = content.clone();
         Reason::lazy(move |f| write!(f, "{}{tail}", shorten(&content)))
-    };
-    let spill_root = world.store.resolved(&world.spill_dir);
-    let valid = |path: &str| {
-        checked
-            .get(path)
-            .copied()
-            .unwrap_or_else(|| pointer::is_valid_below(world.store.as_ref(), &spill_root, path))
     };
     // One fate per arrival at most: the list is made at its size, not grown by copying.
     let mut fates = Vec::with_capacity(world.ledger.arrivals.len());
     let arrived = world.ledger.arrivals.iter();
     let records = arrived.filter_map(|id| world.ledger.results.get_key_value(id));
     fates.extend(records.map(|(id, record)| {
-        let (status, detail) = match in_context.get(id).copied() {
-            Some(_) if record.is_original => ("verbatim", "original text in context".into()),
-            Some(content) if world.profile.is_no_pointer_placeholder(content) => {
+        let (status, detail) = match found.get(id).copied() {
+            Some((_, Found::Original)) => ("verbatim", "original text in context".into()),
+            Some((content, Found::Placeholder { lost: true })) => {
                 let path = world.spill_path(id);
-                if world.store.is_file(&path) {
-                    (
-                        "pointer_lost",
-                        short(content, format!(" — {path} orphaned")),
-                    )
-                } else {
-                    ("dropped_unsaved", short(content, " — never spilled".into()))
-                }
+                (
+                    "pointer_lost",
+                    short(content, format!(" — {path} orphaned")),
+                )
             }
-            Some(content) => match pointer_in(&world.profile.strings, content) {
-                Some(pointer) if !valid(pointer.path()) => (
-                    "forged",
-                    short(content, " — not a file of the spill store".into()),
-                ),
-                Some(Pointer::Persisted(_)) => ("persisted", short(content, String::new())),
-                Some(Pointer::SavedAt(_)) => ("pointer", short(content, String::new())),
-                None => ("replaced", short(content, String::new())),
-            },
+            Some((content, Found::Placeholder { lost: false })) => {
+                ("dropped_unsaved", short(content, " — never spilled".into()))
+            }
+            Some((content, Found::Pointer { valid: false, .. })) => (
+                "forged",
+                short(content, " — not a file of the spill store".into()),
+            ),
+            Some((content, Found::Pointer { persisted, .. })) => (
+                if persisted { "persisted" } else { "pointer" },
+                short(content, String::new()),
+            ),
+            Some((content, Found::Replaced)) => ("replaced", short(content, String::new())),
             None if record.spilled_verbatim || record.archived_verbatim => {
                 let detail = match (record.spilled_verbatim, record.archived_verbatim) {
                     (true, true) => {
@@ -589,7 +603,7 @@ mod tests {
     use crate::compaction::profile::COURSE_MAIN;
     use crate::compaction::world::is_churn;
     use crate::trace::Event;
-    use crate::transcript::Message;
+    use crate::transcript::{Block, Message};
 
     fn churn(before: usize, after: usize) -> bool {
         is_churn(&Event::new("compact", "compact").sizes(before, after))
@@ -639,8 +653,7 @@ mod tests {
         assert_eq!(observed.dangling_pointers, 1);
         // t0's pointer names a file of the spill directory now: valid; /etc/passwd stays forged.
         assert_eq!(observed.forged_pointers, 1);
-        // The fates read the scan's answer for each pointer, and it is the one they find
-        // alone.
+        // The fates read the scan's answer for each pointer.
         let spill = world.store.spill_files(&world.spill_dir);
         let (measured, fates_read) = measure_with_fates(&world, &spill);
         assert_eq!(measured, observed);
@@ -649,7 +662,80 @@ mod tests {
         };
         let expected = [("t0".to_owned(), "pointer"), ("t1".to_owned(), "forged")];
         assert_eq!(status(&fates_read), expected);
-        assert_eq!(status(&fates(&world, &PathMap::default())), expected);
+    }
+
+    /// Each fate of a result in context comes from what the one scan of the results found in
+    /// its content (issue 13: the fates read every content again): its original, a placeholder
+    /// whose spill file exists or not, a pointer valid or forged, a persisted-output block,
+    /// another text; and a result's last block outside the user messages, which the fates
+    /// read and the observables do not count.
+    #[test]
+    fn each_fate_in_context_is_what_the_scan_found() {
+        let mut world = World::for_test(COURSE_MAIN);
+        let calls: Vec<(String, String)> =
+            (0..7).map(|i| (format!("t{i}"), "x".repeat(50))).collect();
+        let calls: Vec<(&str, &str, String)> = calls
+            .iter()
+            .map(|(id, text)| (id.as_str(), "bash", text.clone()))
+            .collect();
+        world.turn(&calls);
+        let strings = &COURSE_MAIN.strings;
+        let saved_at = |path: &str| strings.saved_at.replace("{path}", path);
+        let persisted = strings
+            .persisted
+            .replace("{path}", "/lab/tool-results/t5.txt")
+            .replace("{preview}", "xx");
+        let replacements = [
+            (1, strings.omitted.to_owned()),
+            (2, strings.omitted.to_owned()),
+            (3, saved_at("/lab/tool-results/t3.txt")),
+            (4, saved_at("/etc/passwd")),
+            (5, persisted),
+            (6, "something else".to_owned()),
+        ];
+        for (block, text) in replacements {
+            world.replace_result(1, block, text, "micro", "r");
+        }
+        for path in ["t1", "t3", "t5"].map(|id| format!("/lab/tool-results/{id}.txt")) {
+            world.store.write_spill(&path, "x".into()).unwrap();
+        }
+        let spill = world.store.spill_files(&world.spill_dir);
+        let (observed, fates) = measure_with_fates(&world, &spill);
+        let status: Vec<&str> = fates.iter().map(|f| f.status).collect();
+        assert_eq!(
+            status,
+            [
+                "verbatim",
+                "pointer_lost",
+                "dropped_unsaved",
+                "pointer",
+                "forged",
+                "persisted",
+                "replaced"
+            ]
+        );
+        assert_eq!(
+            (
+                observed.pointer_lost,
+                observed.dropped_unsaved,
+                observed.forged_pointers
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!(observed.placeholders, 4);
+        // t6's last block, in an assistant message, names t3's file: its fate reads it there,
+        // and the observables, which count the user messages' results, do not count it.
+        world.push(Message::blocks(
+            Role::Assistant,
+            vec![Block::ToolResult {
+                tool_use_id: "t6".into(),
+                content: saved_at("/etc/shadow").into(),
+            }],
+        ));
+        let (again, fates) = measure_with_fates(&world, &spill);
+        assert_eq!(fates[6].status, "forged");
+        assert_eq!(again.forged_pointers, observed.forged_pointers);
+        assert_eq!(again.placeholders, observed.placeholders);
     }
 
     #[test]
