@@ -4,6 +4,8 @@
 //! enters the history (v2.1.88 `sessionStorage.ts`; docs/profiles.md). What an archive holds
 //! decides whether a result that left the context is still recoverable (finding F9, C5).
 
+use std::rc::Rc;
+
 use crate::call_id::CallId;
 use crate::compaction::profile::TranscriptName;
 use crate::compaction::store::Store;
@@ -15,15 +17,27 @@ use crate::trace::{Event, Reason, reason};
 use crate::transcript::{Block, Content, Message, Role};
 
 /// Writes the whole history to the transcript archive as `transcript_{n:032x}.jsonl` (or the
-/// profile's name), marks the results it holds verbatim, and returns its path.
-pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result<String, RunError> {
-    let name = match world.profile.transcript_name {
-        TranscriptName::Counter => counter_name(world.archive.transcripts.len()),
+/// profile's name), marks the results it holds verbatim, and returns its path. The path is
+/// written into the world's path buffer and shared from there by the record, the trace and the
+/// caller (issue 13: course-latest archives at almost every turn, and its name, its path, the
+/// record's copy and the cut's copy were a string each).
+pub(crate) fn write_transcript(
+    world: &mut World,
+    stage: &'static str,
+) -> Result<Rc<str>, RunError> {
+    let (naming, count, step) = (
+        world.profile.transcript_name,
+        world.archive.transcripts.len(),
+        world.clock.step,
+    );
+    let shared = world.shared_path_in(StoreDir::Transcript, NAME_ROOM, |path| match naming {
+        TranscriptName::Counter => push_counter_name(path, count),
         TranscriptName::EpochSeconds(epoch) => {
-            format!("transcript_{}.jsonl", epoch + world.clock.step as u64)
+            let seconds = epoch + step as u64;
+            // Writing into a string cannot fail.
+            let _ = std::fmt::Write::write_fmt(path, format_args!("transcript_{seconds}.jsonl"));
         }
-    };
-    let path = world.path_in(StoreDir::Transcript, &name);
+    });
     let (dialect, expected) = if world.profile.transcript_ascii {
         (Dialect::JsonAscii, world.history.jsonl_ascii_chars())
     } else {
@@ -31,14 +45,13 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
     };
     let chars = world
         .store
-        .write_transcript(&path, world.history.messages(), dialect, expected)
-        .map_err(RunError::store(&path))?;
+        .write_transcript(&shared, world.history.messages(), dialect, expected)
+        .map_err(RunError::store(&shared))?;
     let Held {
         originals,
         placeholders,
         first_copies,
-    } = held(world, &path);
-    let shared: std::rc::Rc<str> = path.as_str().into();
+    } = held(world, &shared);
     for id in first_copies {
         let reason = Reason::naming(shared.clone(), |f, path| {
             write!(f, "{path} holds its original text")
@@ -46,7 +59,7 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         world.record(Event::new(stage, "archive").id(id).reason(reason));
     }
     world.archive.transcripts.push(TranscriptRecord {
-        path: path.clone(),
+        path: shared.clone(),
         stage,
         step: world.clock.step,
         messages: world.history.len(),
@@ -55,10 +68,11 @@ pub(crate) fn write_transcript(world: &mut World, stage: &'static str) -> Result
         placeholders,
     });
     let messages = world.history.len();
+    let written = shared.clone();
     world.record(Event::new(stage, "archive").after(chars).reason(reason!(
-        "wrote {shared}: {messages} messages, {originals} results verbatim, {placeholders} replaced"
+        "wrote {written}: {messages} messages, {originals} results verbatim, {placeholders} replaced"
     )));
-    Ok(path)
+    Ok(shared)
 }
 
 /// What the history's user messages hold for a transcript: how many tool_result blocks hold
@@ -246,9 +260,13 @@ fn keep_tally(world: &mut World) {
     world.history.watch_result_changes(clean);
 }
 
-/// `transcript_{n:032x}.jsonl`, its 32 hex digits written by hand: course-latest archives at
-/// almost every turn, and `format!`'s padded hex cost more than the rest of the name (issue 13).
-fn counter_name(n: usize) -> String {
+/// The room a transcript's name takes: `transcript_`, 32 hex digits and `.jsonl`.
+const NAME_ROOM: usize = 49;
+
+/// Appends `transcript_{n:032x}.jsonl` to `out`, its 32 hex digits written by hand:
+/// course-latest archives at almost every turn, and `format!`'s padded hex cost more than the
+/// rest of the name (issue 13).
+fn push_counter_name(out: &mut String, n: usize) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     // Zeros, then the number's digits from the right: a char pushed at a time cost an
     // encoding each (course-latest names about 3 000).
@@ -259,11 +277,9 @@ fn counter_name(n: usize) -> String {
         digits[at] = DIGITS[n & 0xf];
         n >>= 4;
     }
-    let mut name = String::with_capacity(49);
-    name.push_str("transcript_");
-    name.push_str(std::str::from_utf8(&digits).expect("hex digits are ASCII"));
-    name.push_str(".jsonl");
-    name
+    out.push_str("transcript_");
+    out.push_str(std::str::from_utf8(&digits).expect("hex digits are ASCII"));
+    out.push_str(".jsonl");
 }
 
 /// Starts the session transcript (`transcript_dir/session.jsonl`) of profiles that keep one.
@@ -274,7 +290,7 @@ pub(crate) fn open_session(world: &mut World) {
         .expect("only a profile with a session file opens one");
     let path = world.path_in(StoreDir::Transcript, name);
     world.archive.transcripts.push(TranscriptRecord {
-        path,
+        path: path.into(),
         stage: "session",
         step: world.clock.step,
         messages: 0,
@@ -285,8 +301,8 @@ pub(crate) fn open_session(world: &mut World) {
     world.archive.session = Some(world.archive.transcripts.len() - 1);
 }
 
-/// The session transcript's path, if the profile keeps one.
-pub(crate) fn session_path(world: &World) -> Option<String> {
+/// The session transcript's path, if the profile keeps one (shared with its record).
+pub(crate) fn session_path(world: &World) -> Option<Rc<str>> {
     world
         .archive
         .session
@@ -419,7 +435,9 @@ mod tests {
     #[test]
     fn a_counter_name_is_32_hex_digits() {
         for n in [0, 1, 9, 10, 15, 16, 255, 4096, 0xdead_beef, usize::MAX] {
-            assert_eq!(counter_name(n), format!("transcript_{n:032x}.jsonl"));
+            let mut name = String::from("kept ");
+            push_counter_name(&mut name, n);
+            assert_eq!(name, format!("kept transcript_{n:032x}.jsonl"));
         }
     }
 
@@ -448,9 +466,11 @@ mod tests {
         world.replace_result(1, 1, "[Earlier tool result omitted.]", "micro", "r");
         let path = write_transcript(&mut world, "snip").unwrap();
         assert_eq!(
-            path,
+            *path,
             format!("/lab/.transcripts/transcript_{:032x}.jsonl", 0)
         );
+        // The record and the caller share the path.
+        assert!(Rc::ptr_eq(&path, &world.archive.transcripts[0].path));
         let record = &world.archive.transcripts[0];
         assert_eq!(
             (record.messages, record.originals, record.placeholders),
@@ -483,7 +503,7 @@ mod tests {
         log_session(&mut world, &[message.clone(), message.clone()]).unwrap();
         let record = &world.archive.transcripts[0];
         assert_eq!(
-            record.path,
+            *record.path,
             format!("/lab/.transcripts/{}", CLAUDE_CODE.session_file.unwrap())
         );
         assert_eq!(record.messages, 2);

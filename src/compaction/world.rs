@@ -55,8 +55,8 @@ pub(crate) struct ResultRecord {
 /// One transcript written to the archive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TranscriptRecord {
-    /// Where the transcript is.
-    pub path: String,
+    /// Where the transcript is (shared with the trace's reasons and the stage that wrote it).
+    pub path: Rc<str>,
     /// The stage that wrote it.
     pub stage: &'static str,
     /// Step at which it was written.
@@ -662,6 +662,25 @@ impl World {
         store::join_normal_into(&mut path, &self.spill_dir, name_room, write_name);
         let written = self.store.put_spill(&path, content);
         let shared = written.map(|()| self.store.shared_path(&path));
+        self.path_buffer = path;
+        shared
+    }
+
+    /// The path of the file of directory `dir` named by `write_name` (about `name_room` bytes),
+    /// written into the world's path buffer and shared from there.
+    pub(crate) fn shared_path_in(
+        &mut self,
+        dir: StoreDir,
+        name_room: usize,
+        write_name: impl FnOnce(&mut String),
+    ) -> Rc<str> {
+        let mut path = std::mem::take(&mut self.path_buffer);
+        let dir = match dir {
+            StoreDir::Spill => &self.spill_dir,
+            StoreDir::Transcript => &self.transcript_dir,
+        };
+        store::join_normal_into(&mut path, dir, name_room, write_name);
+        let shared = Rc::from(path.as_str());
         self.path_buffer = path;
         shared
     }

@@ -85,7 +85,7 @@ fn run_text(report: &RunReport, format: Format) -> String {
             .iter()
             .map(|t| {
                 vec![
-                    t.path.clone(),
+                    t.path.to_string(),
                     format!("{} (step {})", t.stage, t.step),
                     t.messages.to_string(),
                     t.originals.to_string(),

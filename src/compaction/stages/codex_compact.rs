@@ -214,13 +214,13 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let (mut parts, users) = kept_user_messages(world, c.compact_user_tokens);
     let kept_count = parts.len();
     let path = archive::session_path(world)
-        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl").into());
     super::cut::note_removed(
         world,
         0..len,
         "codex_compact",
         "compacted away (codex keeps no tool output)",
-        Some(&path),
+        Some(path.clone()),
     );
     world.counters.model_calls += 1;
     let summary = world

@@ -52,7 +52,7 @@ fn trim(world: &mut World, path: &str) -> usize {
             len - 1..len,
             STAGE,
             "trimmed before compacting (over the context window)",
-            Some(path),
+            Some(path.into()),
         );
         trimmed += ids.len();
         world.history.replace_all(kept);
@@ -73,7 +73,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         c.context_window
     )));
     let path = archive::session_path(world)
-        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "rollout.jsonl").into());
     let trimmed = trim(world, &path);
     if trimmed > 0 {
         world.record(
@@ -98,7 +98,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         0..len,
         STAGE,
         "compacted remotely (only user messages come back)",
-        Some(&path),
+        Some(path.clone()),
     );
     world.counters.model_calls += 1;
     let summary = world

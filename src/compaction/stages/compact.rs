@@ -15,7 +15,13 @@ use crate::transcript::Message;
 pub(super) fn run(world: &mut World) -> Result<(), RunError> {
     let path = archive::write_transcript(world, "compact")?;
     let len = world.history.len();
-    super::cut::note_removed(world, 0..len, "compact", "compacted away", Some(&path));
+    super::cut::note_removed(
+        world,
+        0..len,
+        "compact",
+        "compacted away",
+        Some(path.clone()),
+    );
     let summary = summarizer::summarize(world, len, "compact");
     let label = world.profile.strings.compact_label();
     let message = summary_message(world, label, &summary, &path);

@@ -32,12 +32,11 @@ pub(super) fn note_removed(
     range: std::ops::Range<usize>,
     stage: &'static str,
     how: impl Into<Reason>,
-    transcript: Option<&str>,
+    transcript: Option<Rc<str>>,
 ) {
     // One copy of the words and the path for all the events; each reason is written only
     // when it is read.
     let how = Rc::new(how.into());
-    let transcript: Option<Rc<str>> = transcript.map(Into::into);
     let mut removed = Vec::new();
     // The results of the range's user messages, in order, read from those messages only.
     let messages = &world.history.messages()[range];

@@ -375,7 +375,7 @@ fn commit(
         0..split,
         STAGE,
         "compressed into the state snapshot",
-        session.as_deref(),
+        session,
     );
     replace(world, plan, split, "function-response budget");
     // The kept messages stay where they are, with their sizes (issue 13: a rebuild measured

@@ -170,13 +170,13 @@ pub(super) fn compact(world: &mut World) -> Result<(), RunError> {
             .reason(reason!("{estimate} tokens ≥ usable {usable}")),
     );
     let path = archive::session_path(world)
-        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "opencode.db"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "opencode.db").into());
     super::cut::note_removed(
         world,
         0..len,
         "opencode_compact",
         "before the summary: filtered out of the model's view",
-        Some(&path),
+        Some(path.clone()),
     );
     world.counters.model_calls += 1;
     let summary = world

@@ -211,13 +211,13 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         .filter(|t| !t.is_empty())
         .collect();
     let path = archive::session_path(world)
-        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "opencode.db"));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "opencode.db").into());
     super::cut::note_removed(
         world,
         0..len,
         "opencode_checkpoint",
         "folded into the checkpoint (newer messages as text, outputs cut)",
-        Some(&path),
+        Some(path.clone()),
     );
     world.counters.model_calls += 1;
     let summary = world

@@ -131,7 +131,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         first..last,
         STAGE,
         "forgotten by the condenser (the event store keeps it)",
-        session.as_deref(),
+        session,
     );
     world.counters.model_calls += 1;
     let summary = world

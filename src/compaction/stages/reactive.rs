@@ -31,7 +31,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         0..head,
         "reactive",
         "summarised away by reactive compact",
-        Some(&path),
+        Some(path.clone()),
     );
     let summary = summarizer::summarize(world, head, "reactive");
     let label = world.profile.strings.reactive_label();

@@ -91,7 +91,7 @@ pub(super) fn run(world: &mut World) -> Result<(), RunError> {
         head_end..tail_start,
         "snip",
         reason!("snipped: messages {head_end}..{tail_start} cut"),
-        path.as_deref(),
+        path.clone(),
     );
     let marker = fill(
         world.profile.strings.snip_marker(),

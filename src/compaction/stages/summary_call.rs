@@ -43,10 +43,16 @@ pub(super) fn summarise(
     from: usize,
     tokens: usize,
     kept: Option<usize>,
-) -> (String, String) {
+) -> (std::rc::Rc<str>, String) {
     let path = archive::session_path(world)
-        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "session.jsonl"));
-    super::cut::note_removed(world, 0..from, "autocompact", "compacted away", Some(&path));
+        .unwrap_or_else(|| world.path_in(StoreDir::Transcript, "session.jsonl").into());
+    super::cut::note_removed(
+        world,
+        0..from,
+        "autocompact",
+        "compacted away",
+        Some(path.clone()),
+    );
     let max_tokens = world.profile.summary_max_tokens();
     let bounded = summarizer::nine_sections(world, from, max_tokens);
     let summary_text = bounded.text;
