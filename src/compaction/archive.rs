@@ -6,6 +6,8 @@
 
 use std::rc::Rc;
 
+use smallvec::SmallVec;
+
 use crate::call_id::CallId;
 use crate::compaction::profile::TranscriptName;
 use crate::compaction::store::Store;
@@ -82,8 +84,12 @@ pub(crate) fn write_transcript(
 struct Held {
     originals: usize,
     placeholders: usize,
-    first_copies: Vec<CallId>,
+    first_copies: FirstCopies,
 }
+
+/// The results a transcript holds first, inline for up to four (issue 13: course-latest's
+/// transcripts, one at almost every turn, most hold one new result each).
+type FirstCopies = SmallVec<[CallId; 4]>;
 
 /// [`Held`] for a transcript at `path`, noting in [`crate::compaction::holds::Holds`] what it
 /// holds when a step reads that. When nothing reads it, the counts are kept between transcripts
@@ -95,16 +101,19 @@ struct Held {
 /// full count.
 fn held(world: &mut World, path: &str) -> Held {
     if world.archive.holds.unread && world.archive.tally.kept {
-        if let Some(changed) = world.history.take_result_changes() {
+        let mut changed = std::mem::take(&mut world.archive.tally.changed);
+        if world.history.take_result_changes_into(&mut changed) {
             #[cfg(debug_assertions)]
             let counted = count_held(world, None);
-            let held = tallied(world, changed);
+            let held = tallied(world, &changed);
             #[cfg(debug_assertions)]
             assert_eq!(held, counted, "the kept tally differs from a full count");
             mark_archived(world, &held.first_copies);
             world.archive.tally.used = true;
+            world.archive.tally.changed = changed;
             return held;
         }
+        world.archive.tally.changed = changed;
         // Counts kept for nothing (the history was rebuilt before any transcript used them)
         // are not kept again: keeping them costs every change of the history.
         let tally = &mut world.archive.tally;
@@ -132,7 +141,7 @@ fn count_held(world: &mut World, archived_at: Option<&str>) -> Held {
     let mark = archived_at.is_some();
     let noted = archived_at.filter(|_| !world.archive.holds.unread);
     let (mut originals, mut placeholders) = (0, 0);
-    let mut first_copies: Vec<CallId> = Vec::new();
+    let mut first_copies = FirstCopies::new();
     let users = world
         .history
         .messages()
@@ -168,9 +177,9 @@ fn count_held(world: &mut World, archived_at: Option<&str>) -> Held {
 
 /// [`Held`] from the tally of the last transcript and the results that changed since: each
 /// changed id's count and record are read again.
-fn tallied(world: &mut World, changed: Vec<CallId>) -> Held {
-    let mut fresh: Vec<CallId> = Vec::new();
-    for id in changed {
+fn tallied(world: &mut World, changed: &[CallId]) -> Held {
+    let mut fresh = FirstCopies::new();
+    for &id in changed {
         let count = world.history.result_count(&id);
         let record = world.ledger.results.get(&id);
         let original = record.is_some_and(|r| r.is_original);
@@ -191,7 +200,7 @@ fn tallied(world: &mut World, changed: Vec<CallId>) -> Held {
 /// `ids` (each held by the history) ordered by where each first appears. The history is read
 /// from its end, where new results are, until every id was met; an id held more than once is
 /// placed by a read from the start.
-fn in_history_order(world: &World, ids: Vec<CallId>) -> Vec<CallId> {
+fn in_history_order(world: &World, ids: FirstCopies) -> FirstCopies {
     if ids.len() < 2 {
         return ids;
     }

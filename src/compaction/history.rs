@@ -261,9 +261,9 @@ impl History {
         self.result_ids.watch_changes(clean);
     }
 
-    /// [`ResultIndex::take_changes`].
-    pub(crate) fn take_result_changes(&mut self) -> Option<Vec<CallId>> {
-        self.result_ids.take_changes()
+    /// [`ResultIndex::take_changes_into`].
+    pub(crate) fn take_result_changes_into(&mut self, into: &mut Vec<CallId>) -> bool {
+        self.result_ids.take_changes_into(into)
     }
 
     /// Marks a result as changed for whoever keeps the changes: its ledger record changed.

@@ -48,6 +48,9 @@ pub(crate) struct Tally {
     /// The counts are not kept: once kept, they were of no use to the next transcript (the
     /// history was rebuilt between: course-main archives only before a compaction).
     pub(crate) refused: bool,
+    /// The ids that changed since the last transcript, as the history last gave them: a list
+    /// kept from one transcript to the next.
+    pub(crate) changed: Vec<CallId>,
 }
 
 impl Tally {

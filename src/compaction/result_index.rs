@@ -120,17 +120,23 @@ impl ResultIndex {
         self.changes = clean.then(Changes::default);
     }
 
-    /// The ids whose tool_result count changed since the changes were watched or last taken,
-    /// and then forgets them; `None` when they are not watched or cannot say it (the list was
-    /// rebuilt, or a message other than the user's holds a tool_result block).
-    pub(crate) fn take_changes(&mut self) -> Option<Vec<CallId>> {
-        let changes = self.changes.as_mut()?;
+    /// Puts into `into` (emptied first) the ids whose tool_result count changed since the
+    /// changes were watched or last taken, and then forgets them; false when they are not
+    /// watched or cannot say it (the list was rebuilt, or a message other than the user's holds
+    /// a tool_result block). The two lists trade places: the next changes are kept in the
+    /// caller's old one, so that a tally taken at every turn allocates no list (issue 13).
+    pub(crate) fn take_changes_into(&mut self, into: &mut Vec<CallId>) -> bool {
+        into.clear();
+        let Some(changes) = self.changes.as_mut() else {
+            return false;
+        };
         let usable = !changes.rebuilt && changes.foreign == 0;
         changes.rebuilt = false;
-        // The next changes get room for as many as these (a transcript at every turn).
-        let room = changes.ids.len();
-        let ids = std::mem::replace(&mut changes.ids, Vec::with_capacity(room));
-        usable.then_some(ids)
+        std::mem::swap(into, &mut changes.ids);
+        if !usable {
+            into.clear();
+        }
+        usable
     }
 
     /// Marks an id as changed (its ledger record changed, not its count), when changes are
@@ -197,18 +203,29 @@ mod tests {
         Message::blocks(role, blocks)
     }
 
+    /// [`ResultIndex::take_changes_into`] a list that held an id already.
+    fn take_changes(index: &mut ResultIndex) -> Option<Vec<CallId>> {
+        let mut ids = vec![CallId::new("stale")];
+        let usable = index.take_changes_into(&mut ids);
+        assert!(
+            usable || ids.is_empty(),
+            "unusable changes left in the list: {ids:?}"
+        );
+        usable.then_some(ids)
+    }
+
     #[test]
     fn changes_name_every_id_whose_count_moved_until_they_cannot() {
         let mut index = ResultIndex::default();
         index.count(&results(Role::User, &["a"]), true);
         // Not watched: nothing is kept.
-        assert_eq!(index.take_changes(), None);
+        assert_eq!(take_changes(&mut index), None);
         index.watch_changes(true);
         index.count(&results(Role::User, &["b", "c"]), true);
         index.count(&results(Role::User, &["a"]), false);
         index.note_change(&CallId::new("z"));
-        assert_eq!(index.take_changes().unwrap(), ["b", "c", "a", "z"]);
-        assert_eq!(index.take_changes().unwrap(), Vec::<CallId>::new());
+        assert_eq!(take_changes(&mut index).unwrap(), ["b", "c", "a", "z"]);
+        assert_eq!(take_changes(&mut index).unwrap(), Vec::<CallId>::new());
         assert_eq!(
             (
                 index.result_count(&CallId::new("a")),
@@ -220,18 +237,18 @@ mod tests {
         // leaves.
         let foreign = results(Role::Assistant, &["d"]);
         index.count(&foreign, true);
-        assert_eq!(index.take_changes(), None);
+        assert_eq!(take_changes(&mut index), None);
         index.count(&foreign, false);
-        assert_eq!(index.take_changes().unwrap(), ["d"]);
+        assert_eq!(take_changes(&mut index).unwrap(), ["d"]);
         // A rebuild forgets which ids left: once, then the changes are kept again.
         let _ = index.take_all();
         index.count(&results(Role::User, &["b"]), true);
-        assert_eq!(index.take_changes(), None);
+        assert_eq!(take_changes(&mut index), None);
         index.count(&results(Role::User, &["e"]), true);
-        assert_eq!(index.take_changes().unwrap(), ["e"]);
+        assert_eq!(take_changes(&mut index).unwrap(), ["e"]);
         index.watch_changes(false);
         index.count(&results(Role::User, &["f"]), true);
-        assert_eq!(index.take_changes(), None);
+        assert_eq!(take_changes(&mut index), None);
     }
 
     /// A rebuild counts into the map the rebuild before it emptied: room for as many ids as

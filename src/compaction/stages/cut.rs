@@ -4,6 +4,8 @@
 
 use std::rc::Rc;
 
+use smallvec::SmallVec;
+
 use crate::compaction::switches::SwitchName;
 use crate::compaction::world::World;
 use crate::trace::{Event, Reason};
@@ -37,7 +39,8 @@ pub(super) fn note_removed(
     // One copy of the words and the path for all the events; each reason is written only
     // when it is read.
     let how = Rc::new(how.into());
-    let mut removed = Vec::new();
+    // Inline for a few (a snip cuts a message or two, at almost every turn: issue 13).
+    let mut removed: SmallVec<[_; 4]> = SmallVec::new();
     // The results of the range's user messages, in order, read from those messages only.
     let messages = &world.history.messages()[range];
     let users = messages
