@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use crate::call_id::CallId;
 use crate::compaction::profile::TranscriptName;
-use crate::compaction::store::Store;
+use crate::compaction::store::{Store, join_normal_into};
 use crate::compaction::world::{Archive, Ledger, TranscriptRecord, World};
 use crate::error::RunError;
 use crate::python::json::Dialect;
@@ -32,7 +32,7 @@ pub(crate) fn write_transcript(
         world.archive.transcripts.len(),
         world.clock.step,
     );
-    let shared = world.shared_path_in(StoreDir::Transcript, NAME_ROOM, |path| match naming {
+    let shared = transcript_path(world, |path| match naming {
         TranscriptName::Counter => push_counter_name(path, count),
         TranscriptName::EpochSeconds(epoch) => {
             let seconds = epoch + step as u64;
@@ -75,6 +75,16 @@ pub(crate) fn write_transcript(
         "wrote {written}: {messages} messages, {originals} results verbatim, {placeholders} replaced"
     )));
     Ok(shared)
+}
+
+/// The path of the transcript named by `write_name`, written into the world's path buffer
+/// and shared from there.
+fn transcript_path(world: &mut World, write_name: impl FnOnce(&mut String)) -> Rc<str> {
+    let mut path = std::mem::take(&mut world.path_buffer);
+    join_normal_into(&mut path, &world.transcript_dir, NAME_ROOM, write_name);
+    let shared = Rc::from(path.as_str());
+    world.path_buffer = path;
+    shared
 }
 
 /// What the history's user messages hold for a transcript: how many tool_result blocks hold

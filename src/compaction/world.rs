@@ -300,8 +300,8 @@ pub(crate) struct World {
     /// each compression counted them over the whole trace).
     pub(crate) compress_spills: usize,
     pub(crate) compress_inflated: bool,
-    /// The buffer [`World::put_spill_named`] writes each path into.
-    path_buffer: String,
+    /// The buffer [`World::put_spill_named`] and the transcript archive write each path into.
+    pub(crate) path_buffer: String,
     /// Whether a `Read` result's file is kept as read ([`Ledger::read_files`]): only Claude
     /// Code's autocompact reads that list back (its restore, its summary's list, keep-last-turn's).
     keeps_reads: bool,
@@ -662,25 +662,6 @@ impl World {
         store::join_normal_into(&mut path, &self.spill_dir, name_room, write_name);
         let written = self.store.put_spill(&path, content);
         let shared = written.map(|()| self.store.shared_path(&path));
-        self.path_buffer = path;
-        shared
-    }
-
-    /// The path of the file of directory `dir` named by `write_name` (about `name_room` bytes),
-    /// written into the world's path buffer and shared from there.
-    pub(crate) fn shared_path_in(
-        &mut self,
-        dir: StoreDir,
-        name_room: usize,
-        write_name: impl FnOnce(&mut String),
-    ) -> Rc<str> {
-        let mut path = std::mem::take(&mut self.path_buffer);
-        let dir = match dir {
-            StoreDir::Spill => &self.spill_dir,
-            StoreDir::Transcript => &self.transcript_dir,
-        };
-        store::join_normal_into(&mut path, dir, name_room, write_name);
-        let shared = Rc::from(path.as_str());
         self.path_buffer = path;
         shared
     }
