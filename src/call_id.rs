@@ -192,10 +192,10 @@ impl<'de> Deserialize<'de> for CallId {
     }
 }
 
-/// A map by [`CallId`] kept as a vector indexed by the id's number: a lookup is an index, not a
-/// hash and a probe (issue 13: the ledger and the result index are read at every step). Its
-/// length follows the largest number it holds, so it suits a run's ids, which a thread numbers
-/// as it meets them. Iteration is in number order, which depends on the thread's history: as
+/// A map by [`CallId`] kept as a vector indexed by the id's place in its thread's table (its
+/// number less one): a lookup is an index, not a hash and a probe (issue 13: the ledger and the
+/// result index are read at every step). Its length follows the largest number it holds, so it
+/// suits a run's ids, which a thread numbers as it meets them. Iteration is in number order, which depends on the thread's history: as
 /// with a hash map, nothing iterated from it may reach an output in that order.
 #[derive(Clone, Debug)]
 pub struct IdMap<V> {
