@@ -13,6 +13,8 @@
 //! model cannot read it either: only the server decrypts it). The rollout keeps the originals
 //! and the replacement history.
 
+use std::rc::Rc;
+
 use super::codex_compact::{user_part, user_text};
 use crate::call_id::CallId;
 use crate::compaction::archive;
@@ -28,7 +30,7 @@ const STAGE: &str = "codex_remote";
 
 /// Step 1: drops the newest tool outputs, with their calls, while the estimate is over the
 /// window. Returns how many outputs went.
-fn trim(world: &mut World, path: &str) -> usize {
+fn trim(world: &mut World, path: &Rc<str>) -> usize {
     let window = world.profile.constants.context_window;
     let mut trimmed = 0;
     while world.history.estimate() > window {
@@ -52,7 +54,7 @@ fn trim(world: &mut World, path: &str) -> usize {
             len - 1..len,
             STAGE,
             "trimmed before compacting (over the context window)",
-            Some(path.into()),
+            Some(Rc::clone(path)),
         );
         trimmed += ids.len();
         world.history.replace_all(kept);
