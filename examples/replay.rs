@@ -21,8 +21,13 @@
 //! pairs are printed: on a machine whose speed drifts from one minute to the next, a replay's
 //! ratio to a floor measured beside it moves less than its time does.
 //!
-//! Usage: `replay PROFILE N [--warm] [--time] [--floor] [--capped] [--turns T]`. Bad arguments
-//! exit 2.
+//! With `--events` the session is replayed once, and the trace's events per thousand turns are
+//! printed by stage and kind, with the spill files at the end: where a profile's work per turn
+//! grows with the session's length, these tell whether the modelled system does more per turn
+//! (more compressions, more files) or the lab does more per event.
+//!
+//! Usage: `replay PROFILE N [--warm] [--time] [--floor] [--capped] [--turns T] [--events]`. Bad
+//! arguments exit 2.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -46,6 +51,7 @@ struct Args {
     floor: bool,
     capped: bool,
     turns: usize,
+    events: bool,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -66,6 +72,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         floor: false,
         capped: false,
         turns: 3_000,
+        events: false,
     };
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -76,6 +83,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 parsed.floor = true;
             }
             "--capped" => parsed.capped = true,
+            "--events" => parsed.events = true,
             "--turns" => {
                 let turns = args.next().ok_or("--turns needs a number")?;
                 parsed.turns = turns.parse().map_err(|e| format!("--turns {turns}: {e}"))?;
@@ -111,12 +119,34 @@ fn measured(scenario: &Scenario, options: &RunOptions, replays: usize) -> Result
     Ok(())
 }
 
+/// Replays once and prints the trace's events per thousand turns by stage and kind, and the
+/// spill files at the end.
+fn print_events(scenario: &Scenario, options: &RunOptions, turns: usize) -> Result<(), String> {
+    let report = run(scenario, options).map_err(|e| e.to_string())?;
+    let mut counts = std::collections::BTreeMap::new();
+    for event in &report.trace {
+        *counts.entry((event.stage, event.kind)).or_insert(0usize) += 1;
+    }
+    let per_thousand = |n: usize| n as f64 * 1000.0 / turns.max(1) as f64;
+    for ((stage, kind), n) in counts {
+        println!("{stage:>24} {kind:<12} {n:>9} {:>10.1}", per_thousand(n));
+    }
+    let files = report.spill.len();
+    println!(
+        "{:>24} {:<12} {files:>9} {:>10.1}",
+        "spill files",
+        "at the end",
+        per_thousand(files)
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(error) => {
             eprintln!(
-                "replay: {error}\nusage: replay PROFILE N [--warm] [--time] [--floor] [--capped] [--turns T]"
+                "replay: {error}\nusage: replay PROFILE N [--warm] [--time] [--floor] [--capped] [--turns T] [--events]"
             );
             return ExitCode::from(2);
         }
@@ -126,6 +156,9 @@ fn main() -> ExitCode {
             profile: Some(args.profile.clone()),
             ..RunOptions::default()
         };
+        if args.events {
+            return print_events(&scenario, &options, args.turns);
+        }
         if args.warm {
             // Outside `measured`: a profiler toggled on it counts the replays that follow.
             black_box(run(&scenario, &options).map_err(|e| e.to_string())?);
