@@ -40,8 +40,9 @@ DEFAULT_LINE = 5.0
 
 
 def fail(message):
-    """Stops with `message` and exit status 2: the samples cannot be read."""
-    print(f"bench_ratios: {message}", file=sys.stderr)
+    """Stops with `message` and exit status 2: the samples cannot be read. The message names
+    the tool that runs (`tools/time_per_turn.py` reads samples with these functions too)."""
+    print(f"{Path(sys.argv[0]).stem}: {message}", file=sys.stderr)
     sys.exit(2)
 
 
