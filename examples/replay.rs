@@ -141,6 +141,63 @@ fn print_events(scenario: &Scenario, options: &RunOptions, turns: usize) -> Resu
     Ok(())
 }
 
+/// Times `args.replays` replays (each beside its floor with `--floor`) and prints the fastest,
+/// the median and the mean, and with `--floor` the ratios of the pairs.
+fn timed(scenario: &Scenario, options: &RunOptions, args: &Args) -> Result<(), String> {
+    let source = if args.floor {
+        sessions::result_bytes(scenario)
+    } else {
+        Vec::new()
+    };
+    let mut target = vec![0u8; source.len()];
+    let mut times = Vec::with_capacity(args.replays);
+    let mut ratios = Vec::with_capacity(args.replays);
+    let mut floors = Vec::with_capacity(args.replays);
+    for _ in 0..args.replays {
+        let floor = if args.floor {
+            sessions::fastest_copy(&source, &mut target, 5).as_secs_f64() * 1e3
+        } else {
+            0.0
+        };
+        if args.floor {
+            // The copies evicted the replay's data; the bench times a replay among replays.
+            measured(scenario, options, 1)?;
+        }
+        let start = Instant::now();
+        measured(scenario, options, 1)?;
+        let time = start.elapsed().as_secs_f64() * 1e3;
+        times.push(time);
+        if args.floor {
+            ratios.push(time / floor);
+            floors.push(floor);
+        }
+    }
+    if args.floor {
+        ratios.sort_by(f64::total_cmp);
+        floors.sort_by(f64::total_cmp);
+        if let (Some(fastest), Some(median), Some(floor)) =
+            (ratios.first(), ratios.get(ratios.len() / 2), floors.first())
+        {
+            println!(
+                "{}: replay over its floor ({} bytes, fastest copy {floor:.3} ms): lowest {fastest:.2}x, median {median:.2}x over {} pairs",
+                args.profile,
+                source.len(),
+                ratios.len()
+            );
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    if let (Some(fastest), Some(median)) = (times.first(), times.get(times.len() / 2)) {
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        println!(
+            "{}: fastest {fastest:.3} ms, median {median:.3} ms, mean {mean:.3} ms over {} replays",
+            args.profile,
+            times.len()
+        );
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(args) => args,
@@ -166,54 +223,7 @@ fn main() -> ExitCode {
         if !args.time {
             return measured(&scenario, &options, args.replays);
         }
-        let source = if args.floor {
-            sessions::result_bytes(&scenario)
-        } else {
-            Vec::new()
-        };
-        let mut target = vec![0u8; source.len()];
-        let mut times = Vec::with_capacity(args.replays);
-        let mut ratios = Vec::with_capacity(args.replays);
-        let mut floors = Vec::with_capacity(args.replays);
-        for _ in 0..args.replays {
-            let floor = if args.floor {
-                sessions::fastest_copy(&source, &mut target, 5).as_secs_f64() * 1e3
-            } else {
-                0.0
-            };
-            if args.floor {
-                // The copies evicted the replay's data; the bench times a replay among replays.
-                measured(&scenario, &options, 1)?;
-            }
-            let start = Instant::now();
-            measured(&scenario, &options, 1)?;
-            let time = start.elapsed().as_secs_f64() * 1e3;
-            times.push(time);
-            if args.floor {
-                ratios.push(time / floor);
-                floors.push(floor);
-            }
-        }
-        if args.floor {
-            ratios.sort_by(f64::total_cmp);
-            floors.sort_by(f64::total_cmp);
-            if let (Some(fastest), Some(median), Some(floor)) =
-                (ratios.first(), ratios.get(ratios.len() / 2), floors.first())
-            {
-                println!(
-                    "{}: replay over its floor ({} bytes, fastest copy {floor:.3} ms): lowest {fastest:.2}x, median {median:.2}x over {} pairs",
-                    args.profile,
-                    source.len(),
-                    ratios.len()
-                );
-            }
-        }
-        times.sort_by(f64::total_cmp);
-        if let (Some(fastest), Some(median)) = (times.first(), times.get(times.len() / 2)) {
-            let mean = times.iter().sum::<f64>() / times.len() as f64;
-            println!("{}: fastest {fastest:.3} ms, median {median:.3} ms, mean {mean:.3} ms over {} replays", args.profile, times.len());
-        }
-        Ok(())
+        timed(&scenario, &options, &args)
     });
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
