@@ -672,11 +672,8 @@ mod tests {
     #[test]
     fn each_fate_in_context_is_what_the_scan_found() {
         let mut world = World::for_test(COURSE_MAIN);
-        let calls: Vec<(String, String)> =
-            (0..7).map(|i| (format!("t{i}"), "x".repeat(50))).collect();
-        let calls: Vec<(&str, &str, String)> = calls
-            .iter()
-            .map(|(id, text)| (id.as_str(), "bash", text.clone()))
+        let calls: Vec<(String, &str, String)> = (0..7)
+            .map(|i| (format!("t{i}"), "bash", "x".repeat(50)))
             .collect();
         world.turn(&calls);
         let strings = &COURSE_MAIN.strings;

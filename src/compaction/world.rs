@@ -766,14 +766,20 @@ impl World {
     }
 
     /// Appends an assistant message calling each `(id, tool)`, then their results as one batch
-    /// as they came (no arrival rule): one turn of the model.
-    pub(crate) fn turn(&mut self, calls: &[(&str, &str, String)]) {
-        let uses: Vec<(&str, &str)> = calls.iter().map(|(id, tool, _)| (*id, *tool)).collect();
+    /// as they came (no arrival rule): one turn of the model. An id may be borrowed or owned
+    /// (a test that numbers its ids passes them as it built them).
+    pub(crate) fn turn<Id: AsRef<str>>(&mut self, calls: &[(Id, &str, String)]) {
+        let uses: Vec<(&str, &str)> = calls
+            .iter()
+            .map(|(id, tool, _)| (id.as_ref(), *tool))
+            .collect();
         self.push(Message::tool_uses(&uses));
         self.push_results(
             calls
                 .iter()
-                .map(|(id, tool, content)| IncomingResult::measured(*id, *tool, content.clone()))
+                .map(|(id, tool, content)| {
+                    IncomingResult::measured(id.as_ref(), *tool, content.clone())
+                })
                 .collect(),
         );
     }

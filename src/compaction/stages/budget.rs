@@ -88,14 +88,10 @@ mod tests {
         // the second is never spilled.
         let mut world = World::for_test(COURSE_MAIN);
         let sizes = [120_000, 120_000, 500, 500, 500];
-        let calls: Vec<(String, usize)> = sizes
+        let calls: Vec<(String, &str, String)> = sizes
             .iter()
             .enumerate()
-            .map(|(i, n)| (format!("t{i}"), *n))
-            .collect();
-        let calls: Vec<(&str, &str, String)> = calls
-            .iter()
-            .map(|(id, n)| (id.as_str(), "bash", "x".repeat(*n)))
+            .map(|(i, n)| (format!("t{i}"), "bash", "x".repeat(*n)))
             .collect();
         world.turn(&calls);
         run(&mut world).unwrap();

@@ -66,10 +66,6 @@ mod tests {
         let calls: Vec<(String, &str, String)> = (0..5)
             .map(|i| (format!("c{i}"), "Bash", "x".repeat(100_000)))
             .collect();
-        let calls: Vec<(&str, &str, String)> = calls
-            .iter()
-            .map(|(id, n, t)| (id.as_str(), *n, t.clone()))
-            .collect();
         world.turn(&calls);
         world
     }

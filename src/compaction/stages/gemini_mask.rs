@@ -666,10 +666,6 @@ mod tests {
         let (mut incremental, mut overs, mut reused) = (0, 0, 0);
         for step in 0..300_usize {
             let calls = random_turn(&mut rng, step);
-            let calls: Vec<(&str, &str, String)> = calls
-                .iter()
-                .map(|(id, tool, text)| (id.as_str(), *tool, text.clone()))
-                .collect();
             let rewrite = (rng.next_u64() % 10 == 0).then(|| rng.next_u64());
             for world in [&mut kept, &mut reread, &mut rebuilt] {
                 world.clock.step = step + 1;

@@ -146,11 +146,8 @@ mod tests {
 
     /// One assistant turn calling six tools, each answered with 500 `x`.
     fn six_results(world: &mut World) {
-        let calls: Vec<(String, String)> =
-            (0..6).map(|i| (format!("t{i}"), "x".repeat(500))).collect();
-        let calls: Vec<(&str, &str, String)> = calls
-            .iter()
-            .map(|(id, text)| (id.as_str(), "bash", text.clone()))
+        let calls: Vec<(String, &str, String)> = (0..6)
+            .map(|i| (format!("t{i}"), "bash", "x".repeat(500)))
             .collect();
         world.turn(&calls);
     }

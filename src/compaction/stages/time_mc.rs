@@ -99,12 +99,10 @@ mod tests {
         let mut profile = CLAUDE_CODE;
         profile.switches.time_based_mc = true;
         let mut world = World::for_test(profile);
-        let ids: Vec<String> = (0..7).map(|i| format!("c{i}")).collect();
-        let mut calls: Vec<(&str, &str, String)> = ids
-            .iter()
-            .map(|id| (id.as_str(), "Bash", "x".repeat(100)))
+        let mut calls: Vec<(String, &str, String)> = (0..7)
+            .map(|i| (format!("c{i}"), "Bash", "x".repeat(100)))
             .collect();
-        calls.push(("k0", "Task", "y".repeat(100)));
+        calls.push(("k0".to_owned(), "Task", "y".repeat(100)));
         world.turn(&calls);
         world
     }
