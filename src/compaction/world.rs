@@ -765,9 +765,8 @@ impl World {
         world
     }
 
-    /// Appends an assistant message calling each `(id, tool)`, then their results as one batch
-    /// as they came (no arrival rule): one turn of the model. An id may be borrowed or owned
-    /// (a test that numbers its ids passes them as it built them).
+    /// Appends an assistant message calling each `(id, tool)` (an id borrowed or owned), then
+    /// their results as one batch as they came (no arrival rule): one turn of the model.
     pub(crate) fn turn<Id: AsRef<str>>(&mut self, calls: &[(Id, &str, String)]) {
         let uses: Vec<(&str, &str)> = calls
             .iter()
